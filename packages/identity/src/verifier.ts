@@ -1,0 +1,113 @@
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  type JSONWebKeySet,
+  type JWTVerifyGetKey,
+  errors as joseErrors,
+  jwtVerify,
+} from 'jose';
+import { IDENTITY_ISSUER, type Identity, type IdentityClaims } from './claims.ts';
+import { isScope } from './scopes.ts';
+import { IDENTITY_ALGORITHM } from './signer.ts';
+
+export type IdentityErrorCode =
+  | 'IDENTITY_MISSING'
+  | 'IDENTITY_INVALID'
+  | 'IDENTITY_EXPIRED'
+  | 'IDENTITY_WRONG_AUDIENCE'
+  | 'IDENTITY_REQUEST_MISMATCH';
+
+/** Why an assertion was refused; every code maps to 401. */
+export class IdentityError extends Error {
+  readonly code: IdentityErrorCode;
+  constructor(code: IdentityErrorCode, message: string) {
+    super(message);
+    this.name = 'IdentityError';
+    this.code = code;
+  }
+}
+
+export interface IdentityVerifierOptions {
+  /** The gateway's public keys: a JWKS document, or the URL it is published at. */
+  keys: JSONWebKeySet | URL;
+  /** The audience this service answers to; assertions for other audiences are refused. */
+  audience: string;
+  issuer?: string;
+  /** Seconds of clock skew tolerated on `iat`/`exp`; default 5. */
+  clockToleranceSeconds?: number;
+  now?: () => number;
+}
+
+export interface IdentityVerifier {
+  /** Verifies an assertion for the request it arrived on and returns the identity it carries. */
+  verify(token: string | undefined, request: { method: string; path: string }): Promise<Identity>;
+}
+
+/** Builds a verifier that checks signature, issuer, audience, expiry, method and path. */
+export function createIdentityVerifier(options: IdentityVerifierOptions): IdentityVerifier {
+  const getKey: JWTVerifyGetKey =
+    options.keys instanceof URL
+      ? createRemoteJWKSet(options.keys, { cooldownDuration: 5_000, cacheMaxAge: 10 * 60_000 })
+      : createLocalJWKSet(options.keys);
+  const issuer = options.issuer ?? IDENTITY_ISSUER;
+  const tolerance = options.clockToleranceSeconds ?? 5;
+  const now = options.now ?? Date.now;
+
+  return {
+    async verify(token, request) {
+      if (!token)
+        throw new IdentityError(
+          'IDENTITY_MISSING',
+          'No identity assertion: call this service through the gateway.',
+        );
+      let claims: IdentityClaims;
+      try {
+        const result = await jwtVerify<IdentityClaims>(token, getKey, {
+          algorithms: [IDENTITY_ALGORITHM],
+          issuer,
+          audience: options.audience,
+          clockTolerance: tolerance,
+          currentDate: new Date(now()),
+          requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+        });
+        claims = result.payload;
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired) {
+          throw new IdentityError('IDENTITY_EXPIRED', 'The identity assertion has expired.');
+        }
+        if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'aud') {
+          throw new IdentityError(
+            'IDENTITY_WRONG_AUDIENCE',
+            'The identity assertion was made for another service.',
+          );
+        }
+        throw new IdentityError('IDENTITY_INVALID', 'The identity assertion is not valid.');
+      }
+      if (
+        (claims.env !== 'live' && claims.env !== 'test') ||
+        !Array.isArray(claims.scp) ||
+        !claims.scp.every((s) => typeof s === 'string' && isScope(s)) ||
+        typeof claims.sid !== 'string' ||
+        typeof claims.htm !== 'string' ||
+        typeof claims.htp !== 'string'
+      ) {
+        throw new IdentityError('IDENTITY_INVALID', 'The identity assertion lacks required claims.');
+      }
+      if (claims.htm !== request.method.toUpperCase() || claims.htp !== request.path) {
+        throw new IdentityError(
+          'IDENTITY_REQUEST_MISMATCH',
+          'The identity assertion was made for another request.',
+        );
+      }
+      return {
+        keyId: claims.sub,
+        environment: claims.env,
+        scopes: claims.scp,
+        secretId: claims.sid,
+        method: claims.htm,
+        path: claims.htp,
+        requestId: claims.jti,
+      };
+    },
+  };
+}

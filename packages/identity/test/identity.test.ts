@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import express from 'express';
+import request from 'supertest';
+import {
+  coversScopes,
+  createIdentitySigner,
+  createIdentityVerifier,
+  generateIdentityKeyPair,
+  getIdentity,
+  hasScope,
+  type Identity,
+  type IdentitySigner,
+  normalizeScopes,
+  requireIdentity,
+  requireScope,
+} from '../src/index.ts';
+
+const baseIdentity = (over: Partial<Identity> = {}): Identity => ({
+  keyId: 'key_abc',
+  environment: 'live',
+  scopes: ['article:r', 'order:rw'],
+  secretId: 'sec_1',
+  method: 'GET',
+  path: '/v2/catalog/products?limit=2',
+  requestId: 'req_1',
+  ...over,
+});
+
+describe('scopes', () => {
+  it('lets rw imply r but not the reverse', () => {
+    assert.equal(hasScope(['order:rw'], 'order:r'), true);
+    assert.equal(hasScope(['order:r'], 'order:rw'), false);
+    assert.equal(hasScope(['article:rw'], 'order:r'), false);
+  });
+  it('checks that one scope set covers another', () => {
+    assert.equal(coversScopes(['order:rw', 'article:r'], ['order:r', 'article:r']), true);
+    assert.equal(coversScopes(['order:r'], ['order:r', 'stock:r']), false);
+  });
+  it('normalizes scopes', () => {
+    assert.deepEqual(normalizeScopes(['order:r', 'order:rw', 'article:r', 'article:r']), [
+      'article:r',
+      'order:rw',
+    ]);
+  });
+});
+
+describe('identity assertion', () => {
+  let signer: IdentitySigner;
+  let otherSigner: IdentitySigner;
+  let clock = Date.now();
+
+  before(async () => {
+    signer = await createIdentitySigner({
+      privateJwk: (await generateIdentityKeyPair()).privateJwk,
+      now: () => clock,
+    });
+    otherSigner = await createIdentitySigner({ privateJwk: (await generateIdentityKeyPair()).privateJwk });
+  });
+
+  function appFor(environment: 'live' | 'test' = 'live') {
+    const verifier = createIdentityVerifier({ keys: signer.jwks, audience: 'commerce', now: () => clock });
+    const app = express();
+    app.use(requireIdentity({ verifier, environment }));
+    app.get('/v2/catalog/products', requireScope('article:r'), (req, res) => {
+      res.json({ identity: getIdentity(req) });
+    });
+    app.post('/v2/stock/:sku', requireScope('stock:rw'), (_req, res) => {
+      res.json({ ok: true });
+    });
+    return app;
+  }
+
+  it('passes a valid assertion and hands the identity to the route', async () => {
+    const token = await signer.sign(baseIdentity(), 'commerce');
+    const res = await request(appFor()).get('/v2/catalog/products?limit=2').set('X-Keygate-Identity', token);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.identity.keyId, 'key_abc');
+    assert.deepEqual(res.body.identity.scopes, ['article:r', 'order:rw']);
+  });
+
+  it('refuses a request without an assertion with 401 problem+json', async () => {
+    const res = await request(appFor()).get('/v2/catalog/products?limit=2');
+    assert.equal(res.status, 401);
+    assert.match(res.headers['content-type'] ?? '', /application\/problem\+json/);
+    assert.equal(res.body.code, 'IDENTITY_MISSING');
+  });
+
+  it('refuses a tampered assertion', async () => {
+    const token = await signer.sign(baseIdentity(), 'commerce');
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+    claims.scp = ['article:rw', 'auth:rw'];
+    const forged = `${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${s}`;
+    const res = await request(appFor()).get('/v2/catalog/products?limit=2').set('X-Keygate-Identity', forged);
+    assert.equal(res.status, 401);
+    assert.equal(res.body.code, 'IDENTITY_INVALID');
+  });
+
+  it('refuses an assertion signed by another key', async () => {
+    const token = await otherSigner.sign(baseIdentity(), 'commerce');
+    const res = await request(appFor()).get('/v2/catalog/products?limit=2').set('X-Keygate-Identity', token);
+    assert.equal(res.status, 401);
+    assert.equal(res.body.code, 'IDENTITY_INVALID');
+  });
+
+  it('refuses an expired assertion', async () => {
+    const token = await signer.sign(baseIdentity(), 'commerce');
+    const app = appFor();
+    clock += 120_000;
+    try {
+      const res = await request(app).get('/v2/catalog/products?limit=2').set('X-Keygate-Identity', token);
+      assert.equal(res.status, 401);
+      assert.equal(res.body.code, 'IDENTITY_EXPIRED');
+    } finally {
+      clock -= 120_000;
+    }
+  });
+
+  it('refuses an assertion replayed on another path or method', async () => {
+    const token = await signer.sign(baseIdentity(), 'commerce');
+    const otherPath = await request(appFor())
+      .get('/v2/catalog/products?limit=50')
+      .set('X-Keygate-Identity', token);
+    assert.equal(otherPath.status, 401);
+    assert.equal(otherPath.body.code, 'IDENTITY_REQUEST_MISMATCH');
+    const otherMethod = await request(appFor())
+      .post('/v2/catalog/products?limit=2')
+      .set('X-Keygate-Identity', token);
+    assert.equal(otherMethod.status, 401);
+  });
+
+  it('refuses an assertion made for another audience', async () => {
+    const token = await signer.sign(baseIdentity(), 'billing');
+    const res = await request(appFor()).get('/v2/catalog/products?limit=2').set('X-Keygate-Identity', token);
+    assert.equal(res.status, 401);
+    assert.equal(res.body.code, 'IDENTITY_WRONG_AUDIENCE');
+  });
+
+  it('refuses an assertion from the other environment with 403', async () => {
+    const token = await signer.sign(baseIdentity({ environment: 'test' }), 'commerce');
+    const res = await request(appFor('live'))
+      .get('/v2/catalog/products?limit=2')
+      .set('X-Keygate-Identity', token);
+    assert.equal(res.status, 403);
+    assert.equal(res.body.code, 'ENVIRONMENT_MISMATCH');
+  });
+
+  it('enforces the scope carried in the assertion', async () => {
+    const token = await signer.sign(baseIdentity({ method: 'POST', path: '/v2/stock/SKU-1' }), 'commerce');
+    const res = await request(appFor()).post('/v2/stock/SKU-1').set('X-Keygate-Identity', token);
+    assert.equal(res.status, 403);
+    assert.equal(res.body.code, 'INSUFFICIENT_SCOPE');
+    assert.equal(res.body.requiredScope, 'stock:rw');
+  });
+
+  it('publishes only public key material', () => {
+    for (const key of signer.jwks.keys) {
+      assert.equal('d' in key, false);
+      assert.equal(key.alg, 'EdDSA');
+      assert.ok(key.kid);
+    }
+  });
+});
