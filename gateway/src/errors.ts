@@ -1,0 +1,82 @@
+import type { Problem } from '@keygate/problem';
+import { buildProblem } from '@keygate/problem';
+
+/**
+ * Every error the gateway answers with. The codes are part of the public contract: they
+ * appear as `code` in problem+json bodies and name the `type` URI. Add codes here (and only
+ * here); the table below must map each one, so the compiler proves none is forgotten.
+ */
+export type ErrorCode =
+  | 'MISSING_KEY'
+  | 'MALFORMED_KEY'
+  | 'UNKNOWN_KEY'
+  | 'KEY_REVOKED'
+  | 'SECRET_CLOSED'
+  | 'KEY_EXPIRED'
+  | 'INSUFFICIENT_SCOPE'
+  | 'IP_NOT_ALLOWED'
+  | 'ENVIRONMENT_MISMATCH'
+  | 'ESCALATION_DENIED'
+  | 'RATE_LIMITED'
+  | 'ROUTE_NOT_FOUND'
+  | 'KEY_NOT_FOUND'
+  | 'SECRET_NOT_FOUND'
+  | 'ROTATION_IN_PROGRESS'
+  | 'NO_ROTATION_IN_PROGRESS'
+  | 'KEY_NOT_ACTIVE'
+  | 'CONFLICT'
+  | 'VALIDATION_FAILED'
+  | 'MALFORMED_BODY'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_TIMEOUT'
+  | 'STORE_UNAVAILABLE'
+  | 'INTERNAL';
+
+export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
+  MISSING_KEY: { status: 401, title: 'API key required' },
+  MALFORMED_KEY: { status: 401, title: 'Malformed API key' },
+  UNKNOWN_KEY: { status: 401, title: 'Unknown API key' },
+  KEY_REVOKED: { status: 401, title: 'API key revoked' },
+  SECRET_CLOSED: { status: 401, title: 'API key secret closed' },
+  KEY_EXPIRED: { status: 401, title: 'API key expired' },
+  INSUFFICIENT_SCOPE: { status: 403, title: 'Missing scope' },
+  IP_NOT_ALLOWED: { status: 403, title: 'Client IP not allowed' },
+  ENVIRONMENT_MISMATCH: { status: 403, title: 'Wrong environment' },
+  ESCALATION_DENIED: { status: 403, title: 'Privilege escalation refused' },
+  RATE_LIMITED: { status: 429, title: 'Rate limit exceeded' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'No such route' },
+  KEY_NOT_FOUND: { status: 404, title: 'API key not found' },
+  SECRET_NOT_FOUND: { status: 404, title: 'Secret not found' },
+  ROTATION_IN_PROGRESS: { status: 409, title: 'A rotation is already in progress' },
+  NO_ROTATION_IN_PROGRESS: { status: 409, title: 'No rotation in progress' },
+  KEY_NOT_ACTIVE: { status: 409, title: 'API key is not active' },
+  CONFLICT: { status: 409, title: 'Concurrent change' },
+  VALIDATION_FAILED: { status: 422, title: 'Invalid request' },
+  MALFORMED_BODY: { status: 400, title: 'Malformed request body' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
+  UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream unavailable' },
+  UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timed out' },
+  STORE_UNAVAILABLE: { status: 503, title: 'Key store unavailable' },
+  INTERNAL: { status: 500, title: 'Internal error' },
+};
+
+/** The gateway's one error class: a code from the table, a detail a person can act on, extension members. */
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly extensions: Record<string, unknown>;
+  constructor(code: ErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
+    super(detail);
+    this.name = 'GatewayError';
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.extensions = extensions;
+  }
+
+  /** The problem+json body for this error. */
+  toProblem(instance?: string): Problem {
+    const extra = instance ? { ...this.extensions, instance } : this.extensions;
+    return buildProblem(this.code, this.status, ERRORS[this.code].title, this.message, extra);
+  }
+}

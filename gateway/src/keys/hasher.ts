@@ -1,0 +1,32 @@
+import argon2 from 'argon2';
+
+/** Hashes and verifies secrets; a port so tests can count verifications. */
+export interface SecretHasher {
+  /** argon2id hash of `secret` (PHC string). */
+  hash(secret: string): Promise<string>;
+  /** True when `secret` matches `hash`; constant-time inside argon2. */
+  verify(hash: string, secret: string): Promise<boolean>;
+}
+
+/** OWASP minimum for argon2id: 19 MiB, 2 iterations, 1 lane (about 20–30 ms here). */
+export const ARGON2_OPTIONS = {
+  type: argon2.argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+/** The argon2id hasher used in production. */
+export function createArgon2Hasher(options: Partial<typeof ARGON2_OPTIONS> = {}): SecretHasher {
+  const params = { ...ARGON2_OPTIONS, ...options };
+  return {
+    hash: (secret) => argon2.hash(secret, params),
+    async verify(hash, secret) {
+      try {
+        return await argon2.verify(hash, secret);
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import type { Environment } from './model.ts';
+
+/**
+ * Token format: `kg_<env>_<lookup>_<secret><checksum>`.
+ * - `<lookup>`: 8 base62 characters, a random id of the secret, indexed in the store.
+ * - `<secret>`: 22 base62 characters (≥130 random bits).
+ * - `<checksum>`: 6 base62 characters, the CRC32 of everything before it, so a mistyped or
+ *   truncated token is refused without touching the store, and scanners can recognise leaks.
+ */
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const LOOKUP_LENGTH = 8;
+export const SECRET_LENGTH = 22;
+export const CHECKSUM_LENGTH = 6;
+const TOKEN_PATTERN = new RegExp(
+  `^kg_(live|test)_([0-9A-Za-z]{${LOOKUP_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
+);
+export const TOKEN_LENGTH = 'kg_live_'.length + LOOKUP_LENGTH + 1 + SECRET_LENGTH + CHECKSUM_LENGTH;
+
+/** A token whose shape and checksum are right; says nothing about whether it is known. */
+export interface ParsedToken {
+  environment: Environment;
+  lookup: string;
+  /** The displayed prefix, `kg_<env>_<lookup>`. */
+  prefix: string;
+}
+
+/** Random base62 string; rejection sampling keeps every character uniform. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Encodes the CRC32 of `body` as 6 base62 characters. */
+export function checksumOf(body: string): string {
+  let value = crc32(body);
+  let out = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = BASE62[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
+}
+
+/** The displayed prefix for a lookup id. */
+export function prefixOf(environment: Environment, lookup: string): string {
+  return `kg_${environment}_${lookup}`;
+}
+
+/** Creates a fresh token; the caller stores only its hash and the returned lookup/prefix. */
+export function generateToken(environment: Environment): { token: string; lookup: string; prefix: string } {
+  const lookup = randomBase62(LOOKUP_LENGTH);
+  const body = `kg_${environment}_${lookup}_${randomBase62(SECRET_LENGTH)}`;
+  return { token: body + checksumOf(body), lookup, prefix: prefixOf(environment, lookup) };
+}
+
+/** Parses a token and checks its checksum; null when it is malformed. Does no I/O. */
+export function parseToken(token: string): ParsedToken | null {
+  if (token.length !== TOKEN_LENGTH) return null;
+  const match = TOKEN_PATTERN.exec(token);
+  if (!match) return null;
+  const body = token.slice(0, -CHECKSUM_LENGTH);
+  if (checksumOf(body) !== match[4]) return null;
+  const environment = match[1] as Environment;
+  const lookup = match[2]!;
+  return { environment, lookup, prefix: prefixOf(environment, lookup) };
+}
+
+/** Prefixed random id such as `key_…`, `sec_…`, `act_…`, `req_…`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBase62(20)}`;
+}

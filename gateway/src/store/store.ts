@@ -1,0 +1,98 @@
+import type {
+  ActivityAction,
+  ActivityEntry,
+  AdminUser,
+  ApiKey,
+  ApiLogEntry,
+  Environment,
+  KeyChange,
+  KeyStatus,
+  SecretRecord,
+  UsageBucket,
+} from '../keys/model.ts';
+
+export interface KeyFilter {
+  environment?: Environment;
+  status?: KeyStatus;
+}
+
+export interface ActivityFilter {
+  keyId?: string;
+  environment?: Environment;
+  action?: ActivityAction;
+  /** ISO instant, inclusive. */
+  from?: string;
+  /** ISO instant, exclusive. */
+  to?: string;
+  /** Newest first; at most this many (default 100). */
+  limit?: number;
+  /** Opaque cursor from a previous page. */
+  cursor?: string;
+}
+
+export interface LogFilter {
+  keyId: string;
+  secretId?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** Usage buckets of one key in a time range, per secret (merged by the domain into totals). */
+export interface UsageQuery {
+  keyId: string;
+  /** Epoch ms, inclusive. */
+  from: number;
+  /** Epoch ms, exclusive. */
+  to: number;
+}
+
+/**
+ * Persistence of keys, secrets, activity, usage, API logs and admin users. One file per
+ * backend (`sqlite.ts`, later `redis.ts`), all held to `test/store.contract.ts`.
+ * Reads return null for "not found"; methods throw only for I/O failure.
+ */
+export interface KeyStore {
+  /** Applies a key change atomically: key row, secret upserts and the activity entry; false on a version conflict. */
+  commitChange(change: KeyChange): Promise<boolean>;
+  /** The key with this id, or null. */
+  getKey(id: string): Promise<ApiKey | null>;
+  /** Keys matching the filter, newest first. */
+  listKeys(filter?: KeyFilter): Promise<ApiKey[]>;
+  /** Every secret of a key, newest first. */
+  listSecrets(keyId: string): Promise<SecretRecord[]>;
+  /** The secret with this token lookup id together with its key, or null. */
+  findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
+  /** Activity entries matching the filter, newest first. */
+  listActivity(filter: ActivityFilter): Promise<Page<ActivityEntry>>;
+  /** Adds usage buckets (summing into existing ones) and advances per-secret and per-key call counters and last-call times. */
+  recordUsage(buckets: UsageBucket[]): Promise<void>;
+  /** Usage buckets of a key in a range, oldest first. */
+  queryUsage(query: UsageQuery): Promise<UsageBucket[]>;
+  /** Appends API log lines. */
+  appendLogs(entries: ApiLogEntry[]): Promise<void>;
+  /** A key's API log, newest first. */
+  queryLogs(filter: LogFilter): Promise<Page<ApiLogEntry>>;
+  /** Deletes log lines older than `before` (ISO) and returns how many went. */
+  pruneLogs(before: string): Promise<number>;
+  /** Creates an administrator; false if the email is taken. */
+  createAdmin(user: AdminUser): Promise<boolean>;
+  /** The administrator with this email (case-insensitive), or null. */
+  findAdminByEmail(email: string): Promise<AdminUser | null>;
+  /**
+   * A cheap marker that moves whenever another process or connection may have changed keys
+   * (SQLite: `PRAGMA data_version`). The auth cache drops its key snapshots when it moves, so a
+   * revoke made by the CLI is seen by a running gateway on its very next request.
+   */
+  changeMarker(): number | Promise<number>;
+  /** True when the store answers. */
+  ping(): Promise<boolean>;
+  /** Releases connections and file handles. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,85 @@
+// `pnpm start`: commerce live, commerce test and the gateway as child processes sharing one
+// data dir. Output is prefixed per process; Ctrl-C (or SIGTERM) stops all of them cleanly, and
+// if one dies the others are stopped too.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env, KEYGATE_DATA_DIR: resolve(process.env.KEYGATE_DATA_DIR ?? 'data') };
+const gatewayPort = env.GATEWAY_PORT ?? '8080';
+
+const services = [
+  { name: 'commerce-live', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'live' } },
+  { name: 'commerce-test', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'test' } },
+  { name: 'gateway', script: 'gateway/src/main.ts', env: {} },
+];
+
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+let exitCode = 0;
+
+function pipe(name: string, stream: NodeJS.ReadableStream, out: NodeJS.WriteStream): void {
+  const label = `${name.padEnd(13)} |`;
+  createInterface({ input: stream }).on('line', (line) => out.write(`${label} ${line}\n`));
+}
+
+function stopAll(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  exitCode = code;
+  for (const child of children.values()) child.kill('SIGTERM');
+  setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+  }, 10_000).unref();
+}
+
+for (const service of services) {
+  const child = spawn(process.execPath, [resolve(root, service.script)], {
+    cwd: root,
+    env: { ...env, ...service.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.set(service.name, child);
+  pipe(service.name, child.stdout!, process.stdout);
+  pipe(service.name, child.stderr!, process.stderr);
+  child.on('exit', (code, signal) => {
+    children.delete(service.name);
+    if (!stopping) {
+      process.stderr.write(`${service.name} exited (${signal ?? code}); stopping the others\n`);
+      stopAll(code || 1);
+    }
+    if (children.size === 0) process.exit(exitCode);
+  });
+}
+
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+async function waitForReady(url: string, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline && !stopping) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+if (await waitForReady(`http://127.0.0.1:${gatewayPort}/healthz`, Date.now() + 60_000)) {
+  process.stdout.write(
+    [
+      '',
+      `keygate is up: gateway http://127.0.0.1:${gatewayPort} (data in ${env.KEYGATE_DATA_DIR})`,
+      'Create a first key (the secret is printed once):',
+      '  pnpm keygate keys create --name first --env test --scopes article:r,order:rw,stock:r,pricing:r --json',
+      'Then call the API through the gateway:',
+      `  curl -H "Authorization: Bearer <secret>" -H "X-Channel: WEB_DE" http://127.0.0.1:${gatewayPort}/v2/catalog/products`,
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freePort, ROOT, tempDir, waitForOk } from '../support/processes.ts';
+
+describe('pnpm start', () => {
+  it('starts the gateway and both commerce services, and Ctrl-C stops them all', async () => {
+    const dir = tempDir();
+    const [gatewayPort, livePort, testPort] = [await freePort(), await freePort(), await freePort()];
+    const child = spawn(process.execPath, [resolve(ROOT, 'scripts/start.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        KEYGATE_DATA_DIR: dir.path,
+        GATEWAY_PORT: String(gatewayPort),
+        COMMERCE_LIVE_PORT: String(livePort),
+        COMMERCE_TEST_PORT: String(testPort),
+        KEYGATE_UPSTREAM_LIVE: `http://127.0.0.1:${livePort}`,
+        KEYGATE_UPSTREAM_TEST: `http://127.0.0.1:${testPort}`,
+        KEYGATE_JWKS_URL: `http://127.0.0.1:${gatewayPort}/.well-known/jwks.json`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => {
+      output += c;
+    });
+    child.stderr.on('data', (c) => {
+      output += c;
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      await waitForOk(`http://127.0.0.1:${gatewayPort}/healthz`, 30_000);
+      await waitForOk(`http://127.0.0.1:${livePort}/readyz`, 30_000);
+      await waitForOk(`http://127.0.0.1:${testPort}/readyz`, 30_000);
+      const deadline = Date.now() + 10_000;
+      while (!output.includes('keys create') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.match(output, /pnpm keygate keys create/, 'start prints how to get a first key');
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0, output);
+    for (const port of [gatewayPort, livePort, testPort]) {
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), `port ${port} still answers after Ctrl-C`);
+    }
+    dir.remove();
+  });
+});
