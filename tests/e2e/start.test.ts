@@ -34,14 +34,18 @@ describe('pnpm start', () => {
       await waitForOk(`http://127.0.0.1:${livePort}/readyz`, 30_000);
       await waitForOk(`http://127.0.0.1:${testPort}/readyz`, 30_000);
       const deadline = Date.now() + 10_000;
-      while (!output.includes('keys create') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!output.includes('keys create') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       assert.match(output, /pnpm keygate keys create/, 'start prints how to get a first key');
     } finally {
       child.kill('SIGINT');
     }
     assert.equal(await exited, 0, output);
     for (const port of [gatewayPort, livePort, testPort]) {
-      await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`), `port ${port} still answers after Ctrl-C`);
+      await assert.rejects(
+        fetch(`http://127.0.0.1:${port}/healthz`),
+        `port ${port} still answers after Ctrl-C`,
+      );
     }
     dir.remove();
   });

@@ -70,7 +70,8 @@ export async function startService(options: {
     },
   };
   await waitForOk(`${url}${options.readyPath ?? '/healthz'}`, 30_000, () => {
-    if (child.exitCode !== null) throw new Error(`${options.name} exited early (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`${options.name} exited early (${child.exitCode}):\n${output}`);
   });
   return service;
 }

@@ -1,0 +1,8 @@
+import { defineConfig } from 'drizzle-kit';
+
+/** drizzle-kit: `pnpm db:generate` writes a new migration into ./drizzle from the schema. */
+export default defineConfig({
+  dialect: 'sqlite',
+  schema: './src/db/schema.ts',
+  out: './drizzle',
+});

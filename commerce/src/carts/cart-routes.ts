@@ -1,0 +1,75 @@
+import { getIdentity, requireScope } from '@keygate/identity';
+import { Router } from 'express';
+import { z } from 'zod';
+import { presentPrice } from '../catalog/present.ts';
+import { parseInput } from '../http/validate.ts';
+import { type CartService, type CartView, MAX_LINE_QUANTITY } from './cart-service.ts';
+
+/** Body of POST /v2/carts. */
+export const CreateCartSchema = z.object(
+  {
+    channel: z.string({ error: 'channel is required (e.g. WEB_DE)' }).min(1).max(64),
+    customerId: z.string().min(1).max(64).nullable().optional(),
+  },
+  { error: 'the body must be a JSON object' },
+);
+
+/** Body of POST /v2/carts/{id}/items: qty is an integer 1..999 (MAX_LINE_QUANTITY). */
+export const AddItemSchema = z.object(
+  {
+    sku: z.string({ error: 'sku is required' }).min(1).max(64),
+    qty: z
+      .number({ error: `qty must be an integer 1..${MAX_LINE_QUANTITY}` })
+      .int(`qty must be an integer 1..${MAX_LINE_QUANTITY}`)
+      .min(1, `qty must be an integer 1..${MAX_LINE_QUANTITY}`)
+      .max(MAX_LINE_QUANTITY, `qty must be an integer 1..${MAX_LINE_QUANTITY}`),
+  },
+  { error: 'the body must be a JSON object' },
+);
+
+/** The JSON shape of a cart; money in integer minor units of `currency`, never floats. */
+export function presentCart(view: CartView) {
+  const { cart, context } = view;
+  return {
+    id: cart.id,
+    channel: cart.channelCode,
+    currency: context.channel.currency,
+    pricesIncludeVat: context.channel.pricesIncludeVat,
+    customerId: cart.customerId,
+    keyId: cart.keyId,
+    lines: view.lines.map((line) => ({
+      sku: line.sku,
+      productId: line.productId,
+      name: line.name,
+      qty: line.qty,
+      unitPrice: line.unitPrice && presentPrice(line.unitPrice),
+      total: line.total,
+    })),
+    totals: view.totals,
+    createdAt: cart.createdAt,
+    updatedAt: cart.updatedAt,
+  };
+}
+
+/** Cart routes: create (order:rw), add items (order:rw), read (order:r). */
+export function createCartRouter(carts: CartService): Router {
+  const router = Router();
+
+  router.post('/v2/carts', requireScope('order:rw'), (req, res) => {
+    const body = parseInput(CreateCartSchema, req.body, 'body');
+    const keyId = getIdentity(req)?.keyId ?? 'unknown';
+    const view = carts.createCart({ channelCode: body.channel, customerId: body.customerId ?? null, keyId });
+    res.status(201).location(`/v2/carts/${view.cart.id}`).json(presentCart(view));
+  });
+
+  router.post('/v2/carts/:id/items', requireScope('order:rw'), (req, res) => {
+    const body = parseInput(AddItemSchema, req.body, 'body');
+    res.json(presentCart(carts.addItem(String(req.params.id), body)));
+  });
+
+  router.get('/v2/carts/:id', requireScope('order:r'), (req, res) => {
+    res.json(presentCart(carts.getCart(String(req.params.id))));
+  });
+
+  return router;
+}

@@ -1,0 +1,139 @@
+import { type CatalogService, isSellable, type PricingContext } from '../catalog/catalog-service.ts';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
+import { CommerceError } from '../errors.ts';
+import type { ResolvedPrice } from '../pricing/resolve-price.ts';
+import { multiplySplit, sumSplits, type VatSplit } from '../pricing/vat.ts';
+import type { CartRecord, CartStore } from './cart-store.ts';
+
+/** The most units of one product a cart line may hold (the API validates 1..999 per request). */
+export const MAX_LINE_QUANTITY = 999;
+/** The most distinct products one cart may hold. */
+export const MAX_CART_LINES = 100;
+
+export interface CartLineView {
+  productId: string;
+  sku: string;
+  name: string;
+  qty: number;
+  /** Unit price for the line's quantity (quantity breaks apply); null if no longer sold. */
+  unitPrice: ResolvedPrice | null;
+  /** unitPrice × qty (no further rounding); null if no longer sold. */
+  total: VatSplit | null;
+}
+
+/** A cart with its lines priced now; money in integer minor units of `totals.currency`. */
+export interface CartView {
+  cart: CartRecord;
+  context: PricingContext;
+  lines: CartLineView[];
+  totals: VatSplit & { currency: string };
+}
+
+export interface CartService {
+  /** Creates an empty cart (UNKNOWN_CHANNEL / UNKNOWN_CUSTOMER). */
+  createCart(input: { channelCode: string; customerId: string | null; keyId: string }): CartView;
+  /** The cart priced now (CART_NOT_FOUND). */
+  getCart(id: string): CartView;
+  /** Adds `qty` units of a product, atomically; every rejection leaves the cart unchanged. */
+  addItem(cartId: string, item: { sku: string; qty: number }): CartView;
+}
+
+export function createCartService(deps: {
+  carts: CartStore;
+  catalogStore: CatalogStore;
+  catalog: CatalogService;
+  clock: () => Date;
+  newCartId: () => string;
+}): CartService {
+  const { carts, catalogStore, catalog, clock } = deps;
+
+  function findCart(id: string): CartRecord {
+    const cart = carts.findCart(id);
+    if (!cart) throw new CommerceError('CART_NOT_FOUND', `There is no cart ${id}.`);
+    return cart;
+  }
+
+  function priceCart(cart: CartRecord): CartView {
+    const context = catalog.loadContext(cart.channelCode, cart.customerId);
+    const lines = carts.listLines(cart.id);
+    const ids = lines.map((l) => l.productId);
+    const products = new Map(catalogStore.listProductsByIds(ids).map((p) => [p.id, p]));
+    const prices = Map.groupBy(catalogStore.listPrices(cart.channelCode, ids), (r) => r.productId);
+    const views = lines.map((line): CartLineView => {
+      const product = products.get(line.productId);
+      if (!product) throw new Error(`cart line refers to missing product ${line.productId}`);
+      const entry = { product, prices: prices.get(product.id) ?? [] };
+      const unitPrice = isSellable(entry, context)
+        ? catalog.priceEntry(entry, context, { quantity: line.qty })
+        : null;
+      const total = unitPrice ? multiplySplit(unitPrice, line.qty) : null;
+      return { productId: product.id, sku: product.sku, name: product.name, qty: line.qty, unitPrice, total };
+    });
+    const totals = sumSplits(views.flatMap((v) => (v.total ? [v.total] : [])));
+    return { cart, context, lines: views, totals: { ...totals, currency: context.channel.currency } };
+  }
+
+  function addItemAtomically(cartId: string, sku: string, qty: number): void {
+    const cart = findCart(cartId);
+    const product = catalogStore.findProductBySku(sku);
+    if (!product) throw new CommerceError('UNKNOWN_PRODUCT', `There is no product ${sku}.`);
+    const context = catalog.loadContext(cart.channelCode, cart.customerId);
+    const entry = { product, prices: catalogStore.listPrices(cart.channelCode, [product.id]) };
+    if (!isSellable(entry, context)) {
+      throw new CommerceError(
+        'NOT_SOLD_IN_CHANNEL',
+        `Product ${sku} is not sold in channel ${cart.channelCode}.`,
+      );
+    }
+    const lines = carts.listLines(cartId);
+    const existing = lines.find((l) => l.productId === product.id);
+    const lineQty = (existing?.qty ?? 0) + qty;
+    if (lineQty > MAX_LINE_QUANTITY) {
+      throw new CommerceError(
+        'LINE_QUANTITY_LIMIT',
+        `A cart line holds at most ${MAX_LINE_QUANTITY} units; this line would hold ${lineQty}.`,
+        { maxQuantity: MAX_LINE_QUANTITY },
+      );
+    }
+    if (!existing && lines.length >= MAX_CART_LINES) {
+      throw new CommerceError('CART_LINE_LIMIT', `A cart holds at most ${MAX_CART_LINES} products.`, {
+        maxLines: MAX_CART_LINES,
+      });
+    }
+    const { available } = product.stock;
+    if (lineQty > available) {
+      throw new CommerceError(
+        'INSUFFICIENT_STOCK',
+        `Only ${available} of ${sku} available; the line would need ${lineQty}.`,
+        { available, requested: lineQty },
+      );
+    }
+    const at = clock().toISOString();
+    carts.saveLine(cartId, product.id, lineQty, at);
+    carts.touchCart(cartId, at);
+  }
+
+  return {
+    createCart(input) {
+      const context = catalog.loadContext(input.channelCode, input.customerId);
+      const at = clock().toISOString();
+      const cart: CartRecord = {
+        id: deps.newCartId(),
+        channelCode: context.channel.code,
+        customerId: context.customer?.id ?? null,
+        keyId: input.keyId,
+        createdAt: at,
+        updatedAt: at,
+      };
+      carts.insertCart(cart);
+      return priceCart(cart);
+    },
+    getCart(id) {
+      return priceCart(findCart(id));
+    },
+    addItem(cartId, item) {
+      carts.atomically(() => addItemAtomically(cartId, item.sku, item.qty));
+      return priceCart(findCart(cartId));
+    },
+  };
+}

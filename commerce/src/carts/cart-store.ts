@@ -1,0 +1,35 @@
+/** A stored cart (no lines). */
+export interface CartRecord {
+  id: string;
+  channelCode: string;
+  customerId: string | null;
+  /** The API key that created the cart. */
+  keyId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A stored cart line. */
+export interface CartLineRecord {
+  productId: string;
+  qty: number;
+  addedAt: string;
+}
+
+/**
+ * The carts' storage port. Synchronous (SQLite via better-sqlite3); null for "not found".
+ */
+export interface CartStore {
+  /** Stores a new cart. */
+  insertCart(cart: CartRecord): void;
+  /** The cart with this id, or null. */
+  findCart(id: string): CartRecord | null;
+  /** The cart's lines in the order they were first added. */
+  listLines(cartId: string): CartLineRecord[];
+  /** Sets the quantity of the cart's line for a product, creating the line if needed. */
+  saveLine(cartId: string, productId: string, qty: number, at: string): void;
+  /** Sets the cart's updatedAt. */
+  touchCart(cartId: string, at: string): void;
+  /** Runs `work` in one write transaction: all of its writes happen, or none. */
+  atomically<T>(work: () => T): T;
+}

@@ -1,0 +1,38 @@
+import { asc, eq } from 'drizzle-orm';
+import type { CommerceDatabase } from '../db/database.ts';
+import { cartLines, carts } from '../db/schema.ts';
+import type { CartStore } from './cart-store.ts';
+
+/** The cart store on the commerce SQLite database. */
+export function createSqliteCartStore(db: CommerceDatabase): CartStore {
+  const { orm, sqlite } = db;
+  return {
+    insertCart(cart) {
+      orm.insert(carts).values(cart).run();
+    },
+    findCart(id) {
+      return orm.select().from(carts).where(eq(carts.id, id)).get() ?? null;
+    },
+    listLines(cartId) {
+      return orm
+        .select({ productId: cartLines.productId, qty: cartLines.qty, addedAt: cartLines.addedAt })
+        .from(cartLines)
+        .where(eq(cartLines.cartId, cartId))
+        .orderBy(asc(cartLines.id))
+        .all();
+    },
+    saveLine(cartId, productId, qty, at) {
+      orm
+        .insert(cartLines)
+        .values({ cartId, productId, qty, addedAt: at })
+        .onConflictDoUpdate({ target: [cartLines.cartId, cartLines.productId], set: { qty } })
+        .run();
+    },
+    touchCart(cartId, at) {
+      orm.update(carts).set({ updatedAt: at }).where(eq(carts.id, cartId)).run();
+    },
+    atomically(work) {
+      return sqlite.transaction(work).immediate();
+    },
+  };
+}

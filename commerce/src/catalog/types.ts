@@ -1,0 +1,56 @@
+import type { CustomerTier, PriceCandidate } from '../pricing/types.ts';
+
+/** Catalogue records as the stores hand them to the domain (camelCase, money in minor units). */
+
+export interface Channel {
+  code: string;
+  name: string;
+  currency: string;
+  taxCountry: string;
+  pricesIncludeVat: boolean;
+}
+
+export interface Customer {
+  id: string;
+  name: string;
+  tier: CustomerTier;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Product {
+  id: string;
+  sku: string;
+  name: string;
+  taxClass: string;
+}
+
+export interface StockLevel {
+  onHand: number;
+  allocated: number;
+  /** onHand − allocated, never negative. */
+  available: number;
+}
+
+/** A product with its stock (zero when it has no stock row). */
+export interface StockedProduct extends Product {
+  stock: StockLevel;
+}
+
+/** A price row with the product and channel it belongs to. */
+export interface PriceRow extends PriceCandidate {
+  productId: string;
+  channelCode: string;
+}
+
+/** Query for one page of a channel's products. */
+export interface ProductPageQuery {
+  channelCode: string;
+  /** Only products sold in the channel at this instant are listed. */
+  at: Date;
+  /** Exclusive lower bound: the page starts after this SKU. */
+  afterSku: string | null;
+  /** true: available > 0 only; false: available = 0 only; null: both. */
+  inStock: boolean | null;
+  limit: number;
+}

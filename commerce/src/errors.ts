@@ -1,0 +1,62 @@
+/**
+ * Every error code commerce answers with, and its HTTP status. The codes are part of the public
+ * contract (they appear in problem+json bodies and GraphQL error extensions).
+ * Naming: `*_NOT_FOUND` (404) is the resource named by the URL path; `UNKNOWN_*` (422) is a
+ * reference in a header, query parameter or body that names nothing.
+ */
+export type CommerceErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'MALFORMED_JSON'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'UNKNOWN_CHANNEL'
+  | 'UNKNOWN_CUSTOMER'
+  | 'UNKNOWN_PRODUCT'
+  | 'INVALID_CURSOR'
+  | 'NOT_SOLD_IN_CHANNEL'
+  | 'LINE_QUANTITY_LIMIT'
+  | 'CART_LINE_LIMIT'
+  | 'INSUFFICIENT_STOCK'
+  | 'PRODUCT_NOT_FOUND'
+  | 'CART_NOT_FOUND'
+  | 'CUSTOMER_NOT_FOUND'
+  | 'ROUTE_NOT_FOUND'
+  | 'NOT_READY'
+  | 'INTERNAL_ERROR';
+
+export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: string }> = {
+  VALIDATION_FAILED: { status: 422, title: 'Invalid request' },
+  MALFORMED_JSON: { status: 400, title: 'Malformed JSON' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  UNKNOWN_CHANNEL: { status: 422, title: 'Unknown channel' },
+  UNKNOWN_CUSTOMER: { status: 422, title: 'Unknown customer' },
+  UNKNOWN_PRODUCT: { status: 422, title: 'Unknown product' },
+  INVALID_CURSOR: { status: 422, title: 'Invalid cursor' },
+  NOT_SOLD_IN_CHANNEL: { status: 422, title: 'Not sold in this channel' },
+  LINE_QUANTITY_LIMIT: { status: 422, title: 'Line quantity limit exceeded' },
+  CART_LINE_LIMIT: { status: 422, title: 'Too many cart lines' },
+  INSUFFICIENT_STOCK: { status: 409, title: 'Insufficient stock' },
+  PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
+  CART_NOT_FOUND: { status: 404, title: 'Cart not found' },
+  CUSTOMER_NOT_FOUND: { status: 404, title: 'Customer not found' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'Not found' },
+  NOT_READY: { status: 503, title: 'Not ready' },
+  INTERNAL_ERROR: { status: 500, title: 'Internal error' },
+};
+
+/** The one error class of the commerce service: a stable code, a detail and extension members. */
+export class CommerceError extends Error {
+  readonly code: CommerceErrorCode;
+  readonly extensions: Record<string, unknown>;
+  constructor(code: CommerceErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
+    super(detail);
+    this.name = 'CommerceError';
+    this.code = code;
+    this.extensions = extensions;
+  }
+
+  get status(): number {
+    return ERROR_TABLE[this.code].status;
+  }
+}

@@ -1,0 +1,27 @@
+import { requireScope } from '@keygate/identity';
+import { Router } from 'express';
+import { createHandler } from 'graphql-http/lib/use/express';
+import type { Logger } from 'pino';
+import type { CatalogService } from '../catalog/catalog-service.ts';
+import { getRequestContext } from '../http/request-context.ts';
+import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
+
+/**
+ * GraphQL over HTTP at /v2/graphql (GET and POST, scope article:r). The schema is built on the
+ * first request, from the channels in the database at that moment (the `Channel` enum).
+ */
+export function createGraphqlRouter(deps: { catalog: CatalogService; logger: Logger }): Router {
+  let handler: ReturnType<typeof createHandler<GraphqlContext>> | undefined;
+  const router = Router();
+  router.all('/v2/graphql', requireScope('article:r'), (req, res, next) => {
+    handler ??= createHandler<GraphqlContext>({
+      schema: buildGraphqlSchema(deps.catalog, deps.catalog.listChannels()),
+      context: (request) => {
+        const { requestId, log } = getRequestContext(request.raw, deps.logger);
+        return { requestId, log };
+      },
+    });
+    return handler(req, res, next);
+  });
+  return router;
+}

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createIdentityVerifier, type IdentityVerifierOptions } from '@keygate/identity';
+import { pino } from 'pino';
+import { createApp } from './app.ts';
+import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
+import { migrateDatabase, openDatabase } from './db/database.ts';
+import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
+
+/** The only place that reads process.env, opens sockets and exits. */
+
+function exitWithConfigError(message: string): never {
+  process.stderr.write(`config error: ${message}\n`);
+  process.exit(1);
+}
+
+function loadConfig(): Readonly<CommerceConfig> {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) exitWithConfigError(error.message);
+    throw error;
+  }
+}
+
+function loadJwks(config: CommerceConfig): IdentityVerifierOptions['keys'] {
+  if (config.jwks.kind === 'url') return config.jwks.url;
+  const path = config.jwks.path;
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof parsed === 'object' && parsed !== null && 'keys' in parsed && Array.isArray(parsed.keys)) {
+      return parsed as IdentityVerifierOptions['keys'];
+    }
+    return exitWithConfigError(`KEYGATE_JWKS_FILE ${path} is not a JWKS document ({"keys": [...]})`);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return exitWithConfigError(`KEYGATE_JWKS_FILE ${path} cannot be read: ${reason}`);
+  }
+}
+
+function main(): void {
+  const config = loadConfig();
+  const keys = loadJwks(config);
+  const rootLogger = pino({ level: config.logLevel, base: { service: 'commerce', pid: process.pid } });
+  const log = rootLogger.child({ environment: config.environment });
+  const db = openDatabase(config.dbFile);
+  migrateDatabase(db);
+  if (isDatabaseEmpty(db)) {
+    const seeded = seedDatabase(db, { environment: config.environment });
+    log.info({ dbFile: config.dbFile, ...seeded }, 'seeded an empty database');
+  }
+  const verifier = createIdentityVerifier({ keys, audience: config.audience });
+  const server = createServer(
+    createApp({ db, environment: config.environment, verifier, logger: rootLogger }),
+  );
+  // Outlive the gateway's idle keep-alive sockets so it never reuses one we are closing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  server.on('error', (error) => {
+    log.fatal({ err: error }, 'cannot listen');
+    db.close();
+    process.exit(1);
+  });
+  server.listen(config.port, config.host, () => {
+    const { port } = server.address() as AddressInfo;
+    log.info({ host: config.host, port, dbFile: config.dbFile }, 'commerce listening');
+  });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.close(() => {
+      db.close();
+      log.info('stopped');
+    });
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main();

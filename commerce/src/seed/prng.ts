@@ -1,0 +1,30 @@
+/** A small seeded PRNG (mulberry32): the same seed always yields the same sequence. */
+export interface Prng {
+  /** A float in [0, 1). */
+  next(): number;
+  /** An integer in [min, max], both inclusive. */
+  int(min: number, max: number): number;
+  /** One element of a non-empty list. */
+  pick<T>(items: readonly T[]): T;
+}
+
+/** Creates a PRNG from a 32-bit seed. */
+export function createPrng(seed: number): Prng {
+  let state = seed >>> 0;
+  function next(): number {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  return {
+    next,
+    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
+    pick: (items) => {
+      const item = items[Math.floor(next() * items.length)];
+      if (item === undefined) throw new RangeError('pick needs a non-empty list');
+      return item;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { Environment } from '@keygate/identity';
+import { count, getTableColumns, getTableName } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { CommerceDatabase } from '../db/database.ts';
+import { cartLines, carts, channels, customers, prices, products, stock, vatRates } from '../db/schema.ts';
+import { generateSeedRows } from './seed-data.ts';
+
+export interface SeedResult {
+  channels: number;
+  customers: number;
+  products: number;
+  prices: number;
+}
+
+/** True when the database holds no channels and no products (a fresh file). */
+export function isDatabaseEmpty(db: CommerceDatabase): boolean {
+  const [c] = db.orm.select({ n: count() }).from(channels).all();
+  const [p] = db.orm.select({ n: count() }).from(products).all();
+  return (c?.n ?? 0) === 0 && (p?.n ?? 0) === 0;
+}
+
+/** Deletes every row of every table (children first), in one transaction. */
+export function clearDatabase(db: CommerceDatabase): void {
+  db.sqlite.transaction(() => {
+    for (const table of [cartLines, carts, stock, prices, products, customers, vatRates, channels]) {
+      db.orm.delete(table).run();
+    }
+  })();
+}
+
+/** Inserts the deterministic seed for `environment` in one transaction. */
+export function seedDatabase(
+  db: CommerceDatabase,
+  options: { environment: Environment; products?: number },
+): SeedResult {
+  const rows = generateSeedRows(options);
+  db.sqlite.transaction(() => {
+    insertAll(db, channels, rows.channels);
+    insertAll(db, vatRates, rows.vatRates);
+    insertAll(db, customers, rows.customers);
+    insertAll(db, products, rows.products);
+    insertAll(db, prices, rows.prices);
+    insertAll(db, stock, rows.stock);
+  })();
+  return {
+    channels: rows.channels.length,
+    customers: rows.customers.length,
+    products: rows.products.length,
+    prices: rows.prices.length,
+  };
+}
+
+/** Inserts rows through one prepared statement per table (fast: 10,000 products in about a second). */
+function insertAll<T extends SQLiteTable>(db: CommerceDatabase, table: T, values: T['$inferInsert'][]): void {
+  const columns = Object.entries(getTableColumns(table));
+  const names = columns.map(([, column]) => `"${column.name}"`).join(', ');
+  const statement = db.sqlite.prepare(
+    `INSERT INTO "${getTableName(table)}" (${names}) VALUES (${columns.map(() => '?').join(', ')})`,
+  );
+  for (const row of values as Record<string, unknown>[]) {
+    statement.run(
+      columns.map(([key, column]) => {
+        const value = row[key] ?? column.default ?? null;
+        return value === null ? null : column.mapToDriverValue(value);
+      }),
+    );
+  }
+}

@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTempDir } from '../support/app.ts';
+import { createTestIdentity, type TestIdentity } from '../support/identity.ts';
+
+const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+async function findFreePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  assert.ok(address && typeof address === 'object');
+  server.close();
+  await once(server, 'close');
+  return address.port;
+}
+
+/** The parent's environment without any commerce or keygate setting, plus `extra`. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(COMMERCE_|KEYGATE_|LOG_LEVEL$)/.test(name)),
+  );
+  return { ...clean, ...extra };
+}
+
+function startMain(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: PACKAGE_DIR,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  child.stdout?.resume();
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return { child, exited, stderr: () => stderr };
+}
+
+/** Polls /readyz until it answers 200; fails fast if the process exits first. */
+async function waitUntilReady(base: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`commerce exited early with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('commerce did not become ready');
+}
+
+async function signedFetch(
+  identity: TestIdentity,
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const assertion = await identity.assert({ method, path, environment: 'live' });
+  return fetch(base + path, {
+    method,
+    headers: { 'X-Keygate-Identity': assertion, 'X-Channel': 'WEB_DE', 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+describe('node src/main.ts', function () {
+  this.timeout(30_000);
+  let temp: ReturnType<typeof createTempDir>;
+  let identity: TestIdentity;
+  let jwksFile: string;
+  beforeEach(async () => {
+    temp = createTempDir();
+    identity = await createTestIdentity();
+    jwksFile = join(temp.dir, 'jwks.json');
+    writeFileSync(jwksFile, JSON.stringify(identity.signer.jwks));
+  });
+  afterEach(() => temp.remove());
+
+  describe('with a free port, a temp data dir and KEYGATE_JWKS_FILE', () => {
+    it('migrates, seeds, serves signed requests and exits 0 on SIGTERM, keeping data on restart', async () => {
+      const port = await findFreePort();
+      const base = `http://127.0.0.1:${port}`;
+      const env = childEnv({
+        COMMERCE_ENV: 'live',
+        COMMERCE_PORT: String(port),
+        KEYGATE_DATA_DIR: join(temp.dir, 'data'),
+        KEYGATE_JWKS_FILE: jwksFile,
+        LOG_LEVEL: 'warn',
+      });
+
+      const first = startMain(env);
+      await waitUntilReady(base, first.child);
+      assert.ok(existsSync(join(temp.dir, 'data', 'commerce-live.db')));
+      const product = await signedFetch(identity, base, 'GET', '/v2/catalog/products/KG-00001');
+      assert.equal(product.status, 200);
+      const body = (await product.json()) as { data: { sku: string; price: { currency: string } } };
+      assert.equal(body.data.sku, 'KG-00001');
+      assert.equal(body.data.price.currency, 'EUR');
+      assert.equal((await fetch(`${base}/v2/channels`)).status, 401);
+      const cart = await signedFetch(identity, base, 'POST', '/v2/carts', { channel: 'WEB_DE' });
+      assert.equal(cart.status, 201);
+      const { id } = (await cart.json()) as { id: string };
+
+      first.child.kill('SIGTERM');
+      assert.deepEqual(await first.exited, [0, null], first.stderr());
+
+      const second = startMain(env);
+      await waitUntilReady(base, second.child);
+      assert.equal((await signedFetch(identity, base, 'GET', `/v2/carts/${id}`)).status, 200);
+      second.child.kill('SIGTERM');
+      assert.deepEqual(await second.exited, [0, null], second.stderr());
+    });
+  });
+
+  describe('with COMMERCE_ENV=prod', () => {
+    it('exits non-zero with one line starting "config error:"', async () => {
+      const run = startMain(childEnv({ COMMERCE_ENV: 'prod', KEYGATE_DATA_DIR: join(temp.dir, 'data') }));
+      const [code] = await run.exited;
+      assert.notEqual(code, 0);
+      const lines = run.stderr().trim().split('\n');
+      assert.equal(lines.length, 1, run.stderr());
+      assert.match(lines[0]!, /^config error: COMMERCE_ENV/);
+      assert.ok(!existsSync(join(temp.dir, 'data')), 'no data dir created');
+    });
+  });
+
+  describe('with an unreadable KEYGATE_JWKS_FILE', () => {
+    it('exits non-zero with one config error line', async () => {
+      const run = startMain(
+        childEnv({ KEYGATE_JWKS_FILE: join(temp.dir, 'missing.json'), KEYGATE_DATA_DIR: temp.dir }),
+      );
+      const [code] = await run.exited;
+      assert.notEqual(code, 0);
+      assert.match(run.stderr(), /^config error: KEYGATE_JWKS_FILE .* cannot be read/);
+    });
+  });
+});

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Environment } from '@keygate/identity';
+import type { Logger as QueryLogger } from 'drizzle-orm';
+import type { Express } from 'express';
+import { type Logger, pino } from 'pino';
+import request from 'supertest';
+import { createApp } from '../../src/app.ts';
+import { type CommerceDatabase, migrateDatabase, openDatabase } from '../../src/db/database.ts';
+import { seedDatabase } from '../../src/seed/seed-database.ts';
+import { type AssertionOptions, createTestIdentity, type TestIdentity } from './identity.ts';
+
+/** The instant tests price at: inside the current promotion, after the expired one. */
+export const TEST_NOW = new Date('2026-06-01T12:00:00.000Z');
+
+/** A temporary directory removed by the returned function. */
+export function createTempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'commerce-test-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface CallOptions extends Partial<Omit<AssertionOptions, 'method' | 'path'>> {
+  headers?: Record<string, string>;
+  /** Skip the assertion entirely. */
+  anonymous?: boolean;
+}
+
+export interface TestApp {
+  app: Express;
+  db: CommerceDatabase;
+  identity: TestIdentity;
+  environment: Environment;
+  /** GET with a signed assertion for exactly this method and path. */
+  get(path: string, options?: CallOptions): Promise<request.Response>;
+  /** POST a JSON body (or a raw string) with a signed assertion. */
+  post(path: string, body?: unknown, options?: CallOptions): Promise<request.Response>;
+  close(): void;
+}
+
+export interface TestAppOptions {
+  environment?: Environment;
+  /** Share one gateway key pair between apps. */
+  identity?: TestIdentity;
+  clock?: () => Date;
+  products?: number;
+  queryLogger?: QueryLogger;
+  logger?: Logger;
+  /** Skip the seed (an empty, migrated database). */
+  empty?: boolean;
+}
+
+/** A migrated, seeded SQLite file in a temp dir and the app on it; close() removes both. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const environment = options.environment ?? 'live';
+  const identity = options.identity ?? (await createTestIdentity());
+  const temp = createTempDir();
+  const db = openDatabase(join(temp.dir, `commerce-${environment}.db`), { queryLogger: options.queryLogger });
+  migrateDatabase(db);
+  if (!options.empty) seedDatabase(db, { environment, products: options.products });
+  const app = createApp({
+    db,
+    environment,
+    verifier: identity.verifier,
+    logger: options.logger ?? pino({ level: 'silent' }),
+    clock: options.clock ?? (() => TEST_NOW),
+  });
+
+  async function send(method: 'GET' | 'POST', path: string, body: unknown, call: CallOptions = {}) {
+    const { headers = {}, anonymous, ...assertion } = call;
+    let req = method === 'GET' ? request(app).get(path) : request(app).post(path);
+    if (!anonymous) {
+      req = req.set('X-Keygate-Identity', await identity.assert({ environment, ...assertion, method, path }));
+    }
+    for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
+    if (body === undefined) return req;
+    if (typeof body === 'string') return req.set('Content-Type', 'application/json').send(body);
+    return req.send(body as object);
+  }
+
+  return {
+    app,
+    db,
+    identity,
+    environment,
+    get: (path, call) => send('GET', path, undefined, call),
+    post: (path, body, call) => send('POST', path, body, call),
+    close() {
+      db.close();
+      temp.remove();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import {
+  createIdentitySigner,
+  createIdentityVerifier,
+  type Environment,
+  generateIdentityKeyPair,
+  type IdentitySigner,
+  type IdentityVerifier,
+} from '@keygate/identity';
+
+/** Every scope the commerce routes check, so a test can start from "allowed" and remove one. */
+export const ALL_SCOPES = ['article:r', 'order:rw', 'stock:r', 'pricing:r'];
+
+export interface AssertionOptions {
+  method: string;
+  /** Path and query exactly as sent. */
+  path: string;
+  scopes?: string[];
+  environment?: Environment;
+  keyId?: string;
+  audience?: string;
+}
+
+/** A gateway stand-in: a key pair, its local-JWKS verifier and a way to sign assertions. */
+export interface TestIdentity {
+  signer: IdentitySigner;
+  verifier: IdentityVerifier;
+  /** Signs an assertion as the gateway would for one request. */
+  assert(options: AssertionOptions): Promise<string>;
+}
+
+/** Creates a fresh Ed25519 key pair, a signer and a verifier for audience `commerce`. */
+export async function createTestIdentity(): Promise<TestIdentity> {
+  const { privateJwk } = await generateIdentityKeyPair();
+  const signer = await createIdentitySigner({ privateJwk });
+  const verifier = createIdentityVerifier({ keys: signer.jwks, audience: 'commerce' });
+  return {
+    signer,
+    verifier,
+    assert(options) {
+      return signer.sign(
+        {
+          keyId: options.keyId ?? 'key_test',
+          environment: options.environment ?? 'live',
+          scopes: options.scopes ?? ALL_SCOPES,
+          secretId: 'sec_test',
+          method: options.method,
+          path: options.path,
+          requestId: 'req_test',
+        },
+        options.audience ?? 'commerce',
+      );
+    },
+  };
+}

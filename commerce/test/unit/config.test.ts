@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ConfigError, parseConfig } from '../../src/config.ts';
+
+describe('parseConfig', () => {
+  describe('with an empty environment', () => {
+    it('returns the documented defaults, frozen', () => {
+      const config = parseConfig({});
+      assert.equal(config.environment, 'live');
+      assert.equal(config.port, 8081);
+      assert.equal(config.host, '127.0.0.1');
+      assert.equal(config.dbFile, join('./data', 'commerce-live.db'));
+      assert.deepEqual(config.jwks, {
+        kind: 'url',
+        url: new URL('http://127.0.0.1:8080/.well-known/jwks.json'),
+      });
+      assert.equal(config.audience, 'commerce');
+      assert.equal(config.logLevel, 'info');
+      assert.ok(Object.isFrozen(config));
+    });
+  });
+
+  describe('with the test environment', () => {
+    it('uses COMMERCE_TEST_PORT and the test database', () => {
+      const config = parseConfig({
+        COMMERCE_ENV: 'test',
+        COMMERCE_TEST_PORT: '9092',
+        KEYGATE_DATA_DIR: '/d',
+      });
+      assert.equal(config.port, 9092);
+      assert.equal(config.dbFile, join('/d', 'commerce-test.db'));
+    });
+  });
+
+  describe('with overrides', () => {
+    it('lets COMMERCE_PORT, COMMERCE_DB_FILE and KEYGATE_JWKS_FILE win', () => {
+      const config = parseConfig({
+        COMMERCE_PORT: '9000',
+        COMMERCE_LIVE_PORT: '9001',
+        COMMERCE_DB_FILE: '/x/y.db',
+        KEYGATE_JWKS_FILE: '/keys.json',
+        KEYGATE_JWKS_URL: 'https://gw.example/jwks.json',
+        COMMERCE_AUDIENCE: 'shop',
+        LOG_LEVEL: 'warn',
+      });
+      assert.equal(config.port, 9000);
+      assert.equal(config.dbFile, '/x/y.db');
+      assert.deepEqual(config.jwks, { kind: 'file', path: '/keys.json' });
+      assert.equal(config.audience, 'shop');
+      assert.equal(config.logLevel, 'warn');
+    });
+    it('treats empty variables as unset', () => {
+      assert.equal(parseConfig({ COMMERCE_PORT: '', COMMERCE_ENV: ' ' }).port, 8081);
+    });
+  });
+
+  describe('with bad values', () => {
+    it('throws one line naming every problem', () => {
+      assert.throws(
+        () =>
+          parseConfig({
+            COMMERCE_ENV: 'prod',
+            COMMERCE_PORT: 'eighty',
+            COMMERCE_LIVE_PORT: '70000',
+            KEYGATE_JWKS_URL: 'ftp://x',
+            LOG_LEVEL: 'loud',
+          }),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.doesNotMatch(error.message, /\n/);
+          for (const name of [
+            'COMMERCE_ENV',
+            'COMMERCE_PORT',
+            'COMMERCE_LIVE_PORT',
+            'KEYGATE_JWKS_URL',
+            'LOG_LEVEL',
+          ]) {
+            assert.match(error.message, new RegExp(name));
+          }
+          assert.match(error.message, /"prod"/);
+          return true;
+        },
+      );
+    });
+  });
+});
