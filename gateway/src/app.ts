@@ -1,0 +1,120 @@
+import type { IdentitySigner } from '@keygate/identity';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { compileIpRules } from './auth/ip-rules.ts';
+import { createKeyVerifier } from './auth/key-verifier.ts';
+import { createKeyPipeline } from './auth/pipeline.ts';
+import type { GatewayConfig } from './config.ts';
+import { createErrorHandler, notFound } from './http/error-handler.ts';
+import { createLogger } from './http/logger.ts';
+import { createJwksHandler } from './identity/jwks-route.ts';
+import type { KeyEvents } from './keys/events.ts';
+import type { SecretHasher } from './keys/hasher.ts';
+import type { KeyService } from './keys/key-service.ts';
+import { createKeysRouter } from './keys-api/router.ts';
+import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
+import { createOpsRouter } from './ops/ops-router.ts';
+import { createUpstreamProxy } from './proxy/upstream-proxy.ts';
+import { createMemoryRateLimiter, type KeyRateLimiter } from './rate-limit/key-rate-limiter.ts';
+import { compileRoutes } from './routes/route-matcher.ts';
+import { MANAGEMENT_PREFIX } from './routes/route-table.ts';
+import type { KeyStore } from './store/store.ts';
+import { createUsageRecorder, type UsageRecorder } from './usage/usage-recorder.ts';
+
+export interface AppDeps {
+  config: Readonly<GatewayConfig>;
+  store: KeyStore;
+  hasher: SecretHasher;
+  events: KeyEvents;
+  signer: IdentitySigner;
+  /** Serves `/v2/auth/keys` through createKeysRouter unless `keysRouter` is given. */
+  keyService?: KeyService;
+  /** The `/v2/auth/keys` router; mounted after the key pipeline, which requires `auth:rw` for it. */
+  keysRouter?: RequestHandler;
+  logger?: Logger;
+  /** Epoch ms; drives expiry, overlap ends, reminders and usage timestamps. */
+  clock?: () => number;
+  rateLimiter?: KeyRateLimiter;
+}
+
+export interface GatewayApp {
+  app: Express;
+  recorder: UsageRecorder;
+  metrics: GatewayMetrics;
+  /** Stops listening to key events, flushes usage and drops upstream connections. Does not close the store. */
+  close(): Promise<void>;
+}
+
+/** Builds the gateway without listening: ops endpoints, the key pipeline, management routes, the proxy. */
+export function createApp(deps: AppDeps): GatewayApp {
+  const { config, store } = deps;
+  const clock = deps.clock ?? Date.now;
+  const logger = deps.logger ?? createLogger('silent');
+  const metrics = createMetrics();
+  const routes = compileRoutes(config.routes);
+  const verifier = createKeyVerifier({
+    store,
+    hasher: deps.hasher,
+    events: deps.events,
+    clock,
+    maxEntries: config.cacheMaxEntries,
+    hooks: {
+      cacheHit: () => metrics.authCache.inc({ result: 'hit' }),
+      cacheMiss: () => metrics.authCache.inc({ result: 'miss' }),
+      verification: (ok) => metrics.verifications.inc({ result: ok ? 'match' : 'mismatch' }),
+    },
+  });
+  const recorder = createUsageRecorder({
+    store,
+    clock,
+    flushIntervalMs: config.usageFlushMs,
+    retentionDays: config.logRetentionDays,
+    onLogsDropped: (count) => metrics.usageLogsDropped.inc(count),
+    onFlushError: (error) => {
+      metrics.usageFlushFailures.inc();
+      logger.error({ err: error }, 'usage flush failed; will retry');
+    },
+  });
+  const proxy = createUpstreamProxy({
+    targets: routes.upstreamTargets.map((target) => target.url),
+    signer: deps.signer,
+    timeoutMs: config.upstreamTimeoutMs,
+    metrics,
+    logger,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(createOpsRouter({ store, upstreams: routes.upstreamTargets, metrics }));
+  app.get('/.well-known/jwks.json', createJwksHandler(deps.signer));
+  app.use(
+    createKeyPipeline({
+      routes,
+      verifier,
+      rateLimiter: deps.rateLimiter ?? createMemoryRateLimiter(),
+      trustedProxies: compileIpRules(config.trustedProxies),
+      recorder,
+      metrics,
+      reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
+      clock,
+    }),
+  );
+  const keysRouter =
+    deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
+  if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
+  app.use(proxy.handle);
+  app.use(notFound);
+  app.use(createErrorHandler(logger));
+
+  return {
+    app,
+    recorder,
+    metrics,
+    async close() {
+      verifier.close();
+      await recorder.close();
+      proxy.close();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { GatewayError } from '../errors.ts';
+import type { GatewayMetrics } from '../ops/metrics.ts';
+import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
+import type { RouteMatcher } from '../routes/route-matcher.ts';
+import type { UsageRecorder } from '../usage/usage-recorder.ts';
+import type { IpRules } from './ip-rules.ts';
+import type { KeyVerifier } from './key-verifier.ts';
+import type { Principal } from './principal.ts';
+import {
+  assignRequestId,
+  checkIpAllowlist,
+  checkPath,
+  createAddExpiryNotice,
+  createAuthorizeRoute,
+  createConsumeRateLimit,
+  createResolveClientIp,
+  createVerifyKey,
+  parseBearer,
+  routeOf,
+} from './steps.ts';
+
+export interface PipelineDeps {
+  routes: RouteMatcher;
+  verifier: KeyVerifier;
+  rateLimiter: KeyRateLimiter;
+  trustedProxies: IpRules;
+  recorder: UsageRecorder;
+  metrics: GatewayMetrics;
+  /** The largest expiry-reminder lead time, in days. */
+  reminderLeadDays: number;
+  clock: () => number;
+}
+
+/** Counts requests by rule/environment/status and records authenticated calls once the response finished. */
+function createObserveResponse(deps: PipelineDeps) {
+  return function observeResponse(req: Request, res: Response, next: NextFunction): void {
+    res.on('finish', () => {
+      const principal = res.locals.principal as Principal | undefined;
+      const environment = principal?.key.environment ?? 'none';
+      const rule = routeOf(res)?.rule ?? 'none';
+      deps.metrics.requests.inc({ rule, environment, status: String(res.statusCode) });
+      if (!principal) return;
+      const latencyMs = Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e6;
+      deps.recorder.record({
+        requestId: principal.requestId,
+        keyId: principal.key.id,
+        secretId: principal.secret.id,
+        method: req.method,
+        path: req.originalUrl,
+        status: res.statusCode,
+        latencyMs,
+        clientIp: principal.clientIp,
+        atMs: deps.clock(),
+      });
+    });
+    next();
+  };
+}
+
+/** Wraps a step so every refusal it throws is counted by reason; keeps the step's name. */
+function counted(step: RequestHandler, metrics: GatewayMetrics): RequestHandler {
+  const wrapped = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      await step(req, res, next);
+    } catch (error) {
+      if (error instanceof GatewayError) {
+        if (error.code === 'RATE_LIMITED') metrics.rateLimited.inc();
+        else if (error.status === 401 || error.status === 403)
+          metrics.authFailures.inc({ reason: error.code });
+      }
+      throw error;
+    }
+  };
+  Object.defineProperty(wrapped, 'name', { value: step.name });
+  return wrapped;
+}
+
+/**
+ * The key pipeline, in order. Everything under `/v2/` passes through it; management routes and
+ * the proxy come after it and read `res.locals.principal` and `res.locals.route`.
+ * The client IP is resolved before the key is checked so refusals carry it in logs too.
+ */
+export function createKeyPipeline(deps: PipelineDeps): RequestHandler[] {
+  const steps: RequestHandler[] = [
+    assignRequestId,
+    createObserveResponse(deps),
+    checkPath,
+    createResolveClientIp(deps.trustedProxies),
+    parseBearer,
+    createVerifyKey(deps.verifier),
+    checkIpAllowlist,
+    createAuthorizeRoute(deps.routes),
+    createConsumeRateLimit(deps.rateLimiter),
+    createAddExpiryNotice(deps.reminderLeadDays, deps.clock),
+  ];
+  return steps.map((step) => counted(step, deps.metrics));
+}

@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { JWK } from 'jose';
+import { z } from 'zod';
+import { isAddressOrCidr } from './auth/ip-rules.ts';
+import { applyUpstreamOverrides, type RouteTable, RouteTableSchema } from './routes/route-table.ts';
+
+/** The route table shipped with the package, used when KEYGATE_ROUTES_FILE is unset. */
+export const DEFAULT_ROUTES_FILE = fileURLToPath(new URL('../routes.json', import.meta.url));
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const wholeNumber = z
+  .string()
+  .regex(/^[1-9]\d*$/, 'must be a positive whole number')
+  .transform(Number);
+const commaList = (text: string) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+
+const EnvSchema = z.object({
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
+  KEYGATE_DATA_DIR: z.string().min(1).default('./data'),
+  KEYGATE_ROUTES_FILE: z.string().min(1).optional(),
+  KEYGATE_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform(commaList)
+    .refine((list) => list.every(isAddressOrCidr), 'must be a comma list of IP addresses or CIDR ranges'),
+  KEYGATE_IDENTITY_KEY_FILE: z.string().min(1).optional(),
+  KEYGATE_IDENTITY_PRIVATE_JWK: z.string().optional(),
+  KEYGATE_EXPIRY_REMINDER_DAYS: z
+    .string()
+    .default('7,1')
+    .transform(commaList)
+    .pipe(z.array(wholeNumber).min(1))
+    .transform((days) => [...new Set(days)].sort((a, b) => b - a)),
+  KEYGATE_MAX_OVERLAP_DAYS: positiveInt(7),
+  KEYGATE_DEFAULT_RATE_LIMIT: z
+    .string()
+    .default('600')
+    .transform((text) => text.replace(/\s*\/\s*min(ute)?$/i, ''))
+    .pipe(wholeNumber),
+  KEYGATE_USAGE_FLUSH_MS: positiveInt(2000),
+  KEYGATE_LOG_RETENTION_DAYS: positiveInt(14),
+  KEYGATE_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
+  KEYGATE_CACHE_MAX_ENTRIES: positiveInt(100_000),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+});
+
+const PrivateJwkSchema = z.looseObject({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  d: z.string().min(1),
+  x: z.string().min(1),
+  kid: z.string().optional(),
+});
+
+/** Gateway configuration, validated once at start and frozen. */
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `${dataDir}/gateway.db` */
+  databaseFile: string;
+  routesFile: string;
+  /** The validated route table with URL overrides applied. */
+  routes: RouteTable;
+  /** Addresses and CIDR ranges whose `X-Forwarded-For` is believed. */
+  trustedProxies: string[];
+  identityKeyFile: string;
+  /** From KEYGATE_IDENTITY_PRIVATE_JWK; wins over the key file. */
+  identityPrivateJwk: JWK | null;
+  /** Reminder lead times in days, largest first. */
+  expiryReminderDays: number[];
+  maxOverlapDays: number;
+  defaultRateLimitPerMinute: number;
+  usageFlushMs: number;
+  logRetentionDays: number;
+  upstreamTimeoutMs: number;
+  cacheMaxEntries: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+  redisUrl: string | null;
+}
+
+type Issue = { path: ReadonlyArray<PropertyKey>; message: string };
+const describeIssues = (prefix: string, issues: readonly Issue[]) =>
+  issues.map(
+    (issue) => `${[prefix, ...issue.path].filter((part) => part !== '').join('.')}: ${issue.message}`,
+  );
+
+function readRouteTable(file: string, env: Record<string, string | undefined>): RouteTable | string[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return [`KEYGATE_ROUTES_FILE: cannot read ${file} (${(error as Error).message})`];
+  }
+  const parsed = RouteTableSchema.safeParse(raw);
+  if (!parsed.success) return describeIssues(`routes file ${file}`, parsed.error.issues);
+  const overridden = RouteTableSchema.safeParse(applyUpstreamOverrides(parsed.data, env));
+  if (!overridden.success) return describeIssues('upstream override', overridden.error.issues);
+  return overridden.data;
+}
+
+function parseJwk(text: string | undefined): JWK | null | string[] {
+  if (text === undefined || text.trim() === '') return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return ['KEYGATE_IDENTITY_PRIVATE_JWK: is not JSON'];
+  }
+  const parsed = PrivateJwkSchema.safeParse(raw);
+  if (!parsed.success) return describeIssues('KEYGATE_IDENTITY_PRIVATE_JWK', parsed.error.issues);
+  return parsed.data as JWK;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Parses the gateway's environment; throws one line listing every problem, or returns a frozen config. */
+export function loadConfig(env: Record<string, string | undefined>): Readonly<GatewayConfig> {
+  // An empty variable counts as unset, so `FOO=` falls back to the default instead of failing.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+  const parsed = EnvSchema.safeParse(present);
+  const problems: string[] = parsed.success ? [] : describeIssues('', parsed.error.issues);
+  const routesFile = resolve(present.KEYGATE_ROUTES_FILE ?? DEFAULT_ROUTES_FILE);
+  const routes = readRouteTable(routesFile, present);
+  if (Array.isArray(routes)) problems.push(...routes);
+  const jwk = parseJwk(present.KEYGATE_IDENTITY_PRIVATE_JWK);
+  if (Array.isArray(jwk)) problems.push(...jwk);
+  if (!parsed.success || Array.isArray(routes) || Array.isArray(jwk)) {
+    throw new Error(problems.join('; '));
+  }
+  const vars = parsed.data;
+  const dataDir = resolve(vars.KEYGATE_DATA_DIR);
+  return deepFreeze({
+    port: vars.GATEWAY_PORT,
+    host: vars.GATEWAY_HOST,
+    dataDir,
+    databaseFile: join(dataDir, 'gateway.db'),
+    routesFile,
+    routes,
+    trustedProxies: vars.KEYGATE_TRUSTED_PROXIES,
+    identityKeyFile: resolve(vars.KEYGATE_IDENTITY_KEY_FILE ?? join(dataDir, 'identity-key.json')),
+    identityPrivateJwk: jwk,
+    expiryReminderDays: vars.KEYGATE_EXPIRY_REMINDER_DAYS,
+    maxOverlapDays: vars.KEYGATE_MAX_OVERLAP_DAYS,
+    defaultRateLimitPerMinute: vars.KEYGATE_DEFAULT_RATE_LIMIT,
+    usageFlushMs: vars.KEYGATE_USAGE_FLUSH_MS,
+    logRetentionDays: vars.KEYGATE_LOG_RETENTION_DAYS,
+    upstreamTimeoutMs: vars.KEYGATE_UPSTREAM_TIMEOUT_MS,
+    cacheMaxEntries: vars.KEYGATE_CACHE_MAX_ENTRIES,
+    logLevel: vars.LOG_LEVEL,
+    redisUrl: vars.REDIS_URL ?? null,
+  });
+}

@@ -1,0 +1,55 @@
+import { writeProblem } from '@keygate/problem';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { GatewayError } from '../errors.ts';
+
+/** `WWW-Authenticate` for a 401: plain Bearer when no key was sent, `invalid_token` otherwise (RFC 6750). */
+export function wwwAuthenticate(error: GatewayError): string {
+  return error.code === 'MISSING_KEY'
+    ? 'Bearer realm="keygate"'
+    : 'Bearer realm="keygate", error="invalid_token"';
+}
+
+/** Maps errors thrown by body parsers (`type`, `status`) to gateway errors; everything else is INTERNAL. */
+function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const type = (error as { type?: unknown } | null)?.type;
+  if (type === 'entity.parse.failed') {
+    return new GatewayError('MALFORMED_BODY', 'The request body is not valid JSON.');
+  }
+  if (type === 'entity.too.large') {
+    return new GatewayError('PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
+  }
+  return new GatewayError('INTERNAL', 'Something went wrong on our side; the request id helps us find it.');
+}
+
+/** The one error handler, registered last: problem+json, request id as `instance`, 5xx causes logged not shown. */
+export function createErrorHandler(logger: Logger) {
+  return function handleError(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+    const requestId = res.locals.requestId as string | undefined;
+    const problem = toGatewayError(error);
+    const clientRequestId = res.locals.clientRequestId as string | undefined;
+    if (problem.status >= 500) {
+      const cause = error instanceof GatewayError ? (error.cause ?? error) : error;
+      logger.error(
+        { err: cause, requestId, clientRequestId, method: req.method, path: req.path },
+        'request failed',
+      );
+    } else {
+      logger.debug({ code: problem.code, requestId, clientRequestId }, 'request refused');
+    }
+    if (res.headersSent) {
+      // Part of a response is out: nothing sensible can follow, so cut the connection.
+      res.destroy();
+      return;
+    }
+    const headers: Record<string, string> = {};
+    if (problem.status === 401) headers['WWW-Authenticate'] = wwwAuthenticate(problem);
+    writeProblem(res, problem.toProblem(requestId), headers);
+  };
+}
+
+/** The fallback for paths nothing answered. */
+export function notFound(req: Request, _res: Response, next: NextFunction): void {
+  next(new GatewayError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}.`));
+}

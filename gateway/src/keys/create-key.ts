@@ -1,0 +1,88 @@
+import type { z } from 'zod';
+import { GatewayError } from '../errors.ts';
+import { resolveActorKey } from './change-runner.ts';
+import { assertGrantWithin, type Grant } from './escalation.ts';
+import { CreateKeyInputSchema, parseInput, validationError } from './key-input.ts';
+import { utcDate } from './lifecycle.ts';
+import type { Actor, ApiKey } from './model.ts';
+import { type PublicKey, snapshotKey, toPublicKey } from './public-key.ts';
+import { newSecretRecord } from './rotation.ts';
+import type { RequestContext, ServiceContext } from './service-context.ts';
+import { generateToken, newId } from './token.ts';
+
+/** What a creation accepts (see CreateKeyInputSchema for fields and bounds). */
+export type CreateKeyRequest = z.input<typeof CreateKeyInputSchema>;
+
+/** A new key and its token; the token is shown here and never again. */
+export interface CreatedKey {
+  key: PublicKey;
+  secret: string;
+}
+
+/** Validates the input, applies the no-escalation rules for key actors, stores key + secret + activity. */
+export async function createKey(
+  ctx: ServiceContext,
+  actor: Actor,
+  request: CreateKeyRequest,
+  origin: RequestContext,
+): Promise<CreatedKey> {
+  const input = parseInput(CreateKeyInputSchema, request);
+  const actorKey = await resolveActorKey(ctx, actor);
+  const nowMs = ctx.clock();
+  const environment = input.environment ?? actorKey?.environment;
+  if (!environment)
+    throw validationError([{ detail: 'environment is required (live or test)', pointer: '/environment' }]);
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt !== null && expiresAt < utcDate(nowMs)) {
+    throw validationError([{ detail: `${expiresAt} is in the past`, pointer: '/expiresAt' }]);
+  }
+  const defaultLimit = Math.min(
+    ctx.config.defaultRateLimitPerMinute,
+    actorKey?.rateLimit.perMinute ?? Number.POSITIVE_INFINITY,
+  );
+  const grant: Grant = {
+    environment,
+    scopes: input.scopes,
+    expiresAt,
+    ipAllowlist: input.ipAllowlist ?? [],
+    rateLimit: { perMinute: input.rateLimit?.perMinute ?? defaultLimit },
+  };
+  if (actorKey) assertGrantWithin(actorKey, grant);
+
+  const token = generateToken(environment);
+  const at = new Date(nowMs).toISOString();
+  const key: ApiKey = {
+    id: newId('key'),
+    name: input.name,
+    ...grant,
+    prefix: token.prefix,
+    status: 'active',
+    revokedAt: null,
+    remindersSent: [],
+    createdAt: at,
+    updatedAt: at,
+    lastCallAt: null,
+    version: 1,
+  };
+  const secret = newSecretRecord(key.id, { ...token, hash: await ctx.hasher.hash(token.token) }, at);
+  const committed = await ctx.store.commitChange({
+    key,
+    expectedVersion: null,
+    secrets: [secret],
+    activity: {
+      id: newId('act'),
+      keyId: key.id,
+      environment,
+      action: 'key.created',
+      actor,
+      at,
+      sourceIp: origin.sourceIp,
+      before: null,
+      after: snapshotKey(key),
+      details: { secretId: secret.id },
+    },
+  });
+  if (!committed) throw new GatewayError('CONFLICT', 'The key could not be created; retry the request.');
+  ctx.events.publish(key.id);
+  return { key: toPublicKey(key, [secret], nowMs, ctx.config.expiryReminderDays[0]), secret: token.token };
+}

@@ -1,0 +1,113 @@
+import { isScope } from '@keygate/identity';
+import { z } from 'zod';
+
+/** Management routes the gateway answers itself; the route table may not claim them. */
+export const MANAGEMENT_PREFIX = '/v2/auth/keys';
+
+export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Literal characters allowed in a pattern segment besides `{name}` placeholders (`:` included). */
+const LITERAL = "[A-Za-z0-9._~!$&'()*+,;=:@-]";
+const PLACEHOLDER = '\\{[A-Za-z][A-Za-z0-9_]*\\}';
+const SEGMENT_PATTERN = new RegExp(`^(?:${LITERAL}|${PLACEHOLDER})+$`);
+
+/** True when a route pattern is `/v2/…` made of literal segments and `{name}` placeholders. */
+export function isRoutePattern(path: string): boolean {
+  if (!path.startsWith('/v2/')) return false;
+  const segments = path.slice(1).split('/');
+  return segments.every(
+    (segment) =>
+      SEGMENT_PATTERN.test(segment) && segment !== '.' && segment !== '..' && !/\}\{/.test(segment),
+  );
+}
+
+const UpstreamUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .refine((url) => !new URL(url).search && !new URL(url).hash, 'must have no query or fragment');
+
+export const UpstreamSchema = z.strictObject({
+  audience: z.string().min(1),
+  live: UpstreamUrlSchema,
+  test: UpstreamUrlSchema,
+});
+
+export const RouteSchema = z.strictObject({
+  method: z.enum(ROUTE_METHODS),
+  path: z
+    .string()
+    .refine(isRoutePattern, 'must start with /v2/ and hold only literal segments and {name} placeholders')
+    .refine(
+      (path) => path !== MANAGEMENT_PREFIX && !path.startsWith(`${MANAGEMENT_PREFIX}/`),
+      `${MANAGEMENT_PREFIX} is served by the gateway itself`,
+    ),
+  scope: z.string().refine(isScope, 'must be a known scope such as article:r or order:rw'),
+  upstream: z.string().min(1).optional(),
+});
+
+export const RouteTableSchema = z
+  .strictObject({
+    $comment: z.string().optional(),
+    upstreams: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), UpstreamSchema),
+    defaultUpstream: z.string(),
+    routes: z.array(RouteSchema).min(1),
+  })
+  .superRefine((table, ctx) => {
+    if (!(table.defaultUpstream in table.upstreams)) {
+      ctx.addIssue({ code: 'custom', path: ['defaultUpstream'], message: 'names no upstream' });
+    }
+    const seen = new Set<string>();
+    table.routes.forEach((route, index) => {
+      const upstream = route.upstream ?? table.defaultUpstream;
+      if (!(upstream in table.upstreams)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['routes', index, 'upstream'],
+          message: `no upstream "${upstream}"`,
+        });
+      }
+      const shape = `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`;
+      if (seen.has(shape)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['routes', index, 'path'],
+          message: `duplicate route ${shape}`,
+        });
+      }
+      seen.add(shape);
+    });
+  });
+
+export type Upstream = z.infer<typeof UpstreamSchema>;
+export type RouteEntry = z.infer<typeof RouteSchema>;
+export type RouteTable = z.infer<typeof RouteTableSchema>;
+
+/** The env var that overrides one upstream's URL, e.g. `KEYGATE_UPSTREAM_COMMERCE_LIVE`. */
+export function upstreamOverrideVar(name: string, environment: 'live' | 'test'): string {
+  return `KEYGATE_UPSTREAM_${name.toUpperCase().replaceAll('-', '_')}_${environment.toUpperCase()}`;
+}
+
+/**
+ * Applies URL overrides to a parsed table: `KEYGATE_UPSTREAM_<NAME>_<ENV>` for any upstream, and
+ * `KEYGATE_UPSTREAM_LIVE` / `KEYGATE_UPSTREAM_TEST` for the default upstream (the specific one wins).
+ */
+export function applyUpstreamOverrides(
+  table: RouteTable,
+  env: Record<string, string | undefined>,
+): Record<string, unknown> {
+  const upstreams: Record<string, unknown> = {};
+  for (const [name, upstream] of Object.entries(table.upstreams)) {
+    const isDefault = name === table.defaultUpstream;
+    upstreams[name] = {
+      ...upstream,
+      live:
+        env[upstreamOverrideVar(name, 'live')] ??
+        (isDefault ? env.KEYGATE_UPSTREAM_LIVE : undefined) ??
+        upstream.live,
+      test:
+        env[upstreamOverrideVar(name, 'test')] ??
+        (isDefault ? env.KEYGATE_UPSTREAM_TEST : undefined) ??
+        upstream.test,
+    };
+  }
+  return { ...table, upstreams };
+}

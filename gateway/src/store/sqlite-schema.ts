@@ -1,0 +1,122 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * The SQLite schema of the key store. Timestamps are ISO-8601 UTC strings (`toISOString()`),
+ * which sort as text; usage minutes are epoch milliseconds. Migrations in `gateway/drizzle` are
+ * generated from this file with `npx drizzle-kit generate` (from `gateway/`).
+ */
+export const keys = sqliteTable(
+  'keys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    environment: text('environment', { enum: ['live', 'test'] }).notNull(),
+    scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+    expiresAt: text('expires_at'),
+    ipAllowlist: text('ip_allowlist', { mode: 'json' }).$type<string[]>().notNull(),
+    rateLimitPerMinute: integer('rate_limit_per_minute').notNull(),
+    prefix: text('prefix').notNull(),
+    status: text('status', { enum: ['active', 'revoked'] }).notNull(),
+    revokedAt: text('revoked_at'),
+    remindersSent: text('reminders_sent', { mode: 'json' }).$type<number[]>().notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    lastCallAt: text('last_call_at'),
+    version: integer('version').notNull(),
+  },
+  (t) => [index('keys_environment_status_idx').on(t.environment, t.status, t.createdAt)],
+);
+
+export const secrets = sqliteTable(
+  'secrets',
+  {
+    id: text('id').primaryKey(),
+    keyId: text('key_id')
+      .notNull()
+      .references(() => keys.id),
+    lookup: text('lookup').notNull(),
+    prefix: text('prefix').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: text('created_at').notNull(),
+    closesAt: text('closes_at'),
+    closedAt: text('closed_at'),
+    closedReason: text('closed_reason', { enum: ['manual', 'overlap_ended', 'revoked'] }),
+    callCount: integer('call_count').notNull().default(0),
+    lastCallAt: text('last_call_at'),
+  },
+  (t) => [uniqueIndex('secrets_lookup_idx').on(t.lookup), index('secrets_key_idx').on(t.keyId, t.createdAt)],
+);
+
+/** Append-only: rows are inserted, never updated or deleted. */
+export const activity = sqliteTable(
+  'activity',
+  {
+    id: text('id').primaryKey(),
+    keyId: text('key_id')
+      .notNull()
+      .references(() => keys.id),
+    environment: text('environment', { enum: ['live', 'test'] }).notNull(),
+    action: text('action').notNull(),
+    actorType: text('actor_type', { enum: ['key', 'admin', 'system'] }).notNull(),
+    actorId: text('actor_id').notNull(),
+    at: text('at').notNull(),
+    sourceIp: text('source_ip'),
+    before: text('before', { mode: 'json' }).$type<Record<string, unknown> | null>(),
+    after: text('after', { mode: 'json' }).$type<Record<string, unknown> | null>(),
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    index('activity_key_at_idx').on(t.keyId, t.at, t.id),
+    index('activity_environment_at_idx').on(t.environment, t.at, t.id),
+    index('activity_at_idx').on(t.at, t.id),
+  ],
+);
+
+/** Per-minute usage of one secret; the latency histogram is a JSON array aligned with LATENCY_BUCKETS_MS. */
+export const usageBuckets = sqliteTable(
+  'usage_buckets',
+  {
+    keyId: text('key_id').notNull(),
+    secretId: text('secret_id').notNull(),
+    minute: integer('minute').notNull(),
+    calls: integer('calls').notNull(),
+    errors4xx: integer('errors_4xx').notNull(),
+    errors5xx: integer('errors_5xx').notNull(),
+    latencyMsSum: real('latency_ms_sum').notNull(),
+    latencyHistogram: text('latency_histogram', { mode: 'json' }).$type<number[]>().notNull(),
+    lastCallAt: text('last_call_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.secretId, t.minute] }),
+    index('usage_buckets_key_minute_idx').on(t.keyId, t.minute),
+  ],
+);
+
+export const apiLogs = sqliteTable(
+  'api_logs',
+  {
+    id: text('id').primaryKey(),
+    keyId: text('key_id').notNull(),
+    secretId: text('secret_id').notNull(),
+    at: text('at').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    status: integer('status').notNull(),
+    latencyMs: real('latency_ms').notNull(),
+    clientIp: text('client_ip').notNull(),
+  },
+  (t) => [index('api_logs_key_at_idx').on(t.keyId, t.at, t.id), index('api_logs_at_idx').on(t.at)],
+);
+
+/** `email_normalized` (lower-cased email) carries the case-insensitive uniqueness. */
+export const adminUsers = sqliteTable(
+  'admin_users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    emailNormalized: text('email_normalized').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('admin_users_email_normalized_idx').on(t.emailNormalized)],
+);

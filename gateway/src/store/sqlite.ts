@@ -1,0 +1,149 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
+import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
+import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
+import * as schema from './sqlite-schema.ts';
+import { adminUsers, apiLogs, keys, secrets, usageBuckets } from './sqlite-schema.ts';
+import { commitKeyChange, recordUsageBuckets } from './sqlite-writes.ts';
+import type { ActivityFilter, KeyStore, LogFilter } from './store.ts';
+
+export type SqliteDb = BetterSQLite3Database<typeof schema>;
+
+/** The committed drizzle-kit migrations (gateway/drizzle). */
+const MIGRATIONS_FOLDER = join(import.meta.dirname, '..', '..', 'drizzle');
+
+/**
+ * Opens (creating if needed) the SQLite key store at `file`, runs the migrations, and turns on
+ * WAL, foreign keys and a busy timeout so the CLI and a running gateway can share the file.
+ */
+export function openSqliteKeyStore(file: string): KeyStore {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const client = new Database(file);
+  client.pragma('journal_mode = WAL');
+  client.pragma('foreign_keys = ON');
+  client.pragma('busy_timeout = 5000');
+  client.pragma('synchronous = NORMAL');
+  const db = drizzle({ client, schema });
+  runMigrations(db);
+  return createSqliteKeyStore(db, client);
+}
+
+/** Two processes opening a fresh file at once may race; the loser retries and finds the work done. */
+function runMigrations(db: SqliteDb): void {
+  try {
+    migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch {
+    migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  }
+}
+
+function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore {
+  return {
+    async commitChange(change: KeyChange) {
+      return commitKeyChange(db, change);
+    },
+    async getKey(id) {
+      const row = db.select().from(keys).where(eq(keys.id, id)).get();
+      return row ? keyFromRow(row) : null;
+    },
+    async listKeys(filter = {}) {
+      const where = and(
+        filter.environment ? eq(keys.environment, filter.environment) : undefined,
+        filter.status ? eq(keys.status, filter.status) : undefined,
+      );
+      const rows = db.select().from(keys).where(where).orderBy(desc(keys.createdAt), desc(sql`rowid`)).all();
+      return rows.map(keyFromRow);
+    },
+    async listSecrets(keyId) {
+      const rows = db
+        .select()
+        .from(secrets)
+        .where(eq(secrets.keyId, keyId))
+        .orderBy(desc(secrets.createdAt), desc(sql`rowid`))
+        .all();
+      return rows.map(secretFromRow);
+    },
+    async findByLookup(lookup) {
+      const row = db
+        .select()
+        .from(secrets)
+        .innerJoin(keys, eq(keys.id, secrets.keyId))
+        .where(eq(secrets.lookup, lookup))
+        .get();
+      return row ? { key: keyFromRow(row.keys), secret: secretFromRow(row.secrets) } : null;
+    },
+    async listActivity(filter: ActivityFilter) {
+      return queryActivityPage(db, filter);
+    },
+    async recordUsage(buckets: UsageBucket[]) {
+      recordUsageBuckets(db, buckets);
+    },
+    async queryUsage(query) {
+      const rows = db
+        .select()
+        .from(usageBuckets)
+        .where(
+          and(
+            eq(usageBuckets.keyId, query.keyId),
+            gte(usageBuckets.minute, query.from),
+            lt(usageBuckets.minute, query.to),
+          ),
+        )
+        .orderBy(asc(usageBuckets.minute), asc(usageBuckets.secretId))
+        .all();
+      return rows.map(usageFromRow);
+    },
+    async appendLogs(entries: ApiLogEntry[]) {
+      if (entries.length === 0) return;
+      db.transaction((tx) => {
+        for (const entry of entries) tx.insert(apiLogs).values(entry).onConflictDoNothing().run();
+      });
+    },
+    async queryLogs(filter: LogFilter) {
+      return queryLogPage(db, filter);
+    },
+    async pruneLogs(before) {
+      return db.delete(apiLogs).where(lt(apiLogs.at, before)).run().changes;
+    },
+    async createAdmin(user) {
+      const result = db
+        .insert(adminUsers)
+        .values({ ...user, emailNormalized: normalizeEmail(user.email) })
+        .onConflictDoNothing()
+        .run();
+      return result.changes === 1;
+    },
+    async findAdminByEmail(email) {
+      const row = db
+        .select()
+        .from(adminUsers)
+        .where(eq(adminUsers.emailNormalized, normalizeEmail(email)))
+        .get();
+      return row ? adminFromRow(row) : null;
+    },
+    changeMarker() {
+      return client.pragma('data_version', { simple: true }) as number;
+    },
+    async ping() {
+      try {
+        return client.prepare('SELECT 1 AS ok').get() !== undefined;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (client.open) client.close();
+    },
+  };
+}
+
+/** Emails compare case-insensitively (trimmed, lower-cased, Unicode-aware). */
+function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,263 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import argon2 from 'argon2';
+import { parseToken } from '../../src/keys/token.ts';
+import { openSqliteKeyStore } from '../../src/store/sqlite.ts';
+
+const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI as a real process on `dataDir`, optionally writing `input` to its stdin. */
+function keygate(dataDir: string, args: string[], input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH, KEYGATE_DATA_DIR: dataDir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** Asserts a failed run: exit 2 and exactly one line on stderr matching `pattern`. */
+function assertFails(run: Run, pattern: RegExp): void {
+  assert.equal(run.code, 2, run.stdout + run.stderr);
+  assert.equal(run.stderr.trimEnd().split('\n').length, 1, run.stderr);
+  assert.match(run.stderr, pattern);
+}
+
+describe('keygate CLI', () => {
+  let dir: string;
+  let dataDir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keygate-cli-'));
+    dataDir = join(dir, 'data');
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function createKey(...extra: string[]) {
+    const run = await keygate(dataDir, [
+      'keys',
+      'create',
+      '--name',
+      'ops',
+      '--env',
+      'live',
+      '--scopes',
+      'auth:rw',
+      '--json',
+      ...extra,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    return JSON.parse(run.stdout) as { id: string; prefix: string; secret: string };
+  }
+
+  describe('keygate --help', () => {
+    it('prints the usage and exits 0; no arguments exits 2', async () => {
+      const help = await keygate(dataDir, ['--help']);
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, /create --name NAME --env live\|test --scopes/);
+      assert.match(help.stdout, /admin <command>/);
+      const none = await keygate(dataDir, []);
+      assert.equal(none.code, 2);
+    });
+  });
+
+  describe('keygate keys create --json', () => {
+    it('prints exactly {id, prefix, secret}, may grant auth:rw, and stores the key under KEYGATE_DATA_DIR', async () => {
+      const created = await createKey(
+        '--expires',
+        '2999-12-31',
+        '--ip',
+        '10.0.0.0/8',
+        '--ip',
+        '2001:db8::/32',
+        '--rate-limit',
+        '50',
+      );
+      assert.deepEqual(Object.keys(created), ['id', 'prefix', 'secret']);
+      const parsed = parseToken(created.secret);
+      assert.equal(parsed?.prefix, created.prefix);
+      const store = openSqliteKeyStore(join(dataDir, 'gateway.db'));
+      try {
+        const found = await store.findByLookup(parsed!.lookup);
+        assert.deepEqual(found?.key.scopes, ['auth:rw']);
+        assert.deepEqual(found?.key.ipAllowlist, ['10.0.0.0/8', '2001:db8::/32']);
+        assert.equal(found?.key.rateLimit.perMinute, 50);
+        assert.equal(found?.key.expiresAt, '2999-12-31');
+        assert.ok(await argon2.verify(found!.secret.hash, created.secret));
+        const { items } = await store.listActivity({ keyId: created.id });
+        assert.deepEqual(items[0]?.actor, { type: 'admin', id: 'cli' });
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
+  describe('keygate keys create with bad flags', () => {
+    it('exits 2 with one line for a bad environment, a missing name, a bad scope or a bad rate limit', async () => {
+      assertFails(
+        await keygate(dataDir, ['keys', 'create', '--name', 'x', '--env', 'prod', '--scopes', 'order:r']),
+        /environment/,
+      );
+      assertFails(
+        await keygate(dataDir, ['keys', 'create', '--env', 'live', '--scopes', 'order:r']),
+        /--name is required/,
+      );
+      assertFails(
+        await keygate(dataDir, ['keys', 'create', '--name', 'x', '--env', 'live', '--scopes', 'pay:rw']),
+        /"pay:rw" is not a scope/,
+      );
+      assertFails(
+        await keygate(dataDir, [
+          'keys',
+          'create',
+          '--name',
+          'x',
+          '--env',
+          'live',
+          '--scopes',
+          'order:r',
+          '--rate-limit',
+          'ten',
+        ]),
+        /--rate-limit must be a whole number/,
+      );
+      assertFails(await keygate(dataDir, ['keys', 'frobnicate']), /unknown command "keys frobnicate"/);
+      assertFails(await keygate(dataDir, ['keys', 'create', '--bogus']), /bogus/);
+    });
+  });
+
+  describe('keygate keys list', () => {
+    it('lists keys with their secrets’ prefixes, never a token, filtered by --env', async () => {
+      const live = await createKey();
+      const test = await keygate(dataDir, [
+        'keys',
+        'create',
+        '--name',
+        't',
+        '--env',
+        'test',
+        '--scopes',
+        'order:r',
+        '--json',
+      ]);
+      const testKey = JSON.parse(test.stdout) as { id: string; secret: string };
+      const json = await keygate(dataDir, ['keys', 'list', '--json']);
+      assert.equal(json.code, 0);
+      const keys = JSON.parse(json.stdout) as Array<{ id: string }>;
+      assert.deepEqual(keys.map((k) => k.id).sort(), [live.id, testKey.id].sort());
+      const onlyTest = JSON.parse(
+        (await keygate(dataDir, ['keys', 'list', '--env', 'test', '--json'])).stdout,
+      );
+      assert.deepEqual(
+        onlyTest.map((k: { id: string }) => k.id),
+        [testKey.id],
+      );
+      const table = await keygate(dataDir, ['keys', 'list']);
+      assert.match(table.stdout, new RegExp(live.prefix));
+      for (const out of [json.stdout, table.stdout]) {
+        assert.ok(!out.includes(live.secret) && !out.includes(testKey.secret));
+        assert.ok(!out.includes('$argon2'));
+      }
+    });
+  });
+
+  describe('keygate keys rotate, close-secret and revoke', () => {
+    it('rotates with an overlap, refuses a second rotation, closes the old secret and revokes', async () => {
+      const created = await createKey();
+      const rotate = await keygate(dataDir, ['keys', 'rotate', created.id, '--overlap-days', '2', '--json']);
+      assert.equal(rotate.code, 0, rotate.stderr);
+      const rotated = JSON.parse(rotate.stdout) as {
+        secret: string;
+        prefix: string;
+        oldSecret: { closesAt: string };
+      };
+      assert.notEqual(rotated.secret, created.secret);
+      assert.ok(Date.parse(rotated.oldSecret.closesAt) > Date.now() + 2 * 86_400_000 - 60_000);
+      assertFails(await keygate(dataDir, ['keys', 'rotate', created.id]), /ROTATION_IN_PROGRESS/);
+      const close = await keygate(dataDir, ['keys', 'close-secret', created.id]);
+      assert.equal(close.code, 0, close.stderr);
+      assertFails(await keygate(dataDir, ['keys', 'close-secret', created.id]), /NO_ROTATION_IN_PROGRESS/);
+
+      const store = openSqliteKeyStore(join(dataDir, 'gateway.db'));
+      try {
+        const marker = await store.changeMarker();
+        const revoke = await keygate(dataDir, ['keys', 'revoke', created.id]);
+        assert.equal(revoke.code, 0, revoke.stderr);
+        assert.match(revoke.stdout, /Revoked/);
+        assert.notEqual(await store.changeMarker(), marker, 'a running gateway would not notice the revoke');
+        assert.equal((await store.getKey(created.id))?.status, 'revoked');
+      } finally {
+        await store.close();
+      }
+      assertFails(await keygate(dataDir, ['keys', 'revoke', 'key_unknown']), /KEY_NOT_FOUND/);
+    });
+  });
+
+  describe('keygate admin create-user', () => {
+    it('stores an argon2id hash of a password read from stdin and refuses the same email in another case', async () => {
+      const created = await keygate(
+        dataDir,
+        ['admin', 'create-user', '--email', 'Ops@Example.com', '--password-stdin', '--json'],
+        'correct horse battery staple\n',
+      );
+      assert.equal(created.code, 0, created.stderr);
+      assert.equal(JSON.parse(created.stdout).email, 'Ops@Example.com');
+      assert.ok(!created.stdout.includes('argon2'));
+      const store = openSqliteKeyStore(join(dataDir, 'gateway.db'));
+      try {
+        const user = await store.findAdminByEmail('ops@example.com');
+        assert.match(user?.passwordHash ?? '', /^\$argon2id\$/);
+        assert.ok(await argon2.verify(user!.passwordHash, 'correct horse battery staple'));
+      } finally {
+        await store.close();
+      }
+      assertFails(
+        await keygate(dataDir, [
+          'admin',
+          'create-user',
+          '--email',
+          'ops@example.COM',
+          '--password',
+          'another long password',
+        ]),
+        /already exists/,
+      );
+    });
+
+    it('refuses a short password, a bad email and a missing password source with exit 2', async () => {
+      assertFails(
+        await keygate(dataDir, ['admin', 'create-user', '--email', 'a@b.co', '--password', 'short']),
+        /12 characters/,
+      );
+      assertFails(
+        await keygate(dataDir, ['admin', 'create-user', '--email', 'nope', '--password', 'long enough pass']),
+        /email/,
+      );
+      assertFails(
+        await keygate(dataDir, ['admin', 'create-user', '--email', 'a@b.co']),
+        /--password-stdin or --password/,
+      );
+    });
+  });
+});

@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import express, { Router } from 'express';
+import request from 'supertest';
+import { principalOf } from '../../../src/auth/principal.ts';
+import { GatewayError } from '../../../src/errors.ts';
+import { createLogger } from '../../../src/http/logger.ts';
+import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { seedKey } from '../../support/keys.ts';
+import { closedPortUrl } from '../../support/upstream.ts';
+
+/** A stand-in for the control plane's keys router: echoes the principal, parses JSON, throws on demand. */
+function fakeKeysRouter(): Router {
+  const router = Router();
+  router.get('/', (_req, res) => {
+    const principal = principalOf(res);
+    res.json({ keyId: principal.key.id, clientIp: principal.clientIp });
+  });
+  router.post('/', express.json(), (req, res) => {
+    res.status(201).json({ received: req.body });
+  });
+  router.get('/boom', () => {
+    throw new Error('database exploded at /var/lib/secret');
+  });
+  router.get('/missing', () => {
+    throw new GatewayError('KEY_NOT_FOUND', 'No key key_x.');
+  });
+  return router;
+}
+
+describe('gateway: ops endpoints and management mount', () => {
+  let gw: TestGateway;
+  afterEach(() => gw.stop());
+
+  describe('GET /healthz, /readyz, /.well-known/jwks.json', () => {
+    beforeEach(async () => {
+      gw = await startTestGateway();
+    });
+
+    it('answer without a key', async () => {
+      assert.equal((await request(gw.app).get('/healthz')).status, 200);
+      const ready = await request(gw.app).get('/readyz');
+      assert.equal(ready.status, 200);
+      assert.deepEqual(ready.body.failed, []);
+      assert.equal(ready.body.checks['commerce/live'], 'ok');
+    });
+
+    it('publishes only public key members, cacheable', async () => {
+      const res = await request(gw.app).get('/.well-known/jwks.json');
+      assert.equal(res.status, 200);
+      assert.match(res.headers['cache-control'] ?? '', /public/);
+      const [key, ...rest] = res.body.keys;
+      assert.equal(rest.length, 0);
+      assert.equal(key.d, undefined);
+      assert.equal(key.kty, 'OKP');
+      assert.equal(key.kid, gw.publicJwks.keys[0]?.kid);
+    });
+  });
+
+  describe('GET /readyz with an unreachable upstream', () => {
+    it('responds 503 naming the failing part', async () => {
+      gw = await startTestGateway({ upstreamUrls: { test: await closedPortUrl() } });
+      const res = await request(gw.app).get('/readyz');
+      assert.equal(res.status, 503);
+      assert.deepEqual(res.body.failed, ['commerce/test']);
+      assert.equal(res.body.checks.store, 'ok');
+    });
+  });
+
+  describe('GET /metrics', () => {
+    it('counts requests, auth failures, cache use and verifications', async () => {
+      gw = await startTestGateway();
+      const { token } = await seedKey(gw.store, gw.hasher);
+      await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+      await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+      await request(gw.app).get('/v2/catalog/products').set('Authorization', 'Bearer junk');
+      const text = (await request(gw.app).get('/metrics')).text;
+      assert.match(
+        text,
+        /keygate_requests_total\{rule="GET \/v2\/catalog\/products",environment="live",status="200"\} 2/,
+      );
+      assert.match(text, /keygate_auth_failures_total\{reason="MALFORMED_KEY"\} 1/);
+      assert.match(text, /keygate_argon2_verifications_total\{result="match"\} 1/);
+      assert.match(text, /keygate_auth_cache_lookups_total\{result="hit"\} 1/);
+      assert.match(text, /keygate_auth_cache_lookups_total\{result="miss"\} 1/);
+    });
+  });
+
+  describe('/v2/auth/keys (management routes)', () => {
+    beforeEach(async () => {
+      gw = await startTestGateway({ keysRouter: fakeKeysRouter() });
+    });
+
+    describe('with a key lacking auth:rw', () => {
+      it('responds 403 INSUFFICIENT_SCOPE with requiredScope auth:rw', async () => {
+        const { token } = await seedKey(gw.store, gw.hasher, { scopes: ['auth:r', 'article:rw'] });
+        const res = await request(gw.app).get('/v2/auth/keys').set('Authorization', `Bearer ${token}`);
+        assert.equal(res.status, 403);
+        assert.equal(res.body.requiredScope, 'auth:rw');
+      });
+    });
+
+    describe('with an auth:rw key', () => {
+      it('reaches the router with the principal, rate-limit headers and no upstream call', async () => {
+        const { key, token } = await seedKey(gw.store, gw.hasher, { scopes: ['auth:rw'], perMinute: 5 });
+        const res = await request(gw.app).get('/v2/auth/keys').set('Authorization', `Bearer ${token}`);
+        assert.equal(res.status, 200);
+        assert.deepEqual(res.body, { keyId: key.id, clientIp: '127.0.0.1' });
+        assert.equal(res.headers['ratelimit-policy'], '"per-key";q=5;w=60');
+        assert.match(res.headers.ratelimit ?? '', /^"per-key";r=4;t=\d+$/);
+        assert.equal(gw.live.seen.length + gw.test.seen.length, 0);
+      });
+
+      it('answers malformed JSON with 400 MALFORMED_BODY', async () => {
+        const { token } = await seedKey(gw.store, gw.hasher, { scopes: ['auth:rw'] });
+        const res = await request(gw.app)
+          .post('/v2/auth/keys')
+          .set('Authorization', `Bearer ${token}`)
+          .set('Content-Type', 'application/json')
+          .send('{"name": ');
+        assert.equal(res.status, 400);
+        assert.equal(res.body.code, 'MALFORMED_BODY');
+      });
+
+      it('renders thrown errors as problem+json and hides 5xx causes', async () => {
+        const { token } = await seedKey(gw.store, gw.hasher, { scopes: ['auth:rw'] });
+        const missing = await request(gw.app)
+          .get('/v2/auth/keys/missing')
+          .set('Authorization', `Bearer ${token}`);
+        assert.equal(missing.status, 404);
+        assert.equal(missing.body.code, 'KEY_NOT_FOUND');
+        const boom = await request(gw.app).get('/v2/auth/keys/boom').set('Authorization', `Bearer ${token}`);
+        assert.equal(boom.status, 500);
+        assert.equal(boom.body.code, 'INTERNAL');
+        assert.doesNotMatch(JSON.stringify(boom.body), /exploded|secret/);
+        const unknown = await request(gw.app)
+          .get('/v2/auth/keys/a/b/c')
+          .set('Authorization', `Bearer ${token}`);
+        assert.equal(unknown.status, 404);
+        assert.equal(unknown.body.code, 'ROUTE_NOT_FOUND');
+      });
+    });
+  });
+
+  describe('error logging', () => {
+    it('logs a 5xx cause with the request id and never the credentials', async () => {
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      const logger = createLogger('info', sink);
+      gw = await startTestGateway({ keysRouter: fakeKeysRouter(), logger });
+      const { token } = await seedKey(gw.store, gw.hasher, { scopes: ['auth:rw'] });
+      const res = await request(gw.app).get('/v2/auth/keys/boom').set('Authorization', `Bearer ${token}`);
+      logger.info({ req: { headers: { authorization: `Bearer ${token}` } }, token }, 'redaction probe');
+      const log = lines.join('');
+      assert.match(log, new RegExp(`"requestId":"${res.body.instance}"`));
+      assert.match(log, /database exploded/);
+      assert.match(log, /redaction probe/);
+      assert.doesNotMatch(log, new RegExp(token));
+    });
+  });
+
+  describe('usage recording', () => {
+    it('aggregates calls in memory and writes to the store only on flush', async () => {
+      gw = await startTestGateway();
+      const { key, secret, token } = await seedKey(gw.store, gw.hasher, { scopes: ['article:r'] });
+      for (let i = 0; i < 3; i++) {
+        await request(gw.app).get('/v2/catalog/products?page=1').set('Authorization', `Bearer ${token}`);
+      }
+      await request(gw.app).post('/v2/carts').set('Authorization', `Bearer ${token}`);
+      // 'finish' may fire a tick after the client has the response.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(gw.store.calls.recordUsage ?? 0, 0);
+      assert.equal(gw.store.calls.appendLogs ?? 0, 0);
+      assert.deepEqual(gw.recorder.pending(), { buckets: 1, logs: 4 });
+      await gw.recorder.flush();
+      assert.equal(gw.store.calls.recordUsage, 1);
+      assert.equal(gw.store.calls.appendLogs, 1);
+      const [bucket] = gw.store.usage[0]!;
+      assert.equal(bucket?.keyId, key.id);
+      assert.equal(bucket?.secretId, secret.id);
+      assert.equal(bucket?.calls, 4);
+      assert.equal(bucket?.errors4xx, 1);
+      assert.equal(
+        bucket?.latencyHistogram.reduce((sum, count) => sum + count, 0),
+        4,
+      );
+      assert.equal(gw.store.logs[0]?.path, '/v2/catalog/products?page=1');
+      assert.equal(gw.store.logs[3]?.status, 403);
+      assert.equal(gw.store.logs[0]?.clientIp, '127.0.0.1');
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import { createIdentitySigner, generateIdentityKeyPair, type IdentitySigner } from '@keygate/identity';
+import type { JWK } from 'jose';
+import { createApp, type GatewayApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLocalKeyEvents, type KeyEvents } from '../../src/keys/events.ts';
+import { type CountingHasher, createCountingHasher } from './counting-hasher.ts';
+import { createMemoryStore, type MemoryStore } from './memory-store.ts';
+import { startEchoUpstream, type TestUpstream } from './upstream.ts';
+
+/** A settable clock; starts at 2026-01-15T12:00:00Z. */
+export interface TestClock {
+  now: number;
+  (): number;
+}
+
+export function createTestClock(start = Date.parse('2026-01-15T12:00:00.000Z')): TestClock {
+  const clock = (() => clock.now) as TestClock;
+  clock.now = start;
+  return clock;
+}
+
+export interface TestGateway extends GatewayApp {
+  store: MemoryStore;
+  hasher: CountingHasher;
+  events: KeyEvents;
+  clock: TestClock;
+  signer: IdentitySigner;
+  publicJwks: { keys: JWK[] };
+  live: TestUpstream;
+  test: TestUpstream;
+  stop(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  env?: Record<string, string>;
+  keysRouter?: Parameters<typeof createApp>[0]['keysRouter'];
+  logger?: Parameters<typeof createApp>[0]['logger'];
+  /** Replaces the echo upstreams' URLs (e.g. with a closed port). */
+  upstreamUrls?: { live?: string; test?: string };
+}
+
+/**
+ * The gateway built with createApp against the in-memory store, a counting hasher, local key
+ * events, a settable clock and two real echo upstreams (live and test) on port 0.
+ */
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const [live, test] = await Promise.all([startEchoUpstream('live'), startEchoUpstream('test')]);
+  const config = loadConfig({
+    KEYGATE_DATA_DIR: '/tmp/keygate-test-unused',
+    KEYGATE_UPSTREAM_LIVE: options.upstreamUrls?.live ?? live.url,
+    KEYGATE_UPSTREAM_TEST: options.upstreamUrls?.test ?? test.url,
+    ...options.env,
+  });
+  const { privateJwk, publicJwk } = await generateIdentityKeyPair();
+  const clock = createTestClock();
+  const signer = await createIdentitySigner({ privateJwk });
+  const store = createMemoryStore();
+  const hasher = createCountingHasher();
+  const events = createLocalKeyEvents();
+  const gateway = createApp({
+    config,
+    store,
+    hasher,
+    events,
+    signer,
+    clock,
+    keysRouter: options.keysRouter,
+    logger: options.logger,
+  });
+  return {
+    ...gateway,
+    store,
+    hasher,
+    events,
+    clock,
+    signer,
+    publicJwks: { keys: [publicJwk] },
+    live,
+    test,
+    async stop() {
+      await gateway.close();
+      await Promise.all([live.close(), test.close()]);
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type {
+  ActivityEntry,
+  AdminUser,
+  ApiKey,
+  ApiLogEntry,
+  KeyChange,
+  SecretRecord,
+  UsageBucket,
+} from '../../src/keys/model.ts';
+import type { KeyStore, Page } from '../../src/store/store.ts';
+
+/** An in-memory KeyStore for the data-plane tests; counts every call so tests can prove what was (not) read. */
+export interface MemoryStore extends KeyStore {
+  keys: Map<string, ApiKey>;
+  secrets: Map<string, SecretRecord>;
+  usage: UsageBucket[][];
+  logs: ApiLogEntry[];
+  /** Calls per method name. */
+  calls: Record<string, number>;
+  /** Total calls of every method. */
+  totalCalls(): number;
+  /** Simulates a commit by another process (the CLI): moves the change marker. */
+  bumpMarker(): void;
+  /** Makes `method` reject until restored. */
+  failing: Set<string>;
+}
+
+export function createMemoryStore(): MemoryStore {
+  const keys = new Map<string, ApiKey>();
+  const secrets = new Map<string, SecretRecord>();
+  const activity: ActivityEntry[] = [];
+  const admins: AdminUser[] = [];
+  const calls: Record<string, number> = {};
+  const failing = new Set<string>();
+  let marker = 0;
+  const clone = <T>(value: T): T => structuredClone(value);
+  const track = (method: string) => {
+    calls[method] = (calls[method] ?? 0) + 1;
+    if (failing.has(method)) throw new Error(`${method} failed (simulated)`);
+  };
+  const page = <T>(items: T[]): Page<T> => ({ items, nextCursor: null });
+
+  const store: MemoryStore = {
+    keys,
+    secrets,
+    usage: [],
+    logs: [],
+    calls,
+    failing,
+    totalCalls: () => Object.values(calls).reduce((sum, count) => sum + count, 0),
+    bumpMarker: () => {
+      marker++;
+    },
+    async commitChange(change: KeyChange) {
+      track('commitChange');
+      const current = keys.get(change.key.id);
+      if ((current?.version ?? null) !== change.expectedVersion) return false;
+      keys.set(change.key.id, clone(change.key));
+      for (const secret of change.secrets) secrets.set(secret.id, clone(secret));
+      activity.push(clone(change.activity));
+      return true;
+    },
+    async getKey(id) {
+      track('getKey');
+      const key = keys.get(id);
+      return key ? clone(key) : null;
+    },
+    async listKeys() {
+      track('listKeys');
+      return [...keys.values()].map(clone);
+    },
+    async listSecrets(keyId) {
+      track('listSecrets');
+      return [...secrets.values()].filter((secret) => secret.keyId === keyId).map(clone);
+    },
+    async findByLookup(lookup) {
+      track('findByLookup');
+      const secret = [...secrets.values()].find((candidate) => candidate.lookup === lookup);
+      const key = secret ? keys.get(secret.keyId) : undefined;
+      return secret && key ? { key: clone(key), secret: clone(secret) } : null;
+    },
+    async listActivity() {
+      track('listActivity');
+      return page(activity.map(clone));
+    },
+    async recordUsage(buckets) {
+      track('recordUsage');
+      store.usage.push(clone(buckets));
+    },
+    async queryUsage(query) {
+      track('queryUsage');
+      return store.usage.flat().filter((bucket) => bucket.keyId === query.keyId);
+    },
+    async appendLogs(entries) {
+      track('appendLogs');
+      store.logs.push(...clone(entries));
+    },
+    async queryLogs(filter) {
+      track('queryLogs');
+      return page(store.logs.filter((entry) => entry.keyId === filter.keyId));
+    },
+    async pruneLogs(before) {
+      track('pruneLogs');
+      const kept = store.logs.filter((entry) => entry.at >= before);
+      const removed = store.logs.length - kept.length;
+      store.logs = kept;
+      return removed;
+    },
+    async createAdmin(user) {
+      track('createAdmin');
+      if (admins.some((admin) => admin.email === user.email)) return false;
+      admins.push(user);
+      return true;
+    },
+    async findAdminByEmail(email) {
+      track('findAdminByEmail');
+      return admins.find((admin) => admin.email.toLowerCase() === email.toLowerCase()) ?? null;
+    },
+    changeMarker() {
+      track('changeMarker');
+      return marker;
+    },
+    async ping() {
+      track('ping');
+      return true;
+    },
+    async close() {},
+  };
+  return store;
+}

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src/config.ts';
+
+function routesFile(table: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'keygate-routes-')), 'routes.json');
+  writeFileSync(file, JSON.stringify(table));
+  return file;
+}
+
+const TABLE = {
+  upstreams: { shop: { audience: 'shop', live: 'http://127.0.0.1:9001', test: 'http://127.0.0.1:9002' } },
+  defaultUpstream: 'shop',
+  routes: [{ method: 'POST', path: '/v2/carts/{id}:checkout', scope: 'order:rw' }],
+};
+
+describe('loadConfig', () => {
+  describe('with an empty environment', () => {
+    it('returns the documented defaults, frozen', () => {
+      const config = loadConfig({});
+      assert.equal(config.port, 8080);
+      assert.equal(config.host, '127.0.0.1');
+      assert.match(config.databaseFile, /data\/gateway\.db$/);
+      assert.match(config.identityKeyFile, /data\/identity-key\.json$/);
+      assert.deepEqual(config.trustedProxies, []);
+      assert.deepEqual(config.expiryReminderDays, [7, 1]);
+      assert.equal(config.maxOverlapDays, 7);
+      assert.equal(config.defaultRateLimitPerMinute, 600);
+      assert.equal(config.usageFlushMs, 2000);
+      assert.equal(config.logRetentionDays, 14);
+      assert.equal(config.upstreamTimeoutMs, 30_000);
+      assert.equal(config.cacheMaxEntries, 100_000);
+      assert.equal(config.redisUrl, null);
+      assert.equal(config.identityPrivateJwk, null);
+      assert.equal(config.routes.upstreams.commerce?.live, 'http://127.0.0.1:8081');
+      assert.equal(config.routes.upstreams.commerce?.test, 'http://127.0.0.1:8082');
+      assert.ok(Object.isFrozen(config) && Object.isFrozen(config.routes.routes));
+    });
+  });
+
+  describe('with overrides', () => {
+    it('applies them, the per-upstream variable winning over the default-upstream one', () => {
+      const config = loadConfig({
+        GATEWAY_PORT: '9090',
+        KEYGATE_DATA_DIR: '/srv/keygate',
+        KEYGATE_UPSTREAM_LIVE: 'http://live.internal:1',
+        KEYGATE_UPSTREAM_TEST: 'http://test.internal:2',
+        KEYGATE_UPSTREAM_COMMERCE_TEST: 'http://specific.internal:3',
+        KEYGATE_TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,::1',
+        KEYGATE_EXPIRY_REMINDER_DAYS: '1,14,7,7',
+        KEYGATE_DEFAULT_RATE_LIMIT: '120/min',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        KEYGATE_CACHE_MAX_ENTRIES: '',
+      });
+      assert.equal(config.port, 9090);
+      assert.equal(config.databaseFile, '/srv/keygate/gateway.db');
+      assert.equal(config.routes.upstreams.commerce?.live, 'http://live.internal:1');
+      assert.equal(config.routes.upstreams.commerce?.test, 'http://specific.internal:3');
+      assert.deepEqual(config.trustedProxies, ['10.0.0.1', '192.168.0.0/16', '::1']);
+      assert.deepEqual(config.expiryReminderDays, [14, 7, 1]);
+      assert.equal(config.defaultRateLimitPerMinute, 120);
+      assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
+      assert.equal(config.cacheMaxEntries, 100_000);
+    });
+
+    it('takes an identity JWK from KEYGATE_IDENTITY_PRIVATE_JWK', () => {
+      const jwk = { kty: 'OKP', crv: 'Ed25519', d: 'ZA', x: 'eA', kid: 'k1' };
+      const config = loadConfig({ KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(jwk) });
+      assert.deepEqual(config.identityPrivateJwk, jwk);
+    });
+  });
+
+  describe('with several bad values', () => {
+    it('throws one line naming every problem', () => {
+      assert.throws(
+        () =>
+          loadConfig({
+            GATEWAY_PORT: 'eighty',
+            KEYGATE_TRUSTED_PROXIES: '10.0.0.1,not-an-ip',
+            KEYGATE_USAGE_FLUSH_MS: '-5',
+            KEYGATE_UPSTREAM_LIVE: 'ftp://nope',
+            KEYGATE_IDENTITY_PRIVATE_JWK: '{"kty":"RSA"}',
+            LOG_LEVEL: 'loud',
+            REDIS_URL: 'http://not-redis',
+          }),
+        (error: Error) => {
+          assert.doesNotMatch(error.message, /\n/);
+          for (const name of [
+            'GATEWAY_PORT',
+            'KEYGATE_TRUSTED_PROXIES',
+            'KEYGATE_USAGE_FLUSH_MS',
+            'upstream override',
+            'KEYGATE_IDENTITY_PRIVATE_JWK',
+            'LOG_LEVEL',
+            'REDIS_URL',
+          ]) {
+            assert.match(error.message, new RegExp(name), `mentions ${name}: ${error.message}`);
+          }
+          return true;
+        },
+      );
+    });
+  });
+
+  describe('with a custom route table file', () => {
+    it('loads a valid one', () => {
+      const config = loadConfig({ KEYGATE_ROUTES_FILE: routesFile(TABLE) });
+      assert.equal(config.routes.routes[0]?.path, '/v2/carts/{id}:checkout');
+      assert.equal(config.routes.upstreams.shop?.live, 'http://127.0.0.1:9001');
+    });
+
+    it('refuses an unknown scope, a bad pattern, a missing upstream and a reserved path together', () => {
+      const bad = {
+        ...TABLE,
+        routes: [
+          { method: 'GET', path: '/v2/a', scope: 'rocket:rw' },
+          { method: 'GET', path: '/v2/b/{id', scope: 'order:r' },
+          { method: 'GET', path: '/v2/c', scope: 'order:r', upstream: 'ghost' },
+          { method: 'GET', path: '/v2/auth/keys/{id}', scope: 'auth:r' },
+        ],
+      };
+      assert.throws(
+        () => loadConfig({ KEYGATE_ROUTES_FILE: routesFile(bad) }),
+        (error: Error) => {
+          assert.match(error.message, /routes\.0\.scope/);
+          assert.match(error.message, /routes\.1\.path/);
+          assert.match(error.message, /no upstream "ghost"/);
+          assert.match(error.message, /routes\.3\.path.*served by the gateway/);
+          return true;
+        },
+      );
+    });
+
+    it('reports a file that cannot be read', () => {
+      assert.throws(
+        () => loadConfig({ KEYGATE_ROUTES_FILE: '/nonexistent/routes.json' }),
+        /KEYGATE_ROUTES_FILE: cannot read/,
+      );
+    });
+  });
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { decodeCursor, encodeCursor, InvalidCursorError } from '../../../src/store/cursor.ts';
+import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
+import { describeKeyStoreContract } from '../../store.contract.ts';
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'keygate-store-'));
+}
+
+describeKeyStoreContract('sqlite', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'gateway.db');
+  const store = openSqliteKeyStore(file);
+  return {
+    store,
+    openPeer: async () => openSqliteKeyStore(file),
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('openSqliteKeyStore', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('with an empty file', () => {
+    it('creates the directory, runs the migrations and turns on WAL and foreign keys', async () => {
+      const file = join(dir, 'nested', 'gateway.db');
+      const store = openSqliteKeyStore(file);
+      await store.close();
+      const db = new Database(file, { readonly: true });
+      try {
+        const tables = db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+          .all()
+          .map((row) => (row as { name: string }).name);
+        for (const table of ['activity', 'admin_users', 'api_logs', 'keys', 'secrets', 'usage_buckets']) {
+          assert.ok(tables.includes(table), `missing table ${table}`);
+        }
+        assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+        const indexes = db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'secrets'")
+          .all()
+          .map((row) => (row as { name: string }).name);
+        assert.ok(indexes.includes('secrets_lookup_idx'));
+      } finally {
+        db.close();
+      }
+    });
+
+    it('opens an already migrated file again without error', async () => {
+      const file = join(dir, 'gateway.db');
+      await openSqliteKeyStore(file).close();
+      const again = openSqliteKeyStore(file);
+      assert.equal(await again.ping(), true);
+      await again.close();
+    });
+  });
+
+  describe('with a change whose activity names an unknown key', () => {
+    it('rejects it (foreign keys are on) and rolls back the key and secret written before', async () => {
+      const store = openSqliteKeyStore(join(dir, 'gateway.db'));
+      try {
+        const at = '2025-03-01T10:00:00.000Z';
+        const key = {
+          id: 'key_fk',
+          name: 'fk',
+          environment: 'live' as const,
+          scopes: ['article:r'],
+          expiresAt: null,
+          ipAllowlist: [],
+          rateLimit: { perMinute: 10 },
+          prefix: 'kg_live_fkfkfkfk',
+          status: 'active' as const,
+          revokedAt: null,
+          remindersSent: [],
+          createdAt: at,
+          updatedAt: at,
+          lastCallAt: null,
+          version: 1,
+        };
+        const secret = {
+          id: 'sec_fk',
+          keyId: key.id,
+          lookup: 'fkfkfkfk',
+          prefix: key.prefix,
+          hash: 'h',
+          createdAt: at,
+          closesAt: null,
+          closedAt: null,
+          closedReason: null,
+          callCount: 0,
+          lastCallAt: null,
+        };
+        const activity = {
+          id: 'act_fk',
+          keyId: 'key_none',
+          environment: 'live' as const,
+          action: 'key.created' as const,
+          actor: { type: 'admin' as const, id: 'cli' },
+          at,
+          sourceIp: null,
+          before: null,
+          after: null,
+          details: {},
+        };
+        await assert.rejects(store.commitChange({ key, expectedVersion: null, secrets: [secret], activity }));
+        assert.equal(await store.getKey(key.id), null);
+        assert.equal(await store.findByLookup(secret.lookup), null);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+});
+
+describe('page cursors', () => {
+  it('round-trip a position and refuse anything else', () => {
+    const position = { at: '2025-03-01T10:00:00.000Z', id: 'act_1' };
+    assert.deepEqual(decodeCursor(encodeCursor(position)), position);
+    assert.throws(() => decodeCursor('%%%'), InvalidCursorError);
+    assert.throws(() => decodeCursor(Buffer.from('[1,2]').toString('base64url')), InvalidCursorError);
+  });
+});

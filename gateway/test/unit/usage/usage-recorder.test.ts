@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
+import { type CallRecord, createUsageRecorder, MAX_LOGGED_PATH } from '../../../src/usage/usage-recorder.ts';
+import { createTestClock } from '../../support/gateway.ts';
+import { createMemoryStore } from '../../support/memory-store.ts';
+
+const MINUTE = Date.parse('2026-01-15T12:00:00.000Z');
+
+function call(fields: Partial<CallRecord> = {}): CallRecord {
+  return {
+    requestId: 'req_1',
+    keyId: 'key_1',
+    secretId: 'sec_1',
+    method: 'GET',
+    path: '/v2/catalog/products',
+    status: 200,
+    latencyMs: 4,
+    clientIp: '127.0.0.1',
+    atMs: MINUTE + 1_000,
+    ...fields,
+  };
+}
+
+function setup(maxLogLines?: number) {
+  const store = createMemoryStore();
+  let dropped = 0;
+  const failures: unknown[] = [];
+  const recorder = createUsageRecorder({
+    store,
+    clock: createTestClock(),
+    flushIntervalMs: 1_000,
+    retentionDays: 14,
+    maxLogLines,
+    onLogsDropped: (count) => {
+      dropped += count;
+    },
+    onFlushError: (error) => failures.push(error),
+  });
+  return { store, recorder, dropped: () => dropped, failures };
+}
+
+describe('createUsageRecorder', () => {
+  it('aggregates per (key, secret, minute) and writes nothing until flushed', async () => {
+    const { store, recorder } = setup();
+    recorder.record(call({ latencyMs: 0.2 }));
+    recorder.record(call({ status: 404, latencyMs: 40, atMs: MINUTE + 59_999 }));
+    recorder.record(call({ status: 502, latencyMs: 99_999 }));
+    recorder.record(call({ secretId: 'sec_2' }));
+    recorder.record(call({ atMs: MINUTE + 60_000 }));
+    assert.equal(store.totalCalls(), 0);
+    await recorder.flush();
+    assert.equal(store.calls.recordUsage, 1);
+    assert.equal(store.calls.appendLogs, 1);
+    const buckets = store.usage[0]!;
+    assert.equal(buckets.length, 3);
+    const main = buckets.find((b) => b.secretId === 'sec_1' && b.minute === MINUTE)!;
+    assert.equal(main.calls, 3);
+    assert.equal(main.errors4xx, 1);
+    assert.equal(main.errors5xx, 1);
+    assert.equal(main.latencyMsSum, 0.2 + 40 + 99_999);
+    assert.equal(main.latencyHistogram.length, LATENCY_BUCKETS_MS.length + 1);
+    assert.equal(main.latencyHistogram[0], 1);
+    assert.equal(main.latencyHistogram[LATENCY_BUCKETS_MS.indexOf(50)], 1);
+    assert.equal(main.latencyHistogram[LATENCY_BUCKETS_MS.length], 1);
+    assert.equal(main.lastCallAt, new Date(MINUTE + 59_999).toISOString());
+    assert.equal(store.logs.length, 5);
+    await recorder.flush();
+    assert.equal(store.calls.recordUsage, 1, 'an empty flush writes nothing');
+  });
+
+  it('caps logged paths', async () => {
+    const { store, recorder } = setup();
+    recorder.record(call({ path: `/v2/catalog/products?q=${'x'.repeat(2_000)}` }));
+    await recorder.flush();
+    assert.equal(store.logs[0]?.path.length, MAX_LOGGED_PATH);
+  });
+
+  it('drops the oldest log lines beyond its bound and counts them', async () => {
+    const { store, recorder, dropped } = setup(3);
+    for (let i = 0; i < 5; i++) recorder.record(call({ requestId: `req_${i}` }));
+    assert.equal(dropped(), 2);
+    await recorder.flush();
+    assert.deepEqual(
+      store.logs.map((entry) => entry.id),
+      ['req_2', 'req_3', 'req_4'],
+    );
+    assert.equal(store.usage[0]?.[0]?.calls, 5, 'aggregates are never dropped');
+  });
+
+  it('keeps what a failed flush could not write and writes it on the next one', async () => {
+    const { store, recorder, failures } = setup();
+    recorder.record(call());
+    store.failing.add('recordUsage');
+    await recorder.flush();
+    assert.equal(failures.length, 1);
+    recorder.record(call({ requestId: 'req_2' }));
+    assert.deepEqual(recorder.pending(), { buckets: 1, logs: 2 });
+    store.failing.delete('recordUsage');
+    await recorder.flush();
+    assert.equal(store.usage.at(-1)?.[0]?.calls, 2);
+    assert.equal(store.logs.length, 2);
+  });
+
+  it('does not count usage twice when only the log append failed', async () => {
+    const { store, recorder } = setup();
+    recorder.record(call());
+    store.failing.add('appendLogs');
+    await recorder.flush();
+    store.failing.delete('appendLogs');
+    await recorder.flush();
+    assert.equal(
+      store.usage.flat().reduce((sum, bucket) => sum + bucket.calls, 0),
+      1,
+    );
+    assert.equal(store.logs.length, 1);
+  });
+
+  it('prunes logs older than the retention and flushes on close', async () => {
+    const { store, recorder } = setup();
+    store.logs.push({
+      ...store.logs[0]!,
+      id: 'old',
+      keyId: 'k',
+      secretId: 's',
+      at: '2025-12-01T00:00:00.000Z',
+      method: 'GET',
+      path: '/',
+      status: 200,
+      latencyMs: 1,
+      clientIp: '::1',
+    });
+    assert.equal(await recorder.prune(), 1);
+    recorder.record(call());
+    await recorder.close();
+    assert.equal(store.logs.length, 1);
+  });
+});
