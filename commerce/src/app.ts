@@ -9,6 +9,7 @@ import { createCatalogService } from './catalog/catalog-service.ts';
 import { createSqliteCatalogStore } from './catalog/sqlite-catalog-store.ts';
 import { createCustomerRouter } from './customers/customer-routes.ts';
 import { type CommerceDatabase, isDatabaseReachable } from './db/database.ts';
+import { assertDatabaseEnvironment } from './db/database-environment.ts';
 import { CommerceError } from './errors.ts';
 import { createGraphqlRouter } from './graphql/graphql-route.ts';
 import { answerRouteNotFound, handleErrors } from './http/errors-middleware.ts';
@@ -19,7 +20,7 @@ import { createRandomId } from './ids.ts';
 import { createStockRouter } from './stock/stock-routes.ts';
 
 export interface AppDeps {
-  /** The environment's database, already migrated. */
+  /** The environment's database, already migrated (refused if recorded for the other environment). */
   db: CommerceDatabase;
   /** The environment this instance serves; assertions for the other one get 403. */
   environment: Environment;
@@ -40,9 +41,13 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction): void
   next();
 }
 
-/** Builds the commerce app without listening. */
+/**
+ * Builds the commerce app without listening. Reads the database once here: its recorded
+ * environment (DatabaseEnvironmentError on a mismatch) and the channels of the GraphQL schema.
+ */
 export function createApp(deps: AppDeps): Express {
   const { db, environment } = deps;
+  assertDatabaseEnvironment(db, environment);
   const logger = (deps.logger ?? pino()).child({ environment });
   const clock = deps.clock ?? (() => new Date());
   const catalogStore = createSqliteCatalogStore(db.orm);

@@ -7,6 +7,7 @@
 export type CommerceErrorCode =
   | 'VALIDATION_FAILED'
   | 'MALFORMED_JSON'
+  | 'MALFORMED_REQUEST'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNKNOWN_CHANNEL'
@@ -27,6 +28,7 @@ export type CommerceErrorCode =
 export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: string }> = {
   VALIDATION_FAILED: { status: 422, title: 'Invalid request' },
   MALFORMED_JSON: { status: 400, title: 'Malformed JSON' },
+  MALFORMED_REQUEST: { status: 400, title: 'Malformed request' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   UNKNOWN_CHANNEL: { status: 422, title: 'Unknown channel' },

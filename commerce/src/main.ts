@@ -5,7 +5,8 @@ import { createIdentityVerifier, type IdentityVerifierOptions } from '@keygate/i
 import { pino } from 'pino';
 import { createApp } from './app.ts';
 import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
-import { migrateDatabase, openDatabase } from './db/database.ts';
+import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/database.ts';
+import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
 
 /** The only place that reads process.env, opens sockets and exits. */
@@ -39,13 +40,26 @@ function loadJwks(config: CommerceConfig): IdentityVerifierOptions['keys'] {
   }
 }
 
+/** Opens and migrates the database, refusing (config error) one recorded for the other environment. */
+function openEnvironmentDatabase(config: CommerceConfig): CommerceDatabase {
+  const db = openDatabase(config.dbFile);
+  try {
+    migrateDatabase(db);
+    claimDatabaseEnvironment(db, config.environment);
+  } catch (error) {
+    db.close();
+    if (error instanceof DatabaseEnvironmentError) exitWithConfigError(error.message);
+    throw error;
+  }
+  return db;
+}
+
 function main(): void {
   const config = loadConfig();
   const keys = loadJwks(config);
   const rootLogger = pino({ level: config.logLevel, base: { service: 'commerce', pid: process.pid } });
   const log = rootLogger.child({ environment: config.environment });
-  const db = openDatabase(config.dbFile);
-  migrateDatabase(db);
+  const db = openEnvironmentDatabase(config);
   if (isDatabaseEmpty(db)) {
     const seeded = seedDatabase(db, { environment: config.environment });
     log.info({ dbFile: config.dbFile, ...seeded }, 'seeded an empty database');

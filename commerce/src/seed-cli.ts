@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from './config.ts';
 import { migrateDatabase, openDatabase } from './db/database.ts';
+import { assertDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { DEFAULT_SEED_PRODUCTS } from './seed/seed-data.ts';
 import { clearDatabase, isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
 
@@ -10,7 +11,8 @@ import { clearDatabase, isDatabaseEmpty, seedDatabase } from './seed/seed-databa
  *   node src/seed-cli.ts --env live|test [--products N] [--db FILE] [--reset]
  * Without --db the file is the service's own (KEYGATE_DATA_DIR / COMMERCE_DB_FILE, as main.ts
  * resolves it); relative paths are taken from the directory the command was started in.
- * A database that already has data is left alone unless --reset is given.
+ * A database that already has data is left alone unless --reset is given; one recorded for the
+ * other environment is refused even then.
  */
 
 const USAGE = 'usage: node src/seed-cli.ts --env live|test [--products N] [--db FILE] [--reset]';
@@ -57,6 +59,12 @@ function run(): void {
   const db = openDatabase(file);
   try {
     migrateDatabase(db);
+    try {
+      assertDatabaseEnvironment(db, environment);
+    } catch (error) {
+      if (error instanceof DatabaseEnvironmentError) fail(`config error: ${error.message}`);
+      throw error;
+    }
     if (!isDatabaseEmpty(db)) {
       if (!values.reset) fail(`${file} already has data; pass --reset to replace it`);
       clearDatabase(db);

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { getIdentity, requireScope } from '@keygate/identity';
 import { Router } from 'express';
 import { z } from 'zod';
@@ -51,24 +52,31 @@ export function presentCart(view: CartView) {
   };
 }
 
-/** Cart routes: create (order:rw), add items (order:rw), read (order:r). */
+/** The verified caller's key id; `requireScope` before every cart route guarantees an identity. */
+function callerKeyId(req: IncomingMessage): string {
+  const identity = getIdentity(req);
+  if (!identity) throw new Error('cart route reached without a verified identity');
+  return identity.keyId;
+}
+
+/** Cart routes: create (order:rw), add items (order:rw), read (order:r); a cart is its key's only. */
 export function createCartRouter(carts: CartService): Router {
   const router = Router();
 
   router.post('/v2/carts', requireScope('order:rw'), (req, res) => {
     const body = parseInput(CreateCartSchema, req.body, 'body');
-    const keyId = getIdentity(req)?.keyId ?? 'unknown';
+    const keyId = callerKeyId(req);
     const view = carts.createCart({ channelCode: body.channel, customerId: body.customerId ?? null, keyId });
     res.status(201).location(`/v2/carts/${view.cart.id}`).json(presentCart(view));
   });
 
   router.post('/v2/carts/:id/items', requireScope('order:rw'), (req, res) => {
     const body = parseInput(AddItemSchema, req.body, 'body');
-    res.json(presentCart(carts.addItem(String(req.params.id), body)));
+    res.json(presentCart(carts.addItem(String(req.params.id), callerKeyId(req), body)));
   });
 
   router.get('/v2/carts/:id', requireScope('order:r'), (req, res) => {
-    res.json(presentCart(carts.getCart(String(req.params.id))));
+    res.json(presentCart(carts.getCart(String(req.params.id), callerKeyId(req))));
   });
 
   return router;

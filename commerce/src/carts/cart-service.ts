@@ -29,13 +29,20 @@ export interface CartView {
   totals: VatSplit & { currency: string };
 }
 
+/**
+ * Carts belong to the API key that created them: for any other key a cart does not exist
+ * (CART_NOT_FOUND), so a key cannot even learn that another key's cart id is taken.
+ */
 export interface CartService {
-  /** Creates an empty cart (UNKNOWN_CHANNEL / UNKNOWN_CUSTOMER). */
+  /** Creates an empty cart owned by `keyId` (UNKNOWN_CHANNEL / UNKNOWN_CUSTOMER). */
   createCart(input: { channelCode: string; customerId: string | null; keyId: string }): CartView;
-  /** The cart priced now (CART_NOT_FOUND). */
-  getCart(id: string): CartView;
-  /** Adds `qty` units of a product, atomically; every rejection leaves the cart unchanged. */
-  addItem(cartId: string, item: { sku: string; qty: number }): CartView;
+  /** The cart priced now (CART_NOT_FOUND, also when `keyId` does not own it). */
+  getCart(id: string, keyId: string): CartView;
+  /**
+   * Adds `qty` units of a product and prices the cart in one transaction: every rejection or
+   * failure, pricing included, leaves the cart unchanged (CART_NOT_FOUND for another key's cart).
+   */
+  addItem(cartId: string, keyId: string, item: { sku: string; qty: number }): CartView;
 }
 
 export function createCartService(deps: {
@@ -47,9 +54,10 @@ export function createCartService(deps: {
 }): CartService {
   const { carts, catalogStore, catalog, clock } = deps;
 
-  function findCart(id: string): CartRecord {
+  /** The cart if `keyId` owns it; another key's cart answers exactly like a missing one. */
+  function findOwnCart(id: string, keyId: string): CartRecord {
     const cart = carts.findCart(id);
-    if (!cart) throw new CommerceError('CART_NOT_FOUND', `There is no cart ${id}.`);
+    if (!cart || cart.keyId !== keyId) throw new CommerceError('CART_NOT_FOUND', `There is no cart ${id}.`);
     return cart;
   }
 
@@ -73,8 +81,9 @@ export function createCartService(deps: {
     return { cart, context, lines: views, totals: { ...totals, currency: context.channel.currency } };
   }
 
-  function addItemAtomically(cartId: string, sku: string, qty: number): void {
-    const cart = findCart(cartId);
+  /** Checks and saves the line; runs inside the caller's transaction, so any throw rolls back. */
+  function addItemAtomically(cart: CartRecord, sku: string, qty: number): void {
+    const cartId = cart.id;
     const product = catalogStore.findProductBySku(sku);
     if (!product) throw new CommerceError('UNKNOWN_PRODUCT', `There is no product ${sku}.`);
     const context = catalog.loadContext(cart.channelCode, cart.customerId);
@@ -108,6 +117,10 @@ export function createCartService(deps: {
         { available, requested: lineQty },
       );
     }
+    // Price the line (VAT included) before writing it: a pricing failure must leave no line behind.
+    if (!catalog.priceEntry(entry, context, { quantity: lineQty })) {
+      throw new Error(`sellable product ${sku} has no price for quantity ${lineQty}`);
+    }
     const at = clock().toISOString();
     carts.saveLine(cartId, product.id, lineQty, at);
     carts.touchCart(cartId, at);
@@ -128,12 +141,14 @@ export function createCartService(deps: {
       carts.insertCart(cart);
       return priceCart(cart);
     },
-    getCart(id) {
-      return priceCart(findCart(id));
+    getCart(id, keyId) {
+      return priceCart(findOwnCart(id, keyId));
     },
-    addItem(cartId, item) {
-      carts.atomically(() => addItemAtomically(cartId, item.sku, item.qty));
-      return priceCart(findCart(cartId));
+    addItem(cartId, keyId, item) {
+      return carts.atomically(() => {
+        addItemAtomically(findOwnCart(cartId, keyId), item.sku, item.qty);
+        return priceCart(findOwnCart(cartId, keyId));
+      });
     },
   };
 }

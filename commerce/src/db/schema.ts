@@ -1,11 +1,42 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
 
 /**
  * The commerce schema. SQL names are snake_case, TypeScript properties camelCase.
  * Money is always an integer amount in minor units of the channel's ISO 4217 currency.
  * Timestamps are ISO 8601 UTC strings (`2025-01-01T00:00:00.000Z`), so they sort as text.
  */
+
+/**
+ * Facts about the database itself, one row per key. `environment` (live | test) is written the
+ * first time a process migrates or seeds the file; a process of the other environment refuses it.
+ */
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+/** The only timestamp form SQL text comparison and `Date.parse` agree on. */
+const CANONICAL_TIMESTAMP_GLOB =
+  '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z';
+
+/**
+ * NULL, or exactly `YYYY-MM-DDTHH:MM:SS.sssZ` (what `Date.prototype.toISOString` writes) naming a
+ * real instant: SQL compares these columns as text and JS parses them, and only this one form makes
+ * both agree (`…:00Z` without milliseconds sorts after `…:00.000Z` but is the same instant).
+ */
+function isCanonicalTimestamp(column: AnySQLiteColumn) {
+  return sql`${column} IS NULL OR (length(${column}) = 24 AND ${column} GLOB ${sql.raw(`'${CANONICAL_TIMESTAMP_GLOB}'`)} AND strftime('%Y-%m-%dT%H:%M:%fZ', ${column}) = ${column})`;
+}
 
 /** Sales channels; the code is UPPER_SNAKE so it can be a GraphQL enum value. */
 export const channels = sqliteTable(
@@ -50,7 +81,8 @@ export const customers = sqliteTable(
 /**
  * Price rows. `base` applies to everyone, `tier` to customers of `tier_code`, `agreement` to
  * one customer. A row applies from `min_quantity` units, and only inside its optional
- * validity window [valid_from, valid_to).
+ * validity window [valid_from, valid_to); both bounds are NULL or canonical ISO 8601 UTC with
+ * milliseconds (`2025-01-01T00:00:00.000Z`), enforced by CHECK constraints.
  */
 export const prices = sqliteTable(
   'prices',
@@ -91,6 +123,8 @@ export const prices = sqliteTable(
       'prices_window',
       sql`${t.validFrom} IS NULL OR ${t.validTo} IS NULL OR ${t.validFrom} < ${t.validTo}`,
     ),
+    check('prices_valid_from_canonical', isCanonicalTimestamp(t.validFrom)),
+    check('prices_valid_to_canonical', isCanonicalTimestamp(t.validTo)),
   ],
 );
 

@@ -7,21 +7,19 @@ import { getRequestContext } from '../http/request-context.ts';
 import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
 
 /**
- * GraphQL over HTTP at /v2/graphql (GET and POST, scope article:r). The schema is built on the
- * first request, from the channels in the database at that moment (the `Channel` enum).
+ * GraphQL over HTTP at /v2/graphql (GET and POST, scope article:r). The schema is built here, when
+ * the app is created, from the channels in the database at that moment (the `Channel` enum): a
+ * channel added later appears after a restart.
  */
 export function createGraphqlRouter(deps: { catalog: CatalogService; logger: Logger }): Router {
-  let handler: ReturnType<typeof createHandler<GraphqlContext>> | undefined;
-  const router = Router();
-  router.all('/v2/graphql', requireScope('article:r'), (req, res, next) => {
-    handler ??= createHandler<GraphqlContext>({
-      schema: buildGraphqlSchema(deps.catalog, deps.catalog.listChannels()),
-      context: (request) => {
-        const { requestId, log } = getRequestContext(request.raw, deps.logger);
-        return { requestId, log };
-      },
-    });
-    return handler(req, res, next);
+  const handler = createHandler<GraphqlContext>({
+    schema: buildGraphqlSchema(deps.catalog, deps.catalog.listChannels()),
+    context: (request) => {
+      const { requestId, log } = getRequestContext(request.raw, deps.logger);
+      return { requestId, log };
+    },
   });
+  const router = Router();
+  router.all('/v2/graphql', requireScope('article:r'), handler);
   return router;
 }

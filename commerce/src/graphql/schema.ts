@@ -12,6 +12,7 @@ import {
   GraphQLString,
 } from 'graphql';
 import type { Logger } from 'pino';
+import { MAX_LINE_QUANTITY } from '../carts/cart-service.ts';
 import {
   type CatalogEntry,
   type CatalogService,
@@ -37,6 +38,8 @@ interface ProductSource {
 }
 
 const MONEY = 'Integer amount in minor units of `currency` (e.g. cents); never a float.';
+/** The quantities `price` accepts: the same bounds as a cart line. */
+const QUANTITY_RANGE = `1..${MAX_LINE_QUANTITY}`;
 
 /** Runs a resolver, turning CommerceErrors into coded GraphQL errors and hiding anything else. */
 function guard<T>(context: GraphqlContext, work: () => T): T {
@@ -114,12 +117,18 @@ const ProductType = new GraphQLObjectType<ProductSource, GraphqlContext>({
         'Computed from the prices loaded with the page: no query per product.',
       args: {
         tier: { type: GraphQLString },
-        quantity: { type: GraphQLInt, defaultValue: 1 },
+        quantity: {
+          type: GraphQLInt,
+          defaultValue: 1,
+          description: `Units, ${QUANTITY_RANGE} like a cart line; outside it the field is null with a VALIDATION_FAILED error.`,
+        },
       },
       resolve: (s, args: { tier?: string | null; quantity?: number | null }, ctx) =>
         guard(ctx, () => {
           const quantity = args.quantity ?? 1;
-          if (quantity < 1) throw invalid('quantity must be at least 1.');
+          if (quantity < 1 || quantity > MAX_LINE_QUANTITY) {
+            throw invalid(`quantity must be an integer ${QUANTITY_RANGE}.`);
+          }
           const tier = args.tier ?? null;
           if (tier !== null && !isCustomerTier(tier)) throw invalid('tier must be retail, silver or gold.');
           return priceEntry(s.entry, s.context, { quantity, tier });
@@ -132,7 +141,9 @@ const ProductType = new GraphQLObjectType<ProductSource, GraphqlContext>({
 function buildChannelEnum(channels: readonly Channel[]): GraphQLEnumType {
   return new GraphQLEnumType({
     name: 'Channel',
-    description: 'A sales channel of this environment; it fixes currency, VAT country and net/gross pricing.',
+    description:
+      'A sales channel of this environment; it fixes currency, VAT country and net/gross pricing. ' +
+      'The values are read from the database when the service starts: a channel added later appears after a restart.',
     values: Object.fromEntries(
       channels.map((c) => [
         c.code,

@@ -32,9 +32,18 @@ function toParserError(error: unknown): CommerceError | undefined {
   return known ? new CommerceError(known[0], known[1]) : undefined;
 }
 
+/** The 4xx `status` / `statusCode` Express, its router and body-parser put on client errors. */
+function clientErrorStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const status = 'status' in error ? error.status : 'statusCode' in error ? error.statusCode : undefined;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
 /**
- * The one error handler, registered last. Known errors answer with their code; anything else
- * is logged with the request id and answered 500 without details.
+ * The one error handler, registered last. Known errors answer with their code; other client
+ * errors (a 4xx `status`/`statusCode`, e.g. the router's URIError for malformed percent-encoding)
+ * answer 400 MALFORMED_REQUEST and are not logged as errors; anything else is logged with the
+ * request id and answered 500 without details.
  */
 export function handleErrors(logger: Logger) {
   return function answerError(error: unknown, req: Request, res: Response, next: NextFunction): void {
@@ -43,6 +52,17 @@ export function handleErrors(logger: Logger) {
     if (error instanceof CommerceError) return writeCommerceError(res, error);
     const parserError = toParserError(error);
     if (parserError) return writeCommerceError(res, parserError);
+    const clientStatus = clientErrorStatus(error);
+    if (clientStatus !== undefined) {
+      log.info({ status: clientStatus, reason: String(error) }, 'malformed request');
+      return writeCommerceError(
+        res,
+        new CommerceError(
+          'MALFORMED_REQUEST',
+          'The request cannot be parsed (for example, malformed percent-encoding in the path).',
+        ),
+      );
+    }
     log.error({ err: error }, 'unhandled error');
     writeCommerceError(
       res,

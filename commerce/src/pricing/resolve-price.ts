@@ -7,8 +7,12 @@ import { addVat, rateFromBasisPoints, splitGross } from './vat.ts';
  * Rules, in order:
  * 1. Levels rank agreement (this customer's own price) > tier (the buyer's tier) > base.
  *    The highest level that has an applicable row wins, even when a lower level is cheaper.
+ *    This is intentional: a tier or agreement price without quantity breaks beats a cheaper
+ *    base quantity break at volume. A merchant who wants volume breaks for a tier (or an
+ *    agreement) defines breaks at that level; the seed does so wherever base has breaks.
  * 2. A row is applicable when the instant lies in its window (valid_from ≤ t < valid_to; a
- *    missing bound is open) and its min_quantity ≤ the quantity.
+ *    missing bound is open) and its min_quantity ≤ the quantity. Bounds are canonical ISO 8601
+ *    UTC with milliseconds (a CHECK constraint), so this agrees with the SQL text comparison.
  * 3. Within the winning level, a dated row (one with valid_from or valid_to) beats an
  *    undated one; then the highest min_quantity wins (quantity breaks); then the latest
  *    valid_from; then the lowest amount; then the lowest id, so the result is deterministic.

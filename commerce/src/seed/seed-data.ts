@@ -1,4 +1,5 @@
 import type { Environment } from '@keygate/identity';
+import type { CustomerTier } from '../pricing/types.ts';
 import { divideRounded } from '../pricing/vat.ts';
 import { createPrng, type Prng } from './prng.ts';
 import {
@@ -28,13 +29,16 @@ export { SEED_PROMOTIONS, SEED_SKUS, SEED_TIMESTAMP } from './seed-fixtures.ts';
  * Product i (1-based, SKU `KG-0000i`) gets its features from i, so they scale with --products:
  * - i % 7 = 5: not sold in WEB_CH (missing from one channel)
  * - i % 4 = 2: quantity breaks from 10 (−5 %) and 50 (−10 %) in WEB_DE and B2B_DE
- * - i % 3 = 0: tier prices silver (−3 %) and gold (−6 %) in every channel it is sold in
+ * - i % 3 = 0: tier prices silver (−3 %) and gold (−6 %) in every channel it is sold in, each
+ *   with the same quantity breaks as the base price (tier beats base at every quantity, so a
+ *   tier without breaks would cost a tier customer more than an anonymous buyer at volume)
  * - i % 5 = 0: reduced VAT class
  * - i % 6 = 0: out of stock (on hand 0); i % 10 = 7: all allocated (available 0);
  *   i % 9 = 8: low stock (available 3)
  * Fixed extras: KG-00001 has an expired and a current promotion in WEB_DE; customer cus_0003
  * (gold) has agreements on KG-00003 and KG-00004; cus_0005 (silver) has agreements with a
- * quantity break on KG-00002 in B2B_DE.
+ * quantity break on KG-00002 in B2B_DE. Every tier or agreement price is at most the base price
+ * at every quantity, so no seeded customer pays more than an anonymous buyer.
  */
 
 export interface SeedRows {
@@ -105,6 +109,17 @@ function percentOf(amount: number, percent: number): number {
   return divideRounded(amount * percent, 100);
 }
 
+/** Base quantity breaks: [min quantity, percent of the base price]. */
+const QUANTITY_BREAKS: ReadonlyArray<[number, number]> = [
+  [10, 95],
+  [50, 90],
+];
+/** Tier prices: [tier, percent of the base price at the same quantity break]. */
+const TIER_DISCOUNTS: ReadonlyArray<[CustomerTier, number]> = [
+  ['silver', 97],
+  ['gold', 94],
+];
+
 function addProduct(rows: SeedRows, addPrice: AddPrice, prng: Prng, i: number): void {
   const id = productId(i);
   const taxClass = i % 5 === 0 ? 'reduced' : 'standard';
@@ -120,30 +135,33 @@ function addProduct(rows: SeedRows, addPrice: AddPrice, prng: Prng, i: number): 
   };
   if (i % 7 === 5) delete base.WEB_CH;
   for (const [channelCode, amount] of Object.entries(base)) {
-    addPrice({ productId: id, channelCode, level: 'base', minQuantity: 1, amount });
-    if (i % 4 === 2 && channelCode !== 'WEB_CH') {
-      addPrice({ productId: id, channelCode, level: 'base', minQuantity: 10, amount: percentOf(amount, 95) });
-      addPrice({ productId: id, channelCode, level: 'base', minQuantity: 50, amount: percentOf(amount, 90) });
-    }
-    if (i % 3 === 0) {
-      addPrice({
-        productId: id,
-        channelCode,
-        level: 'tier',
-        tierCode: 'silver',
-        amount: percentOf(amount, 97),
-      });
-      addPrice({
-        productId: id,
-        channelCode,
-        level: 'tier',
-        tierCode: 'gold',
-        amount: percentOf(amount, 94),
-      });
-    }
+    addChannelPrices(addPrice, i, channelCode, amount);
   }
   addSpecialPrices(addPrice, i, base);
   rows.stock.push({ productId: id, ...stockFor(prng, i) });
+}
+
+/** Product i's base price in one channel, its quantity breaks and its tier prices. */
+function addChannelPrices(addPrice: AddPrice, i: number, channelCode: string, amount: number): void {
+  const id = productId(i);
+  // [min quantity, base amount]: the base price from 1 and its quantity breaks.
+  const steps: Array<[number, number]> = [[1, amount]];
+  if (i % 4 === 2 && channelCode !== 'WEB_CH') {
+    for (const [minQuantity, percent] of QUANTITY_BREAKS) {
+      steps.push([minQuantity, percentOf(amount, percent)]);
+    }
+  }
+  for (const [minQuantity, stepAmount] of steps) {
+    addPrice({ productId: id, channelCode, level: 'base', minQuantity, amount: stepAmount });
+  }
+  if (i % 3 !== 0) return;
+  // Tiers outrank base, so a tier price gets the same breaks as base: never dearer at volume.
+  for (const [tierCode, percent] of TIER_DISCOUNTS) {
+    for (const [minQuantity, stepAmount] of steps) {
+      const tierAmount = percentOf(stepAmount, percent);
+      addPrice({ productId: id, channelCode, level: 'tier', tierCode, minQuantity, amount: tierAmount });
+    }
+  }
 }
 
 function stockFor(prng: Prng, i: number): { onHand: number; allocated: number } {

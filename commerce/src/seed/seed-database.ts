@@ -2,6 +2,7 @@ import type { Environment } from '@keygate/identity';
 import { count, getTableColumns, getTableName } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { CommerceDatabase } from '../db/database.ts';
+import { claimDatabaseEnvironment } from '../db/database-environment.ts';
 import { cartLines, carts, channels, customers, prices, products, stock, vatRates } from '../db/schema.ts';
 import { generateSeedRows } from './seed-data.ts';
 
@@ -19,7 +20,7 @@ export function isDatabaseEmpty(db: CommerceDatabase): boolean {
   return (c?.n ?? 0) === 0 && (p?.n ?? 0) === 0;
 }
 
-/** Deletes every row of every table (children first), in one transaction. */
+/** Deletes every row of every data table (children first), in one transaction; `meta` stays. */
 export function clearDatabase(db: CommerceDatabase): void {
   db.sqlite.transaction(() => {
     for (const table of [cartLines, carts, stock, prices, products, customers, vatRates, channels]) {
@@ -28,13 +29,17 @@ export function clearDatabase(db: CommerceDatabase): void {
   })();
 }
 
-/** Inserts the deterministic seed for `environment` in one transaction. */
+/**
+ * Inserts the deterministic seed for `environment` in one transaction, recording the environment
+ * in `meta` (DatabaseEnvironmentError, and nothing written, when the file belongs to the other one).
+ */
 export function seedDatabase(
   db: CommerceDatabase,
   options: { environment: Environment; products?: number },
 ): SeedResult {
   const rows = generateSeedRows(options);
   db.sqlite.transaction(() => {
+    claimDatabaseEnvironment(db, options.environment);
     insertAll(db, channels, rows.channels);
     insertAll(db, vatRates, rows.vatRates);
     insertAll(db, customers, rows.customers);

@@ -76,11 +76,14 @@ describe('cart routes', () => {
       it('responds 400 MALFORMED_JSON for a broken body', async () => {
         assertProblem(await t.post('/v2/carts', '{"channel": '), 400, 'MALFORMED_JSON');
       });
-      it('responds 415 for a body that is not JSON', async () => {
+      it('responds 415 UNSUPPORTED_MEDIA_TYPE problem+json for a body that is not JSON', async () => {
+        const before = snapshot();
         const res = await t.post('/v2/carts', undefined, {
           headers: { 'Content-Type': 'text/plain', 'Content-Length': '5' },
         });
-        assert.equal(res.status, 415);
+        const body = assertProblem(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+        assert.match(String(body.detail), /application\/json/);
+        assert.deepEqual(snapshot(), before);
       });
     });
   });
@@ -257,6 +260,44 @@ describe('cart routes', () => {
     });
   });
 
+  describe('a cart of another API key', () => {
+    it('responds 404 CART_NOT_FOUND on GET and POST items, exactly like an unknown cart', async () => {
+      const created = await t.post('/v2/carts', { channel: 'WEB_DE' }, { keyId: 'key_owner' });
+      assert.equal(created.status, 201);
+      const id = created.body.id;
+      const before = snapshot();
+      const other = { keyId: 'key_other' };
+      const read = assertProblem(await t.get(`/v2/carts/${id}`, other), 404, 'CART_NOT_FOUND');
+      const write = assertProblem(
+        await t.post(`/v2/carts/${id}/items`, { sku: 'KG-00002', qty: 1 }, other),
+        404,
+        'CART_NOT_FOUND',
+      );
+      const unknown = assertProblem(
+        await t.get('/v2/carts/crt_AAAAAAAAAAAAAAAAAAAAAA', other),
+        404,
+        'CART_NOT_FOUND',
+      );
+      for (const body of [read, write]) {
+        assert.equal(body.detail, `There is no cart ${id}.`);
+        assert.deepEqual(Object.keys(body).sort(), Object.keys(unknown).sort());
+      }
+      assert.deepEqual(snapshot(), before);
+    });
+    it('stays readable and writable by the key that created it (its id survives rotation)', async () => {
+      const owner = { keyId: 'key_rotated' };
+      const created = await t.post('/v2/carts', { channel: 'WEB_DE' }, owner);
+      const id = created.body.id;
+      // After a rotation the gateway still sends the same key id, only the secret differs.
+      const added = await t.post(`/v2/carts/${id}/items`, { sku: 'KG-00002', qty: 1 }, owner);
+      assert.equal(added.status, 200, added.text);
+      const read = await t.get(`/v2/carts/${id}`, { ...owner, scopes: ['order:r'] });
+      assert.equal(read.status, 200);
+      assert.equal(read.body.keyId, 'key_rotated');
+      assert.equal(read.body.lines.length, 1);
+    });
+  });
+
   describe('GET /v2/carts/{id}', () => {
     describe('with order:r only', () => {
       it('responds with the cart', async () => {
@@ -270,6 +311,36 @@ describe('cart routes', () => {
       it('responds 404 CART_NOT_FOUND', async () => {
         assertProblem(await t.get('/v2/carts/crt_AAAAAAAAAAAAAAAAAAAAAA'), 404, 'CART_NOT_FOUND');
       });
+    });
+  });
+});
+
+describe('POST /v2/carts/{id}/items when pricing the line fails', () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await createTestApp();
+  });
+  afterEach(() => t.close());
+
+  describe('with the VAT rate of the product’s tax class missing', () => {
+    it('responds 500 and leaves the cart unchanged and readable', async () => {
+      const reduced = SEED.products.find((p) => p.taxClass === 'reduced' && p.id === 'prd_00005');
+      assert.ok(reduced, 'KG-00005 is a reduced-VAT product sold in WEB_DE');
+      const created = await t.post('/v2/carts', { channel: 'WEB_DE' });
+      const id = created.body.id;
+      assert.equal((await t.post(`/v2/carts/${id}/items`, { sku: 'KG-00002', qty: 1 })).status, 200);
+      const before = (await t.get(`/v2/carts/${id}`)).body;
+      const rows = () =>
+        t.db.sqlite.prepare('SELECT * FROM cart_lines WHERE cart_id = ? ORDER BY id').all(id);
+      const linesBefore = rows();
+      t.db.sqlite.prepare("DELETE FROM vat_rates WHERE country = 'DE' AND tax_class = 'reduced'").run();
+
+      const res = await t.post(`/v2/carts/${id}/items`, { sku: reduced.sku, qty: 1 });
+      assertProblem(res, 500, 'INTERNAL_ERROR');
+      assert.deepEqual(rows(), linesBefore);
+      const after = await t.get(`/v2/carts/${id}`);
+      assert.equal(after.status, 200, after.text);
+      assert.deepEqual(after.body, before);
     });
   });
 });

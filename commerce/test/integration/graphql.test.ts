@@ -84,6 +84,24 @@ describe('GraphQL /v2/graphql', () => {
         assert.ok(res.body.errors.length > 0);
       }
     });
+    it('is read from the database when the app is created, not on the first request', async () => {
+      const fresh = await createTestApp();
+      try {
+        fresh.db.sqlite
+          .prepare("INSERT INTO channels VALUES ('WEB_AT', 'Web shop Austria', 'EUR', 'AT', 1)")
+          .run();
+        const res = await fresh.post('/v2/graphql', {
+          query: '{ __type(name: "Channel") { description enumValues { name } } }',
+        });
+        assert.deepEqual(
+          res.body.data.__type.enumValues.map((v: { name: string }) => v.name),
+          ['B2B_DE', 'WEB_CH', 'WEB_DE'],
+        );
+        assert.match(res.body.data.__type.description, /read from the database when the service starts/);
+      } finally {
+        fresh.close();
+      }
+    });
     it('accepts the channel as a variable', async () => {
       const res = await query('query($c: Channel!) { products(channel: $c, first: 1) { sku } }', {
         c: 'B2B_DE',
@@ -135,6 +153,16 @@ describe('GraphQL /v2/graphql', () => {
         assert.equal(res.body.errors[0].extensions.code, 'VALIDATION_FAILED');
         assert.equal(res.body.data.products[0].price, null);
       }
+    });
+    it('bounds quantity to 1..999 like a cart line, with a clear error above', async () => {
+      const res = await query(`{ products(channel: WEB_DE, first: 1) {
+        max: price(quantity: 999) { gross } over: price(quantity: 1000) { gross } } }`);
+      assert.equal(typeof res.body.data.products[0].max.gross, 'number');
+      assert.equal(res.body.data.products[0].over, null);
+      assert.equal(res.body.errors.length, 1);
+      assert.deepEqual(res.body.errors[0].path, ['products', 0, 'over']);
+      assert.equal(res.body.errors[0].extensions.code, 'VALIDATION_FAILED');
+      assert.equal(res.body.errors[0].message, 'quantity must be an integer 1..999.');
     });
   });
 

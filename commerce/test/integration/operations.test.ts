@@ -92,6 +92,25 @@ describe('operations', () => {
     });
   });
 
+  describe('GET /v2/stock/{sku} with malformed percent-encoding', () => {
+    it('responds 400 MALFORMED_REQUEST problem+json and logs no error', async () => {
+      for (const path of ['/v2/stock/%E0%A4%A', '/v2/carts/%ZZ']) {
+        const res = await t.get(path, { headers: { 'X-Request-Id': 'bad-escape' } });
+        const body = assertProblem(res, 400, 'MALFORMED_REQUEST');
+        assert.match(String(body.detail), /percent-encoding/);
+      }
+      const lines = captured.lines.filter((l) => l.requestId === 'bad-escape');
+      assert.deepEqual(
+        lines.filter((l) => l.msg === 'request completed').map((l) => l.status),
+        [400, 400],
+      );
+      assert.ok(
+        lines.every((l) => Number(l.level) < 50),
+        JSON.stringify(lines),
+      );
+    });
+  });
+
   describe('unknown routes', () => {
     it('respond 404 ROUTE_NOT_FOUND problem+json, under /v2 and outside it', async () => {
       assertProblem(await t.get('/v2/nope'), 404, 'ROUTE_NOT_FOUND');

@@ -5,6 +5,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { migrateDatabase, openDatabase } from '../../src/db/database.ts';
+import { readDatabaseEnvironment } from '../../src/db/database-environment.ts';
+import { seedDatabase } from '../../src/seed/seed-database.ts';
 import { createTempDir } from '../support/app.ts';
 import { createTestIdentity, type TestIdentity } from '../support/identity.ts';
 
@@ -29,6 +32,9 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, ...extra };
 }
 
+/** Children still running when a test ends (it failed half-way); afterEach kills them. */
+const running = new Set<ChildProcess>();
+
 function startMain(env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['src/main.ts'], {
     cwd: PACKAGE_DIR,
@@ -40,6 +46,8 @@ function startMain(env: NodeJS.ProcessEnv) {
     stderr += String(chunk);
   });
   child.stdout?.resume();
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   return { child, exited, stderr: () => stderr };
 }
@@ -86,7 +94,10 @@ describe('node src/main.ts', function () {
     jwksFile = join(temp.dir, 'jwks.json');
     writeFileSync(jwksFile, JSON.stringify(identity.signer.jwks));
   });
-  afterEach(() => temp.remove());
+  afterEach(() => {
+    for (const child of running) child.kill('SIGKILL');
+    temp.remove();
+  });
 
   describe('with a free port, a temp data dir and KEYGATE_JWKS_FILE', () => {
     it('migrates, seeds, serves signed requests and exits 0 on SIGTERM, keeping data on restart', async () => {
@@ -144,6 +155,62 @@ describe('node src/main.ts', function () {
       const [code] = await run.exited;
       assert.notEqual(code, 0);
       assert.match(run.stderr(), /^config error: KEYGATE_JWKS_FILE .* cannot be read/);
+    });
+  });
+
+  describe('with the database of the other environment', () => {
+    /** Starts a process of `environment` on `dbFile`; expects a refusal before listening. */
+    async function expectRefused(environment: 'live' | 'test', dbFile: string, recorded: string) {
+      const run = startMain(
+        childEnv({
+          COMMERCE_ENV: environment,
+          COMMERCE_PORT: String(await findFreePort()),
+          COMMERCE_DB_FILE: dbFile,
+          KEYGATE_JWKS_FILE: jwksFile,
+        }),
+      );
+      const [code] = await run.exited;
+      assert.notEqual(code, 0);
+      const lines = run.stderr().trim().split('\n');
+      assert.equal(lines.length, 1, run.stderr());
+      assert.match(
+        lines[0]!,
+        new RegExp(
+          `^config error: database .* belongs to the ${recorded} environment, this process serves ${environment}`,
+        ),
+      );
+    }
+
+    it('a live process refuses a test database with one config error line', async () => {
+      const dbFile = join(temp.dir, 'seeded-test.db');
+      const db = openDatabase(dbFile);
+      migrateDatabase(db);
+      seedDatabase(db, { environment: 'test', products: 3 });
+      db.close();
+      await expectRefused('live', dbFile, 'test');
+    });
+
+    it('a test process refuses the database a live process created and recorded', async () => {
+      const port = await findFreePort();
+      const dbFile = join(temp.dir, 'data', 'commerce-live.db');
+      const live = startMain(
+        childEnv({
+          COMMERCE_ENV: 'live',
+          COMMERCE_PORT: String(port),
+          COMMERCE_DB_FILE: dbFile,
+          KEYGATE_JWKS_FILE: jwksFile,
+        }),
+      );
+      await waitUntilReady(`http://127.0.0.1:${port}`, live.child);
+      live.child.kill('SIGTERM');
+      assert.deepEqual(await live.exited, [0, null], live.stderr());
+      await expectRefused('test', dbFile, 'live');
+      const db = openDatabase(dbFile);
+      try {
+        assert.equal(readDatabaseEnvironment(db), 'live');
+      } finally {
+        db.close();
+      }
     });
   });
 });

@@ -45,6 +45,8 @@ export interface TestAppOptions {
   clock?: () => Date;
   products?: number;
   queryLogger?: QueryLogger;
+  /** Sees every statement the SQLite driver executes (raw ones too). */
+  onStatement?: (sql: string) => void;
   logger?: Logger;
   /** Skip the seed (an empty, migrated database). */
   empty?: boolean;
@@ -55,7 +57,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const environment = options.environment ?? 'live';
   const identity = options.identity ?? (await createTestIdentity());
   const temp = createTempDir();
-  const db = openDatabase(join(temp.dir, `commerce-${environment}.db`), { queryLogger: options.queryLogger });
+  const db = openDatabase(join(temp.dir, `commerce-${environment}.db`), {
+    queryLogger: options.queryLogger,
+    onStatement: options.onStatement,
+  });
   migrateDatabase(db);
   if (!options.empty) seedDatabase(db, { environment, products: options.products });
   const app = createApp({

@@ -6,6 +6,7 @@ import {
   type IdentitySigner,
   type IdentityVerifier,
 } from '@keygate/identity';
+import { createRandomId } from '../../src/ids.ts';
 
 /** Every scope the commerce routes check, so a test can start from "allowed" and remove one. */
 export const ALL_SCOPES = ['article:r', 'order:rw', 'stock:r', 'pricing:r'];
@@ -45,7 +46,8 @@ export async function createTestIdentity(): Promise<TestIdentity> {
           secretId: 'sec_test',
           method: options.method,
           path: options.path,
-          requestId: 'req_test',
+          // A fresh id per assertion: it is the assertion's jti, which verifiers may accept only once.
+          requestId: createRandomId('req'),
         },
         options.audience ?? 'commerce',
       );

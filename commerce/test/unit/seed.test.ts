@@ -1,9 +1,26 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from '../../src/db/database.ts';
+import { type Buyer, resolvePrice } from '../../src/pricing/resolve-price.ts';
+import type { CustomerTier, PriceCandidate, PriceLevel } from '../../src/pricing/types.ts';
 import { generateSeedRows, SEED_SKUS } from '../../src/seed/seed-data.ts';
 import { clearDatabase, isDatabaseEmpty, seedDatabase } from '../../src/seed/seed-database.ts';
+import type { PriceRowInsert } from '../../src/seed/seed-fixtures.ts';
 import { createTempDir } from '../support/app.ts';
+
+/** A seed price row as resolvePrice sees it once stored (column defaults applied). */
+function toCandidate(row: PriceRowInsert): PriceCandidate {
+  return {
+    id: row.id,
+    level: row.level as PriceLevel,
+    tierCode: row.tierCode ?? null,
+    customerId: row.customerId ?? null,
+    minQuantity: row.minQuantity ?? 1,
+    validFrom: row.validFrom ?? null,
+    validTo: row.validTo ?? null,
+    amount: row.amount,
+  };
+}
 
 const TABLES = ['channels', 'vat_rates', 'customers', 'products', 'prices', 'stock'];
 
@@ -83,6 +100,61 @@ describe('seed', () => {
       const stockOf = (sku: string) =>
         rows.stock.find((s) => s.productId === rows.products.find((p) => p.sku === sku)?.id);
       assert.deepEqual(stockOf(SEED_SKUS.outOfStock), { productId: 'prd_00006', onHand: 0, allocated: 0 });
+    });
+  });
+
+  describe('the seeded prices', () => {
+    const QUANTITIES = [1, 10, 50, 100];
+    /** Inside the expired promotion, inside the current one, and at the tests' instant. */
+    const INSTANTS = ['2024-03-01T00:00:00.000Z', '2025-06-01T00:00:00.000Z', '2026-06-01T12:00:00.000Z'];
+    for (const environment of ['live', 'test'] as const) {
+      it(`never charge a seeded customer more than an anonymous buyer (${environment})`, () => {
+        const rows = generateSeedRows({ environment });
+        const rowsOf = Map.groupBy(rows.prices, (p) => `${p.productId} ${p.channelCode}`);
+        const dearer: string[] = [];
+        let compared = 0;
+        for (const product of rows.products) {
+          for (const channel of rows.channels) {
+            const candidates = (rowsOf.get(`${product.id} ${channel.code}`) ?? []).map(toCandidate);
+            for (const at of INSTANTS.map((t) => new Date(t))) {
+              for (const quantity of QUANTITIES) {
+                const resolve = (buyer: Buyer) =>
+                  resolvePrice({ candidates, buyer, quantity, at, channel, vatRateBp: 1900 });
+                const anonymous = resolve({ customerId: null, tier: null });
+                if (!anonymous) continue;
+                for (const customer of rows.customers) {
+                  const own = resolve({ customerId: customer.id, tier: customer.tier as CustomerTier });
+                  compared++;
+                  if (!own || own.amount > anonymous.amount) {
+                    dearer.push(
+                      `${product.sku} ${channel.code} ${customer.id} ×${quantity} at ${at.toISOString()}`,
+                    );
+                  }
+                }
+              }
+            }
+          }
+        }
+        assert.ok(compared > 1000, `${compared} comparisons`);
+        assert.deepEqual(dearer, []);
+      });
+    }
+    it('give tier prices the base quantity breaks wherever both exist', () => {
+      const rows = generateSeedRows({ environment: 'live' });
+      const product = rows.products.find((p) => p.sku === 'KG-00006');
+      const breaks = (level: string, tierCode: string | null) =>
+        rows.prices
+          .filter(
+            (p) =>
+              p.productId === product?.id &&
+              p.channelCode === 'WEB_DE' &&
+              p.level === level &&
+              (p.tierCode ?? null) === tierCode,
+          )
+          .map((p) => p.minQuantity ?? 1);
+      assert.deepEqual(breaks('base', null), [1, 10, 50]);
+      assert.deepEqual(breaks('tier', 'gold'), [1, 10, 50]);
+      assert.deepEqual(breaks('tier', 'silver'), [1, 10, 50]);
     });
   });
 
