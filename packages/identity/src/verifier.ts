@@ -15,7 +15,8 @@ export type IdentityErrorCode =
   | 'IDENTITY_INVALID'
   | 'IDENTITY_EXPIRED'
   | 'IDENTITY_WRONG_AUDIENCE'
-  | 'IDENTITY_REQUEST_MISMATCH';
+  | 'IDENTITY_REQUEST_MISMATCH'
+  | 'IDENTITY_REPLAYED';
 
 /** Why an assertion was refused; every code maps to 401. */
 export class IdentityError extends Error {
@@ -36,6 +37,11 @@ export interface IdentityVerifierOptions {
   /** Seconds of clock skew tolerated on `iat`/`exp`; default 5. */
   clockToleranceSeconds?: number;
   now?: () => number;
+  /**
+   * How many unexpired assertion ids (`jti`) to remember so the same assertion is accepted once;
+   * default 100,000. When full, the oldest ids are forgotten first. 0 turns replay checks off.
+   */
+  maxTrackedAssertions?: number;
 }
 
 export interface IdentityVerifier {
@@ -52,6 +58,7 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
   const issuer = options.issuer ?? IDENTITY_ISSUER;
   const tolerance = options.clockToleranceSeconds ?? 5;
   const now = options.now ?? Date.now;
+  const seen = createSeenAssertions(options.maxTrackedAssertions ?? 100_000);
 
   return {
     async verify(token, request) {
@@ -99,6 +106,9 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
           'The identity assertion was made for another request.',
         );
       }
+      if (!seen.add(claims.jti, (claims.exp + tolerance) * 1000, now())) {
+        throw new IdentityError('IDENTITY_REPLAYED', 'This identity assertion was already used.');
+      }
       return {
         keyId: claims.sub,
         environment: claims.env,
@@ -108,6 +118,28 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
         path: claims.htp,
         requestId: claims.jti,
       };
+    },
+  };
+}
+
+/**
+ * Remembers assertion ids until they expire. Assertions arrive in roughly expiry order, so the
+ * Map's insertion order lets expired ids be dropped from the front.
+ */
+function createSeenAssertions(max: number) {
+  const expiries = new Map<string, number>();
+  return {
+    /** False when `jti` is still remembered (a replay); otherwise remembers it until `expiresAtMs`. */
+    add(jti: string, expiresAtMs: number, nowMs: number): boolean {
+      if (max <= 0) return true;
+      const known = expiries.get(jti);
+      if (known !== undefined && known > nowMs) return false;
+      for (const [id, expiry] of expiries) {
+        if (expiry > nowMs && expiries.size < max) break;
+        expiries.delete(id);
+      }
+      expiries.set(jti, expiresAtMs);
+      return true;
     },
   };
 }

@@ -129,6 +129,16 @@ describe('identity assertion', () => {
     assert.equal(otherMethod.status, 401);
   });
 
+  it('accepts an assertion once and refuses the same assertion replayed on the same request', async () => {
+    const token = await signer.sign(baseIdentity({ requestId: 'req_replayed' }), 'commerce');
+    const app = appFor();
+    const first = await request(app).get('/v2/catalog/products?limit=2').set('X-Keygate-Identity', token);
+    assert.equal(first.status, 200);
+    const replay = await request(app).get('/v2/catalog/products?limit=2').set('X-Keygate-Identity', token);
+    assert.equal(replay.status, 401);
+    assert.equal(replay.body.code, 'IDENTITY_REPLAYED');
+  });
+
   it('refuses an assertion made for another audience', async () => {
     const token = await signer.sign(baseIdentity(), 'billing');
     const res = await request(appFor()).get('/v2/catalog/products?limit=2').set('X-Keygate-Identity', token);
