@@ -1,0 +1,98 @@
+import type { Redis } from 'ioredis';
+import {
+  closeRedis,
+  connectRedis,
+  createRedisClient,
+  DEFAULT_KEY_PREFIX,
+  type RedisConnectionOptions,
+} from '../store/redis-connection.ts';
+import { createKeyNames, createOrigin, decodeInvalidation, encodeInvalidation } from '../store/redis-keys.ts';
+import { openInvalidationSubscriber } from '../store/redis-subscriber.ts';
+import type { KeyEvents } from './events.ts';
+
+/** Key events shared by every gateway instance on one Redis. */
+export interface RedisKeyEvents extends KeyEvents {
+  /**
+   * Registers a listener for "messages may have been lost": called after the subscriber
+   * reconnected and subscribed again. Listeners drop every cached key. Returns an unsubscribe.
+   */
+  onReset(listener: () => void): () => void;
+  /** Stops the subscriber and closes the connections this object opened. */
+  close(): Promise<void>;
+}
+
+export interface RedisKeyEventsOptions extends RedisConnectionOptions {
+  /** Must match the key store's prefix: the channel is `<prefix>invalidate`. Default `keygate:`. */
+  keyPrefix?: string;
+  /** Publish through this connection (e.g. the store's `client`) instead of opening one; `close()` leaves it open. */
+  publisher?: Redis;
+}
+
+/**
+ * Key events over Redis pub/sub. `publish` runs local listeners synchronously (this instance is
+ * consistent at once) and publishes on `<prefix>invalidate`; a dedicated subscriber delivers the
+ * messages of other instances, and of Redis key store commits, to local listeners. Publishing is
+ * fire-and-forget: if Redis is down the failure is logged (the commit itself could not have
+ * happened then, and other instances flush everything when their subscribers reconnect).
+ * Opening rejects if Redis does not answer within `connectTimeoutMs`.
+ */
+export async function createRedisKeyEvents(
+  url: string,
+  options: RedisKeyEventsOptions = {},
+): Promise<RedisKeyEvents> {
+  const { channel } = createKeyNames(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+  const origin = createOrigin();
+  const listeners = new Set<(keyId: string) => void>();
+  const resetListeners = new Set<() => void>();
+  const logger = options.logger;
+  const notify = <T>(set: Set<(value: T) => void>, value: T) => {
+    for (const listener of set) {
+      try {
+        listener(value);
+      } catch (error) {
+        logger?.warn({ err: error }, 'key event listener failed');
+      }
+    }
+  };
+  const publisher = options.publisher ?? createRedisClient(url, 'events-publisher', options);
+  if (!options.publisher) await connectRedis(publisher, options.connectTimeoutMs);
+  let subscriber: { close(): Promise<void> };
+  try {
+    subscriber = await openInvalidationSubscriber(url, {
+      ...options,
+      role: 'events-subscriber',
+      channel,
+      onMessage(message) {
+        const invalidation = decodeInvalidation(message);
+        if (invalidation && invalidation.origin !== origin) notify(listeners, invalidation.keyId);
+      },
+      onResubscribed() {
+        notify(resetListeners, undefined);
+      },
+    });
+  } catch (error) {
+    if (!options.publisher) await closeRedis(publisher);
+    throw error;
+  }
+  return {
+    publish(keyId) {
+      publisher
+        .publish(channel, encodeInvalidation({ kind: 'event', origin, keyId }))
+        .catch((error: Error) => logger?.warn({ err: error, keyId }, 'key event not published'));
+      for (const listener of listeners) listener(keyId);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onReset(listener) {
+      resetListeners.add(listener);
+      return () => resetListeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+      resetListeners.clear();
+      await Promise.all([subscriber.close(), options.publisher ? undefined : closeRedis(publisher)]);
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** The part of a pino logger the Redis adapters use. */
+export interface RedisLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+/** Timeouts and logging shared by every Redis connection keygate opens. */
+export interface RedisConnectionOptions {
+  /** Opening gives up (and rejects) after this long; default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** A command without an answer after this long rejects (a hung or partitioned Redis); default 1000 ms. */
+  commandTimeoutMs?: number;
+  /** Upper bound of the exponential reconnect backoff; default 2000 ms. */
+  maxReconnectDelayMs?: number;
+  logger?: RedisLogger;
+}
+
+/** Every key and channel keygate writes starts with this unless told otherwise. */
+export const DEFAULT_KEY_PREFIX = 'keygate:';
+
+/** Reconnect delay after the n-th failed attempt: 100 ms doubling up to the cap. */
+export function reconnectDelayMs(attempt: number, capMs: number): number {
+  return Math.min(capMs, 100 * 2 ** Math.min(Math.max(attempt - 1, 0), 16));
+}
+
+/**
+ * A lazily connecting client that fails fast while Redis is away: no offline queue (a command
+ * issued while disconnected rejects at once), a command timeout, and reconnection with capped
+ * backoff in the background. Commands in flight when the connection drops are rejected, never
+ * re-sent on reconnect (`autoResendUnfulfilledCommands: false`): a re-sent commit or usage flush
+ * could apply twice. Connection loss and recovery are logged once each.
+ */
+export function createRedisClient(
+  url: string,
+  role: string,
+  options: RedisConnectionOptions = {},
+  overrides: Partial<RedisOptions> = {},
+): Redis {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    autoResendUnfulfilledCommands: false,
+    connectTimeout: options.connectTimeoutMs ?? 5000,
+    commandTimeout: options.commandTimeoutMs ?? 1000,
+    retryStrategy: (attempt) => reconnectDelayMs(attempt, options.maxReconnectDelayMs ?? 2000),
+    connectionName: `keygate-${role}`,
+    disableClientInfo: true,
+    ...overrides,
+  });
+  let lost = false;
+  client.on('error', (error: Error) => {
+    if (lost) return;
+    lost = true;
+    options.logger?.warn({ err: error, role }, 'redis connection lost; reconnecting');
+  });
+  client.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    options.logger?.info({ role }, 'redis connection restored');
+  });
+  return client;
+}
+
+/** Connects a lazy client, rejecting (and stopping its reconnect loop) if Redis is not ready in time. */
+export async function connectRedis(client: Redis, timeoutMs = 5000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([client.connect(), timeout]);
+  } catch (error) {
+    client.disconnect();
+    throw new Error(`cannot connect to redis: ${(error as Error).message}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Quits politely when connected, otherwise just drops the socket and the reconnect loop. */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import type { Environment, KeyStatus } from '../keys/model.ts';
+
+/**
+ * The Redis data layout of the key store. Every name starts with the prefix P (default
+ * `keygate:`), so deployments and tests can share one Redis. Lex indexes hold members
+ * `<at> <id>` with score 0: a space sorts below every character of an ISO instant, so member
+ * order is exactly (at, id) order, which is what page cursors need.
+ *
+ * | name                              | type   | content                                                    |
+ * |-----------------------------------|--------|------------------------------------------------------------|
+ * | P key:<id>                        | hash   | data (key JSON without version/lastCallAt), version,       |
+ * |                                   |        | environment, status, lastCallAt (absent = null)            |
+ * | P key:<id>:secrets                | zset   | secret ids, score = createdAt (ms)                         |
+ * | P secret:<id>                     | hash   | keyId, data (immutable JSON), closing (closesAt/closedAt/  |
+ * |                                   |        | closedReason JSON), callCount, lastCallAt                  |
+ * | P lookups                         | hash   | token lookup → secret id (unique)                          |
+ * | P keys:all, P keys:env:<e>,       | zset   | key ids, score = createdAt (ms)                            |
+ * | P keys:status:<s>, P keys:env:<e>:status:<s> |  |                                                    |
+ * | P activity                        | hash   | activity id → entry JSON                                   |
+ * | P activity:all / :key:<id> / :env:<e> | zset (lex) | `<at> <id>` of activity entries                   |
+ * | P usage:<keyId>:<secretId>:<minute> | hash | calls, errors4xx, errors5xx, latencyMsSum, lastCallAt,     |
+ * |                                   |        | slots (histogram width), h<i> (non-zero histogram slots)   |
+ * | P usage:index:<keyId>             | zset   | `<minute>:<secretId>`, score = minute                      |
+ * | P usage:keys                      | set    | ids of keys that have usage buckets                        |
+ * | P logs:<keyId>                    | zset (lex) | `<at> <id>` of API log lines                           |
+ * | P logs:<keyId>:lines              | hash   | request id → log line JSON                                 |
+ * | P logs:keys                       | set    | ids of keys that have log lines                            |
+ * | P admin:email:<lowercased email>  | string | administrator JSON                                         |
+ * | P admin:ids                       | set    | administrator ids                                          |
+ * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation)         |
+ *
+ * Usage buckets and their index expire USAGE_RETENTION_SECONDS after their last write, and the
+ * index is trimmed to the retention window before the newest minute written.
+ */
+export type RedisKeyNames = ReturnType<typeof createKeyNames>;
+
+/** How long usage buckets live after their last write: 90 days. */
+export const USAGE_RETENTION_SECONDS = 90 * 24 * 60 * 60;
+
+const ENVIRONMENTS: Record<Environment, true> = { live: true, test: true };
+const STATUSES: Record<KeyStatus, true> = { active: true, revoked: true };
+
+/** Builds every key and channel name under `prefix`. */
+export function createKeyNames(prefix: string) {
+  const environments = Object.keys(ENVIRONMENTS) as Environment[];
+  const statuses = Object.keys(STATUSES) as KeyStatus[];
+  const names = {
+    keyPrefix: `${prefix}key:`,
+    key: (id: string) => `${prefix}key:${id}`,
+    keySecrets: (id: string) => `${prefix}key:${id}:secrets`,
+    secretPrefix: `${prefix}secret:`,
+    secret: (id: string) => `${prefix}secret:${id}`,
+    lookups: `${prefix}lookups`,
+    keysAll: `${prefix}keys:all`,
+    keysByEnv: (env: Environment) => `${prefix}keys:env:${env}`,
+    keysByStatus: (status: KeyStatus) => `${prefix}keys:status:${status}`,
+    keysByEnvStatus: (env: Environment, status: KeyStatus) => `${prefix}keys:env:${env}:status:${status}`,
+    activity: `${prefix}activity`,
+    activityAll: `${prefix}activity:all`,
+    activityByKey: (keyId: string) => `${prefix}activity:key:${keyId}`,
+    activityByEnv: (env: Environment) => `${prefix}activity:env:${env}`,
+    /** The common start of a key's bucket names (the prune script appends `<secretId>:<minute>`). */
+    usageOfKey: (keyId: string) => `${prefix}usage:${keyId}:`,
+    usage: (keyId: string, secretId: string, minute: number) =>
+      `${prefix}usage:${keyId}:${secretId}:${minute}`,
+    usageIndex: (keyId: string) => `${prefix}usage:index:${keyId}`,
+    usageKeys: `${prefix}usage:keys`,
+    logs: (keyId: string) => `${prefix}logs:${keyId}`,
+    logLines: (keyId: string) => `${prefix}logs:${keyId}:lines`,
+    logKeys: `${prefix}logs:keys`,
+    adminByEmail: (normalizedEmail: string) => `${prefix}admin:email:${normalizedEmail}`,
+    adminIds: `${prefix}admin:ids`,
+    channel: `${prefix}invalidate`,
+  };
+  /** Every filtered key index (all but `keys:all`): a commit removes the key from each, then adds it back where it belongs. */
+  const filteredKeyIndexes = [
+    ...environments.map(names.keysByEnv),
+    ...statuses.map(names.keysByStatus),
+    ...environments.flatMap((env) => statuses.map((status) => names.keysByEnvStatus(env, status))),
+  ];
+  return { ...names, filteredKeyIndexes };
+}
+
+/** The index of the key list matching a filter. */
+export function keyIndexFor(
+  names: RedisKeyNames,
+  filter: { environment?: Environment; status?: KeyStatus },
+): string {
+  const { environment, status } = filter;
+  if (environment && status) return names.keysByEnvStatus(environment, status);
+  if (environment) return names.keysByEnv(environment);
+  if (status) return names.keysByStatus(status);
+  return names.keysAll;
+}
+
+/** A lex index member ordering by (at, id). */
+export function lexMember(at: string, id: string): string {
+  return `${at} ${id}`;
+}
+
+/** An ISO instant as the epoch-ms score of a zset; throws on anything unparseable. */
+export function timeScore(iso: string): number {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) throw new Error(`not an ISO instant: ${iso}`);
+  return ms;
+}
+
+/**
+ * One message on the invalidation channel: `commit` comes from the commit script itself (so a
+ * change is announced atomically with its write), `event` from `KeyEvents.publish`. `origin`
+ * names the store or events object that sent it, so each can ignore its own echo.
+ */
+export interface Invalidation {
+  kind: 'commit' | 'event';
+  origin: string;
+  keyId: string;
+}
+
+/** A random origin id for one store or events object. */
+export function createOrigin(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+/** Invalidation → channel message. */
+export function encodeInvalidation(message: Invalidation): string {
+  return `${message.kind} ${message.origin} ${message.keyId}`;
+}
+
+/** Channel message → invalidation, or null for anything else. */
+export function decodeInvalidation(message: string): Invalidation | null {
+  const first = message.indexOf(' ');
+  const second = message.indexOf(' ', first + 1);
+  if (first < 0 || second < 0) return null;
+  const kind = message.slice(0, first);
+  if (kind !== 'commit' && kind !== 'event') return null;
+  const keyId = message.slice(second + 1);
+  return keyId ? { kind, origin: message.slice(first + 1, second), keyId } : null;
+}

@@ -1,0 +1,229 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * The Lua scripts of the Redis key store. Each runs atomically on the server (EVALSHA through
+ * ioredis `defineCommand`, falling back to EVAL after a restart emptied the script cache). Redis
+ * does not roll a script back, so every script checks everything before its first write. Key names
+ * are computed in TypeScript (redis-keys.ts) and passed in KEYS; findByLookup alone derives two
+ * names from passed prefixes. Argument layouts are documented where the arguments are built.
+ */
+
+/** Byte-wise "a is later than b" for ISO instants (Lua's `>` follows the server's locale). */
+const LATER = `
+local function later(a, b)
+  if not b then return true end
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x > y end
+  end
+  return #a > #b
+end
+local function advance(hash, field, at)
+  if later(at, redis.call('HGET', hash, field)) then redis.call('HSET', hash, field, at) end
+end
+`;
+
+/** See commitArgs in redis-writes.ts for KEYS/ARGV. Returns 1, or 0 on a version conflict. */
+const COMMIT_CHANGE = `
+local current = redis.call('HGET', KEYS[1], 'version')
+if ARGV[4] == '' then
+  if current then return 0 end
+elseif current ~= ARGV[4] then
+  return 0
+end
+if redis.call('HEXISTS', KEYS[3], ARGV[10]) == 1 then
+  return redis.error_reply('activity id already exists')
+end
+if KEYS[7] ~= KEYS[1] and redis.call('EXISTS', KEYS[7]) == 0 then
+  return redis.error_reply('activity names an unknown key')
+end
+local indexCount, secretCount = tonumber(ARGV[13]), tonumber(ARGV[14])
+local claimed = {}
+for i = 0, secretCount - 1 do
+  local k, a = 11 + indexCount + i * 3, 14 + i * 6
+  if redis.call('EXISTS', KEYS[k + 1]) == 0 then
+    local id, lookup = ARGV[a + 1], ARGV[a + 3]
+    local holder = redis.call('HGET', KEYS[2], lookup) or claimed[lookup]
+    if holder and holder ~= id then return redis.error_reply('secret lookup already taken') end
+    claimed[lookup] = id
+    if KEYS[k + 2] ~= KEYS[1] and redis.call('EXISTS', KEYS[k + 2]) == 0 then
+      return redis.error_reply('secret names an unknown key')
+    end
+  end
+end
+for i = 12, 11 + indexCount do redis.call('ZREM', KEYS[i], ARGV[3]) end
+redis.call('HSET', KEYS[1], 'data', ARGV[6], 'version', ARGV[5], 'environment', ARGV[7], 'status', ARGV[8])
+for i = 8, 11 do redis.call('ZADD', KEYS[i], ARGV[9], ARGV[3]) end
+for i = 0, secretCount - 1 do
+  local k, a = 11 + indexCount + i * 3, 14 + i * 6
+  if redis.call('EXISTS', KEYS[k + 1]) == 1 then
+    redis.call('HSET', KEYS[k + 1], 'closing', ARGV[a + 6])
+  else
+    redis.call('HSET', KEYS[k + 1], 'keyId', ARGV[a + 2], 'data', ARGV[a + 5], 'closing', ARGV[a + 6], 'callCount', 0)
+    redis.call('HSET', KEYS[2], ARGV[a + 3], ARGV[a + 1])
+    redis.call('ZADD', KEYS[k + 3], ARGV[a + 4], ARGV[a + 1])
+  end
+end
+redis.call('HSET', KEYS[3], ARGV[10], ARGV[12])
+for i = 4, 6 do redis.call('ZADD', KEYS[i], 0, ARGV[11]) end
+redis.call('PUBLISH', ARGV[1], ARGV[2])
+return 1
+`;
+
+/** See usageArgs in redis-writes.ts. Sums buckets, advances counters; never touches a key's version. */
+const RECORD_USAGE = `${LATER}
+local ttl = ARGV[1]
+for i = 0, (#KEYS - 1) / 4 - 1 do
+  local bucket, index, secret, key = KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4], KEYS[i * 4 + 5]
+  local a = 1 + i * 10
+  local calls, last = ARGV[a + 4], ARGV[a + 9]
+  redis.call('HINCRBY', bucket, 'calls', calls)
+  redis.call('HINCRBY', bucket, 'errors4xx', ARGV[a + 5])
+  redis.call('HINCRBY', bucket, 'errors5xx', ARGV[a + 6])
+  redis.call('HINCRBYFLOAT', bucket, 'latencyMsSum', ARGV[a + 7])
+  local slot = 0
+  for count in string.gmatch(ARGV[a + 8], '[^,]+') do
+    if count ~= '0' then redis.call('HINCRBY', bucket, 'h' .. slot, count) end
+    slot = slot + 1
+  end
+  if slot > tonumber(redis.call('HGET', bucket, 'slots') or '0') then redis.call('HSET', bucket, 'slots', slot) end
+  advance(bucket, 'lastCallAt', last)
+  redis.call('EXPIRE', bucket, ttl)
+  redis.call('ZADD', index, ARGV[a + 2], ARGV[a + 1])
+  redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. ARGV[a + 3])
+  redis.call('EXPIRE', index, ttl)
+  redis.call('SADD', KEYS[1], ARGV[a + 10])
+  if redis.call('EXISTS', secret) == 1 then
+    redis.call('HINCRBY', secret, 'callCount', calls)
+    advance(secret, 'lastCallAt', last)
+  end
+  if redis.call('EXISTS', key) == 1 then advance(key, 'lastCallAt', last) end
+end
+return 1
+`;
+
+/**
+ * KEYS: lex index, data hash. ARGV: max bound, min bound, wanted count, scan budget, then
+ * (field, value) filter pairs checked on the decoded JSON. Walks the index newest first and
+ * returns { resume, json... }: resume is '' when done, else the bound to continue from (the
+ * budget keeps one call short however selective the filter).
+ */
+const SCAN_PAGE = `
+local max, min = ARGV[1], ARGV[2]
+local want, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
+local filters = {}
+for i = 5, #ARGV - 1, 2 do filters[#filters + 1] = { ARGV[i], ARGV[i + 1] } end
+local step = want
+if #filters > 0 then step = math.max(want, 100) end
+local out, scanned = { '' }, 0
+while scanned < budget do
+  local members = redis.call('ZREVRANGEBYLEX', KEYS[1], max, min, 'LIMIT', 0, step)
+  for _, member in ipairs(members) do
+    local json = redis.call('HGET', KEYS[2], string.sub(member, string.find(member, ' ', 1, true) + 1))
+    local keep = json ~= false
+    if keep and #filters > 0 then
+      local entry = cjson.decode(json)
+      for _, filter in ipairs(filters) do
+        if entry[filter[1]] ~= filter[2] then keep = false break end
+      end
+    end
+    if keep then
+      out[#out + 1] = json
+      if #out > want then return out end
+    end
+    max = '(' .. member
+  end
+  scanned = scanned + #members
+  if #members < step then return out end
+end
+out[1] = max
+return out
+`;
+
+/** KEYS: lookups. ARGV: lookup, secret name prefix, key name prefix. Secret and key fields, or nil. */
+const FIND_BY_LOOKUP = `
+local secretId = redis.call('HGET', KEYS[1], ARGV[1])
+if not secretId then return nil end
+local secret = redis.call('HMGET', ARGV[2] .. secretId, 'keyId', 'data', 'closing', 'callCount', 'lastCallAt')
+if not secret[1] then return nil end
+local key = redis.call('HMGET', ARGV[3] .. secret[1], 'data', 'version', 'lastCallAt')
+if not key[1] then return nil end
+return { secret[2], secret[3], secret[4], secret[5], key[1], key[2], key[3] }
+`;
+
+/** KEYS: logs:keys, then (index, lines) per line. ARGV per line: keyId, id, member, json. Skips known ids. */
+const APPEND_LOGS = `
+local added = 0
+for i = 0, #ARGV / 4 - 1 do
+  local a = i * 4
+  if redis.call('HSETNX', KEYS[i * 2 + 3], ARGV[a + 2], ARGV[a + 4]) == 1 then
+    redis.call('ZADD', KEYS[i * 2 + 2], 0, ARGV[a + 3])
+    redis.call('SADD', KEYS[1], ARGV[a + 1])
+    added = added + 1
+  end
+end
+return added
+`;
+
+/** KEYS: index, lines, logs:keys. ARGV: exclusive upper bound, keyId, batch size. Returns lines removed. */
+const PRUNE_LOGS = `
+local members = redis.call('ZRANGEBYLEX', KEYS[1], '-', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, member in ipairs(members) do
+  redis.call('HDEL', KEYS[2], string.sub(member, string.find(member, ' ', 1, true) + 1))
+  redis.call('ZREM', KEYS[1], member)
+end
+if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[3], ARGV[2]) end
+return #members
+`;
+
+/**
+ * KEYS: usage index of a key, usage:keys. ARGV: exclusive upper score bound, keyId, bucket name
+ * prefix of the key, batch size. Returns { index entries removed, bucket hashes deleted }.
+ */
+const PRUNE_USAGE = `
+local members = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[4]))
+local deleted = 0
+for _, member in ipairs(members) do
+  local colon = string.find(member, ':', 1, true)
+  deleted = deleted + redis.call('DEL', ARGV[3] .. string.sub(member, colon + 1) .. ':' .. string.sub(member, 1, colon - 1))
+  redis.call('ZREM', KEYS[1], member)
+end
+if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[2]) end
+return { #members, deleted }
+`;
+
+/** KEYS: admin by email, admin ids. ARGV: id, json. 1 when created, 0 when the email or id is taken. */
+const CREATE_ADMIN = `
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1
+`;
+
+const SCRIPTS = {
+  commitChange: COMMIT_CHANGE,
+  recordUsage: RECORD_USAGE,
+  scanPage: SCAN_PAGE,
+  findByLookup: FIND_BY_LOOKUP,
+  appendLogs: APPEND_LOGS,
+  pruneLogs: PRUNE_LOGS,
+  pruneUsage: PRUNE_USAGE,
+  createAdmin: CREATE_ADMIN,
+};
+
+/** Runs a script: `(numberOfKeys, ...keys, ...args)`. */
+export type ScriptRunner = (...args: (string | number)[]) => Promise<unknown>;
+
+export type RedisScripts = Record<keyof typeof SCRIPTS, ScriptRunner>;
+
+/** Registers every script on the client (as `keygate<Name>` commands) and returns callers for them. */
+export function defineScripts(client: Redis): RedisScripts {
+  const entries = Object.entries(SCRIPTS).map(([name, lua]) => {
+    const command = `keygate${name[0]!.toUpperCase()}${name.slice(1)}`;
+    client.defineCommand(command, { lua });
+    const run = (client as unknown as Record<string, ScriptRunner | undefined>)[command];
+    if (!run) throw new Error(`script ${command} was not defined`);
+    return [name, (...args: (string | number)[]) => run.apply(client, args)] as const;
+  });
+  return Object.fromEntries(entries) as RedisScripts;
+}

@@ -1,0 +1,203 @@
+import type { Redis } from 'ioredis';
+import type { AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
+import { encodeHistogram, encodeKeyData, encodeSecretClosing, encodeSecretData } from './redis-codec.ts';
+import {
+  encodeInvalidation,
+  lexMember,
+  type RedisKeyNames,
+  timeScore,
+  USAGE_RETENTION_SECONDS,
+} from './redis-keys.ts';
+import type { RedisScripts } from './redis-scripts.ts';
+
+/** What the Redis store's reads and writes share. */
+export interface RedisStoreContext {
+  client: Redis;
+  names: RedisKeyNames;
+  scripts: RedisScripts;
+  /** This store's id on the invalidation channel. */
+  origin: string;
+}
+
+/** Buckets (and log lines) per script call: bounds how long one call blocks the server. */
+const BATCH = 200;
+const PRUNE_BATCH = 1000;
+
+/**
+ * Arguments of the commit script (`numkeys, ...KEYS, ...ARGV`).
+ * KEYS: 1 key hash, 2 lookups, 3 activity hash, 4 activity:all, 5 activity:key:<activity.keyId>,
+ * 6 activity:env:<activity.environment>, 7 the activity's key hash, 8 keys:all, 9–11 the key's
+ * env, status and env+status indexes, then every filtered key index, then per secret: its hash,
+ * its key's hash and its key's secrets zset.
+ * ARGV: 1 channel, 2 message, 3 key id, 4 expected version ('' = create), 5 new version, 6 key
+ * JSON, 7 environment, 8 status, 9 createdAt score, 10 activity id, 11 activity member,
+ * 12 activity JSON, 13 number of filtered indexes, 14 number of secrets, then per secret: id,
+ * keyId, lookup, createdAt score, data JSON, closing JSON.
+ */
+export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string | number)[] {
+  const { names } = ctx;
+  const { key, activity, secrets } = change;
+  const keys = [
+    names.key(key.id),
+    names.lookups,
+    names.activity,
+    names.activityAll,
+    names.activityByKey(activity.keyId),
+    names.activityByEnv(activity.environment),
+    names.key(activity.keyId),
+    names.keysAll,
+    names.keysByEnv(key.environment),
+    names.keysByStatus(key.status),
+    names.keysByEnvStatus(key.environment, key.status),
+    ...names.filteredKeyIndexes,
+    ...secrets.flatMap((s) => [names.secret(s.id), names.key(s.keyId), names.keySecrets(s.keyId)]),
+  ];
+  const message = encodeInvalidation({ kind: 'commit', origin: ctx.origin, keyId: key.id });
+  const args = [
+    names.channel,
+    message,
+    key.id,
+    change.expectedVersion === null ? '' : String(change.expectedVersion),
+    String(key.version),
+    encodeKeyData(key),
+    key.environment,
+    key.status,
+    timeScore(key.createdAt),
+    activity.id,
+    lexMember(activity.at, activity.id),
+    JSON.stringify(activity),
+    names.filteredKeyIndexes.length,
+    secrets.length,
+    ...secrets.flatMap((s) => [
+      s.id,
+      s.keyId,
+      s.lookup,
+      timeScore(s.createdAt),
+      encodeSecretData(s),
+      encodeSecretClosing(s),
+    ]),
+  ];
+  return [keys.length, ...keys, ...args];
+}
+
+/** Applies a key change in one script; false on a version conflict. */
+export async function commitKeyChange(ctx: RedisStoreContext, change: KeyChange): Promise<boolean> {
+  return (await ctx.scripts.commitChange(...commitArgs(ctx, change))) === 1;
+}
+
+/**
+ * KEYS: usage:keys, then per bucket: bucket hash, usage index, secret hash, key hash. ARGV: TTL
+ * seconds, then per bucket: index member, minute, trim bound (minute − retention), calls,
+ * errors4xx, errors5xx, latencyMsSum, histogram CSV, lastCallAt, keyId.
+ */
+function usageArgs(ctx: RedisStoreContext, buckets: UsageBucket[]): (string | number)[] {
+  const { names } = ctx;
+  const keys = [
+    names.usageKeys,
+    ...buckets.flatMap((b) => [
+      names.usage(b.keyId, b.secretId, b.minute),
+      names.usageIndex(b.keyId),
+      names.secret(b.secretId),
+      names.key(b.keyId),
+    ]),
+  ];
+  const args = buckets.flatMap((b) => [
+    `${b.minute}:${b.secretId}`,
+    b.minute,
+    b.minute - USAGE_RETENTION_SECONDS * 1000,
+    b.calls,
+    b.errors4xx,
+    b.errors5xx,
+    String(b.latencyMsSum),
+    encodeHistogram(b.latencyHistogram),
+    b.lastCallAt,
+    b.keyId,
+  ]);
+  return [keys.length, ...keys, USAGE_RETENTION_SECONDS, ...args];
+}
+
+/** Sums buckets in script calls of up to BATCH buckets each. */
+export async function recordUsageBuckets(ctx: RedisStoreContext, buckets: UsageBucket[]): Promise<void> {
+  for (let i = 0; i < buckets.length; i += BATCH) {
+    await ctx.scripts.recordUsage(...usageArgs(ctx, buckets.slice(i, i + BATCH)));
+  }
+}
+
+/** Appends log lines (ignoring ids already stored) in script calls of up to BATCH lines. */
+export async function appendLogLines(ctx: RedisStoreContext, entries: ApiLogEntry[]): Promise<void> {
+  const { names } = ctx;
+  for (let i = 0; i < entries.length; i += BATCH) {
+    const batch = entries.slice(i, i + BATCH);
+    const keys = [names.logKeys, ...batch.flatMap((e) => [names.logs(e.keyId), names.logLines(e.keyId)])];
+    const args = batch.flatMap((e) => [e.keyId, e.id, lexMember(e.at, e.id), JSON.stringify(e)]);
+    await ctx.scripts.appendLogs(keys.length, ...keys, ...args);
+  }
+}
+
+/** Removes log lines older than `before` from every key that has some; returns how many went. */
+export async function pruneLogLines(ctx: RedisStoreContext, before: string): Promise<number> {
+  const { names } = ctx;
+  const keyIds = await ctx.client.smembers(names.logKeys);
+  const pruneKey = async (keyId: string) => {
+    let total = 0;
+    for (;;) {
+      const removed = Number(
+        await ctx.scripts.pruneLogs(
+          3,
+          names.logs(keyId),
+          names.logLines(keyId),
+          names.logKeys,
+          `(${before}`,
+          keyId,
+          PRUNE_BATCH,
+        ),
+      );
+      total += removed;
+      if (removed < PRUNE_BATCH) return total;
+    }
+  };
+  const counts = await Promise.all(keyIds.map(pruneKey));
+  return counts.reduce((sum, n) => sum + n, 0);
+}
+
+/** Deletes usage buckets of every key whose minute is before `beforeMs`; returns how many went. */
+export async function pruneUsageBuckets(ctx: RedisStoreContext, beforeMs: number): Promise<number> {
+  const { names } = ctx;
+  const keyIds = await ctx.client.smembers(names.usageKeys);
+  const pruneKey = async (keyId: string) => {
+    let total = 0;
+    for (;;) {
+      const [scanned, deleted] = (await ctx.scripts.pruneUsage(
+        2,
+        names.usageIndex(keyId),
+        names.usageKeys,
+        `(${beforeMs}`,
+        keyId,
+        names.usageOfKey(keyId),
+        PRUNE_BATCH,
+      )) as [number, number];
+      total += deleted;
+      if (scanned < PRUNE_BATCH) return total;
+    }
+  };
+  const counts = await Promise.all(keyIds.map(pruneKey));
+  return counts.reduce((sum, n) => sum + n, 0);
+}
+
+/** Emails compare case-insensitively (trimmed, lower-cased), as in the SQLite store. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Creates an administrator unless the email (any case) or the id is taken. */
+export async function createAdminUser(ctx: RedisStoreContext, user: AdminUser): Promise<boolean> {
+  const { names } = ctx;
+  const created = await ctx.scripts.createAdmin(
+    2,
+    names.adminByEmail(normalizeEmail(user.email)),
+    names.adminIds,
+    user.id,
+    JSON.stringify(user),
+  );
+  return created === 1;
+}

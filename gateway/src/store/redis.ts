@@ -1,0 +1,121 @@
+import type { Redis } from 'ioredis';
+import type { AdminUser } from '../keys/model.ts';
+import {
+  closeRedis,
+  connectRedis,
+  createRedisClient,
+  DEFAULT_KEY_PREFIX,
+  type RedisConnectionOptions,
+} from './redis-connection.ts';
+import { createKeyNames, createOrigin, decodeInvalidation } from './redis-keys.ts';
+import {
+  readActivityPage,
+  readByLookup,
+  readKey,
+  readKeys,
+  readLogPage,
+  readSecrets,
+  readUsage,
+} from './redis-reads.ts';
+import { defineScripts } from './redis-scripts.ts';
+import { openInvalidationSubscriber } from './redis-subscriber.ts';
+import {
+  appendLogLines,
+  commitKeyChange,
+  createAdminUser,
+  normalizeEmail,
+  pruneLogLines,
+  pruneUsageBuckets,
+  type RedisStoreContext,
+  recordUsageBuckets,
+} from './redis-writes.ts';
+import type { KeyStore } from './store.ts';
+
+export interface RedisKeyStoreOptions extends RedisConnectionOptions {
+  /** Prefix of every key and of the invalidation channel; default `keygate:`. */
+  keyPrefix?: string;
+}
+
+/** The Redis key store: a KeyStore that always has `readKeyVersion`, plus its command connection. */
+export type RedisKeyStore = KeyStore & {
+  readKeyVersion(keyId: string): Promise<number | null>;
+  /** The command connection (fail-fast options), e.g. for the Redis rate limiter. Closed by `close()`. */
+  client: Redis;
+};
+
+/**
+ * Opens the Redis key store at `url`: one command connection (auto-pipelined, no offline queue,
+ * command timeout) and one subscriber connection on `<prefix>invalidate`. Rejects if Redis does
+ * not answer within `connectTimeoutMs`. While Redis is down every method rejects promptly (ping
+ * answers false) and the connections recover by themselves when it returns.
+ *
+ * `changeMarker()` is a local counter (never a round trip): it moves when the subscriber sees a
+ * commit made by another store object (another process or connection) and whenever the subscriber
+ * has reconnected (messages may have been lost meanwhile). Commits publish on the channel from
+ * inside the commit script, atomically with the write.
+ */
+export async function openRedisKeyStore(
+  url: string,
+  options: RedisKeyStoreOptions = {},
+): Promise<RedisKeyStore> {
+  const names = createKeyNames(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+  const origin = createOrigin();
+  const client = createRedisClient(url, 'store', options);
+  const scripts = defineScripts(client);
+  await connectRedis(client, options.connectTimeoutMs);
+  let marker = 0;
+  let subscriber: Awaited<ReturnType<typeof openInvalidationSubscriber>>;
+  try {
+    subscriber = await openInvalidationSubscriber(url, {
+      ...options,
+      role: 'store-subscriber',
+      channel: names.channel,
+      onMessage(message) {
+        const invalidation = decodeInvalidation(message);
+        if (invalidation?.kind === 'commit' && invalidation.origin !== origin) marker++;
+      },
+      onResubscribed() {
+        marker++;
+      },
+    });
+  } catch (error) {
+    await closeRedis(client);
+    throw error;
+  }
+  const ctx: RedisStoreContext = { client, names, scripts, origin };
+  return {
+    client,
+    commitChange: (change) => commitKeyChange(ctx, change),
+    getKey: (id) => readKey(ctx, id),
+    listKeys: (filter = {}) => readKeys(ctx, filter),
+    listSecrets: (keyId) => readSecrets(ctx, keyId),
+    findByLookup: (lookup) => readByLookup(ctx, lookup),
+    listActivity: (filter) => readActivityPage(ctx, filter),
+    recordUsage: (buckets) => recordUsageBuckets(ctx, buckets),
+    queryUsage: (query) => readUsage(ctx, query),
+    pruneUsage: (beforeMs) => pruneUsageBuckets(ctx, beforeMs),
+    appendLogs: (entries) => appendLogLines(ctx, entries),
+    queryLogs: (filter) => readLogPage(ctx, filter),
+    pruneLogs: (before) => pruneLogLines(ctx, before),
+    createAdmin: (user) => createAdminUser(ctx, user),
+    async findAdminByEmail(email) {
+      const json = await client.get(names.adminByEmail(normalizeEmail(email)));
+      return json ? (JSON.parse(json) as AdminUser) : null;
+    },
+    async readKeyVersion(keyId) {
+      const version = await client.hget(names.key(keyId), 'version');
+      return version === null ? null : Number(version);
+    },
+    changeMarker: () => marker,
+    async ping() {
+      try {
+        return (await client.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await Promise.all([subscriber.close(), closeRedis(client)]);
+    },
+  };
+}
