@@ -58,10 +58,12 @@ export function createApp(deps: AppDeps): GatewayApp {
     events: deps.events,
     clock,
     maxEntries: config.cacheMaxEntries,
+    maxConcurrentVerifications: config.maxConcurrentVerifications,
     hooks: {
       cacheHit: () => metrics.authCache.inc({ result: 'hit' }),
       cacheMiss: () => metrics.authCache.inc({ result: 'miss' }),
       verification: (ok) => metrics.verifications.inc({ result: ok ? 'match' : 'mismatch' }),
+      verificationRefused: (reason) => metrics.verificationsRefused.inc({ reason }),
     },
   });
   const recorder = createUsageRecorder({
@@ -69,6 +71,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     clock,
     flushIntervalMs: config.usageFlushMs,
     retentionDays: config.logRetentionDays,
+    usageRetentionDays: config.usageRetentionDays,
     onLogsDropped: (count) => metrics.usageLogsDropped.inc(count),
     onFlushError: (error) => {
       metrics.usageFlushFailures.inc();
@@ -84,9 +87,13 @@ export function createApp(deps: AppDeps): GatewayApp {
   });
 
   const app = express();
+  // Before the first app.use (the app router is built lazily from these settings): paths match
+  // exactly as the route matcher compares them, so `/v2/AUTH/keys` never reaches the keys router.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', false);
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(createOpsRouter({ store, upstreams: routes.upstreamTargets, metrics }));
+  app.use(createOpsRouter({ store, upstreams: routes.upstreamTargets, metrics, logger }));
   app.get('/.well-known/jwks.json', createJwksHandler(deps.signer));
   app.use(
     createKeyPipeline({

@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { text } from 'node:stream/consumers';
 import { runCli } from './cli/run-cli.ts';
 
@@ -5,8 +6,18 @@ import { runCli } from './cli/run-cli.ts';
  * The operator CLI (`pnpm keygate …` = `node gateway/src/cli.ts …`). An entrypoint: it alone reads
  * process.env and sets the exit code; everything else lives in ./cli/.
  */
+/** The OS user name; falls back to the environment, then the uid, where the user has no passwd entry. */
+function osUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER || process.env.LOGNAME || `uid-${process.getuid?.() ?? 'unknown'}`;
+  }
+}
+
 process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
+  osUser: osUserName(),
   stdout: process.stdout,
   stderr: process.stderr,
   readStdin: () => text(process.stdin),

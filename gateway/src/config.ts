@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JWK } from 'jose';
@@ -48,6 +49,8 @@ const EnvSchema = z.object({
     .pipe(wholeNumber),
   KEYGATE_USAGE_FLUSH_MS: positiveInt(2000),
   KEYGATE_LOG_RETENTION_DAYS: positiveInt(14),
+  KEYGATE_USAGE_RETENTION_DAYS: positiveInt(90),
+  KEYGATE_MAX_CONCURRENT_VERIFICATIONS: positiveInt(2 * availableParallelism()),
   KEYGATE_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
   KEYGATE_CACHE_MAX_ENTRIES: positiveInt(100_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
@@ -82,7 +85,12 @@ export interface GatewayConfig {
   maxOverlapDays: number;
   defaultRateLimitPerMinute: number;
   usageFlushMs: number;
+  /** Days API log lines are kept. */
   logRetentionDays: number;
+  /** Days per-minute usage buckets are kept. */
+  usageRetentionDays: number;
+  /** argon2 verifications running at once at most; beyond it requests answer 503 VERIFICATION_BUSY. */
+  maxConcurrentVerifications: number;
   upstreamTimeoutMs: number;
   cacheMaxEntries: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -161,6 +169,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     defaultRateLimitPerMinute: vars.KEYGATE_DEFAULT_RATE_LIMIT,
     usageFlushMs: vars.KEYGATE_USAGE_FLUSH_MS,
     logRetentionDays: vars.KEYGATE_LOG_RETENTION_DAYS,
+    usageRetentionDays: vars.KEYGATE_USAGE_RETENTION_DAYS,
+    maxConcurrentVerifications: vars.KEYGATE_MAX_CONCURRENT_VERIFICATIONS,
     upstreamTimeoutMs: vars.KEYGATE_UPSTREAM_TIMEOUT_MS,
     cacheMaxEntries: vars.KEYGATE_CACHE_MAX_ENTRIES,
     logLevel: vars.LOG_LEVEL,

@@ -27,10 +27,12 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'VALIDATION_FAILED'
   | 'MALFORMED_BODY'
+  | 'MALFORMED_REQUEST'
   | 'PAYLOAD_TOO_LARGE'
   | 'UPSTREAM_UNAVAILABLE'
   | 'UPSTREAM_TIMEOUT'
   | 'STORE_UNAVAILABLE'
+  | 'VERIFICATION_BUSY'
   | 'INTERNAL';
 
 export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
@@ -54,10 +56,12 @@ export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
   CONFLICT: { status: 409, title: 'Concurrent change' },
   VALIDATION_FAILED: { status: 422, title: 'Invalid request' },
   MALFORMED_BODY: { status: 400, title: 'Malformed request body' },
+  MALFORMED_REQUEST: { status: 400, title: 'Malformed request' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
   UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream unavailable' },
   UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timed out' },
   STORE_UNAVAILABLE: { status: 503, title: 'Key store unavailable' },
+  VERIFICATION_BUSY: { status: 503, title: 'Too many key verifications in progress' },
   INTERNAL: { status: 500, title: 'Internal error' },
 };
 

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { GatewayError } from '../errors.ts';
 import type { KeyEvents } from '../keys/events.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
@@ -8,6 +9,7 @@ import type { ParsedToken } from '../keys/token.ts';
 import type { KeyStore } from '../store/store.ts';
 import { compileIpRules, type IpRules } from './ip-rules.ts';
 import { createLruCache } from './lru-cache.ts';
+import { createVerificationGuard, type VerificationRefusal } from './verification-guard.ts';
 
 /** What a verified token stands for; immutable, so it may be cached for the life of the process. */
 interface SecretRef {
@@ -34,6 +36,8 @@ export interface VerifierHooks {
   cacheHit?(): void;
   cacheMiss?(): void;
   verification?(ok: boolean): void;
+  /** An argon2 verification was not attempted: the lookup is throttled, or too many run at once. */
+  verificationRefused?(reason: VerificationRefusal): void;
 }
 
 export interface KeyVerifier {
@@ -51,10 +55,19 @@ export interface KeyVerifierOptions {
   maxEntries: number;
   /** How long a failed token is refused without a lookup (ms). */
   negativeTtlMs?: number;
+  /** argon2 verifications running at once at most (default 2 × CPUs); beyond it 503 VERIFICATION_BUSY. */
+  maxConcurrentVerifications?: number;
+  /** Failed verifications per lookup and window before the lookup is throttled (default 5 per 60 s). */
+  failureThrottle?: { maxFailures: number; windowMs: number };
   hooks?: VerifierHooks;
 }
 
+/** Default per-lookup failure throttle: 5 failed verifications within 60 s. */
+export const DEFAULT_FAILURE_THROTTLE = Object.freeze({ maxFailures: 5, windowMs: 60_000 });
+
 const unknownKey = () => new GatewayError('UNKNOWN_KEY', 'No active API key matches this token.');
+const BUSY_DETAIL = 'Too many API keys are being verified right now; retry in a second.';
+const verificationBusy = () => new GatewayError('VERIFICATION_BUSY', BUSY_DETAIL, { retryAfter: 1 });
 
 async function fromStore<T>(work: () => T | Promise<T>): Promise<T> {
   try {
@@ -85,10 +98,23 @@ function checkState(key: ApiKey, secret: SecretRecord, nowMs: number): void {
  * token maps to `{keyId, secretId}` (concurrent first uses share one verification; failures are
  * refused briefly by fingerprint), while key state comes from per-key snapshots that are dropped on
  * a key event and wholesale when the store's change marker moves.
+ *
+ * argon2 work is bounded: after `failureThrottle.maxFailures` failed verifications of one lookup
+ * within the window, tokens of that lookup not already verified are refused (401 UNKNOWN_KEY)
+ * without argon2 until the window passes; a token verified before keeps working from the cache,
+ * while a right token not yet verified on this instance waits for the window like a wrong one.
+ * Beyond `maxConcurrentVerifications` running at once, 503 VERIFICATION_BUSY (`retryAfter: 1`).
  */
 export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const { store, hasher, events, clock, maxEntries, hooks = {} } = options;
   const negativeTtlMs = options.negativeTtlMs ?? 10_000;
+  const throttle = options.failureThrottle ?? DEFAULT_FAILURE_THROTTLE;
+  const guard = createVerificationGuard({
+    maxFailuresPerLookup: throttle.maxFailures,
+    failureWindowMs: throttle.windowMs,
+    maxConcurrent: options.maxConcurrentVerifications ?? 2 * availableParallelism(),
+    maxTrackedLookups: Math.min(maxEntries, 10_000),
+  });
   const fingerprintKey = randomBytes(32);
   const verified = createLruCache<SecretRef>(maxEntries);
   const refused = createLruCache<true>(Math.min(maxEntries, 10_000));
@@ -125,7 +151,17 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     const found = await fromStore(() => store.findByLookup(parsed.lookup));
     if (!found || found.secret.keyId !== found.key.id || found.key.environment !== parsed.environment)
       return null;
-    const ok = await hasher.verify(found.secret.hash, token);
+    const refusal = guard.begin(parsed.lookup, clock());
+    if (refusal) {
+      hooks.verificationRefused?.(refusal);
+      throw refusal === 'busy' ? verificationBusy() : unknownKey();
+    }
+    let ok = false;
+    try {
+      ok = await hasher.verify(found.secret.hash, token);
+    } finally {
+      guard.end(parsed.lookup, ok, clock());
+    }
     hooks.verification?.(ok);
     if (!ok) return null;
     const ref = { keyId: found.key.id, secretId: found.secret.id };
@@ -190,6 +226,10 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       if (ref) hooks.cacheHit?.();
       else {
         hooks.cacheMiss?.();
+        if (guard.isThrottled(parsed.lookup, now)) {
+          hooks.verificationRefused?.('throttled');
+          throw unknownKey();
+        }
         ref = (await resolveSecret(token, parsed, fingerprint)) ?? undefined;
         if (!ref) {
           refused.set(fingerprint, true, now + negativeTtlMs);

@@ -32,14 +32,24 @@ export interface PipelineDeps {
   clock: () => number;
 }
 
-/** Counts requests by rule/environment/status and records authenticated calls once the response finished. */
+/** Status recorded for a request the client closed before its response finished (as nginx logs it). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * Counts requests by rule/environment/status and records authenticated calls once, when the
+ * response finished or, for a request the client aborted (no `finish`), when the connection closed,
+ * with status 499.
+ */
 function createObserveResponse(deps: PipelineDeps) {
   return function observeResponse(req: Request, res: Response, next: NextFunction): void {
-    res.on('finish', () => {
+    let observed = false;
+    const observe = (status: number) => {
+      if (observed) return;
+      observed = true;
       const principal = res.locals.principal as Principal | undefined;
       const environment = principal?.key.environment ?? 'none';
       const rule = routeOf(res)?.rule ?? 'none';
-      deps.metrics.requests.inc({ rule, environment, status: String(res.statusCode) });
+      deps.metrics.requests.inc({ rule, environment, status: String(status) });
       if (!principal) return;
       const latencyMs = Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e6;
       deps.recorder.record({
@@ -48,11 +58,15 @@ function createObserveResponse(deps: PipelineDeps) {
         secretId: principal.secret.id,
         method: req.method,
         path: req.originalUrl,
-        status: res.statusCode,
+        status,
         latencyMs,
         clientIp: principal.clientIp,
         atMs: deps.clock(),
       });
+    };
+    res.on('finish', () => observe(res.statusCode));
+    res.on('close', () => {
+      if (!res.writableFinished) observe(CLIENT_CLOSED_REQUEST);
     });
     next();
   };

@@ -36,11 +36,27 @@ export function assignRequestId(req: Request, res: Response, next: NextFunction)
   next();
 }
 
-/** Refuses paths that could confuse matching (dot segments, encoded `/`) and anything outside `/v2/`. */
+/** True when every `%` escape of the path is valid and decodes to UTF-8. */
+function isWellEncoded(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses paths that could confuse matching (dot segments, encoded `/`) and anything outside `/v2/`
+ * (404), and paths with malformed percent-encoding (400 MALFORMED_REQUEST), before any key work.
+ */
 export function checkPath(req: Request, _res: Response, next: NextFunction): void {
   const path = rawPathOf(req);
   if (!isSafePath(path) || !path.startsWith('/v2/')) {
     throw new GatewayError('ROUTE_NOT_FOUND', 'No such route; the API lives under /v2/.');
+  }
+  if (!isWellEncoded(path)) {
+    throw new GatewayError('MALFORMED_REQUEST', 'The request path has malformed percent-encoding.');
   }
   next();
 }
@@ -105,7 +121,10 @@ export function checkIpAllowlist(req: Request, res: Response, next: NextFunction
   next();
 }
 
-/** (e) Resolves the route (management or proxied) and checks that the key holds its scope. */
+/**
+ * (e) Resolves the route (management or proxied), checks that the key holds its scope and that the
+ * route's upstream serves the key's environment (403 ENVIRONMENT_MISMATCH otherwise).
+ */
 export function createAuthorizeRoute(routes: RouteMatcher): Step {
   return function authorizeRoute(req, res, next) {
     const route = routes.match(req.method, rawPathOf(req));
@@ -116,6 +135,13 @@ export function createAuthorizeRoute(routes: RouteMatcher): Step {
       throw new GatewayError('INSUFFICIENT_SCOPE', `This call needs the ${route.scope} scope.`, {
         requiredScope: route.scope,
       });
+    }
+    if (route.kind === 'proxy' && route.urls[key.environment] === undefined) {
+      throw new GatewayError(
+        'ENVIRONMENT_MISMATCH',
+        `This route is not available to ${key.environment} keys.`,
+        { environment: key.environment },
+      );
     }
     next();
   };

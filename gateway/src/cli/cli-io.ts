@@ -5,6 +5,8 @@ import type { KeyStore } from '../store/store.ts';
 /** What a CLI command may touch: its output streams and stdin, and nothing global. */
 export interface CliIo {
   env: Record<string, string | undefined>;
+  /** The OS user running the CLI; changes are attributed to the administrator `cli:<osUser>`. */
+  osUser: string;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   /** Reads all of stdin as text. */

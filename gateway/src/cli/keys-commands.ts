@@ -4,8 +4,10 @@ import type { PublicKey } from '../keys/public-key.ts';
 import { type CliIo, type OpenServices, printJson, UsageError } from './cli-io.ts';
 import { formatKeyTable } from './format.ts';
 
-/** Changes made from the CLI are attributed to the administrator `cli`, without a source IP. */
-export const CLI_ACTOR: Actor = { type: 'admin', id: 'cli' };
+/** Changes made from the CLI are attributed to the administrator `cli:<OS user name>`, without a source IP. */
+export function cliActor(io: Pick<CliIo, 'osUser'>): Actor {
+  return { type: 'admin', id: `cli:${io.osUser}` };
+}
 const ORIGIN = { sourceIp: null };
 
 export const KEYS_HELP = `Usage: keygate keys <command> [options]
@@ -80,7 +82,7 @@ export async function runKeysCommand(io: CliIo, open: OpenServices, argv: string
         throw new UsageError('--env is live or test');
       if (filter.status && !['active', 'revoked'].includes(filter.status))
         throw new UsageError('--status is active or revoked');
-      const keys = await (await open()).keyService.listKeys(CLI_ACTOR, filter);
+      const keys = await (await open()).keyService.listKeys(cliActor(io), filter);
       if (values.json) printJson(io, keys);
       else io.stdout.write(keys.length === 0 ? 'No keys.\n' : formatKeyTable(keys));
       return 0;
@@ -88,14 +90,14 @@ export async function runKeysCommand(io: CliIo, open: OpenServices, argv: string
     case 'show': {
       const { values, positionals } = parse(rest);
       const id = oneId(positionals, 'show');
-      const key = await (await open()).keyService.getKey(CLI_ACTOR, id);
+      const key = await (await open()).keyService.getKey(cliActor(io), id);
       printKey(io, key, values.json === true, `Key ${key.id}`);
       return 0;
     }
     case 'revoke': {
       const { values, positionals } = parse(rest);
       const id = oneId(positionals, 'revoke');
-      const key = await (await open()).keyService.revokeKey(CLI_ACTOR, id, ORIGIN);
+      const key = await (await open()).keyService.revokeKey(cliActor(io), id, ORIGIN);
       printKey(io, key, values.json === true, `Revoked ${key.id}; every secret is closed.`);
       return 0;
     }
@@ -105,7 +107,7 @@ export async function runKeysCommand(io: CliIo, open: OpenServices, argv: string
       const { values, positionals } = parse(rest, { secret: { type: 'string' } });
       const secretId = values.secret as string | undefined;
       const id = oneId(positionals, 'close-secret');
-      const key = await (await open()).keyService.closeSecret(CLI_ACTOR, id, secretId, ORIGIN);
+      const key = await (await open()).keyService.closeSecret(cliActor(io), id, secretId, ORIGIN);
       printKey(io, key, values.json === true, `Closed the old secret of ${key.id}.`);
       return 0;
     }
@@ -137,7 +139,7 @@ async function createCommand(io: CliIo, open: OpenServices, args: string[]): Pro
     ...(perMinute === undefined ? {} : { rateLimit: { perMinute } }),
   };
   const { keyService } = await open();
-  const { key, secret } = await keyService.createKey(CLI_ACTOR, input, ORIGIN);
+  const { key, secret } = await keyService.createKey(cliActor(io), input, ORIGIN);
   if (values.json) printJson(io, { id: key.id, prefix: key.prefix, secret });
   else io.stdout.write(`Created ${key.id}\n${formatKeyTable([key])}\nsecret: ${secret}\n${SHOWN_ONCE}`);
   return 0;
@@ -151,7 +153,7 @@ async function rotateCommand(io: CliIo, open: OpenServices, args: string[]): Pro
   const id = oneId(positionals, 'rotate');
   const { keyService } = await open();
   const { key, secret } = await keyService.rotateKey(
-    CLI_ACTOR,
+    cliActor(io),
     id,
     overlapDays === undefined ? {} : { overlapDays },
     ORIGIN,

@@ -2,6 +2,7 @@ import { writeProblem } from '@keygate/problem';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.ts';
+import { redactTokens } from '../keys/token.ts';
 
 /** `WWW-Authenticate` for a 401: plain Bearer when no key was sent, `invalid_token` otherwise (RFC 6750). */
 export function wwwAuthenticate(error: GatewayError): string {
@@ -10,7 +11,18 @@ export function wwwAuthenticate(error: GatewayError): string {
     : 'Bearer realm="keygate", error="invalid_token"';
 }
 
-/** Maps errors thrown by body parsers (`type`, `status`) to gateway errors; everything else is INTERNAL. */
+/** The 4xx `status` / `statusCode` an error from Express, the router or a body parser carries, else null. */
+function clientStatusOf(error: unknown): number | null {
+  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  return typeof value === 'number' && value >= 400 && value < 500 ? value : null;
+}
+
+/**
+ * Maps errors thrown by body parsers (`type`) to gateway errors, then any other error carrying a 4xx
+ * `status`/`statusCode` (router, body parser) or a URIError (malformed percent-encoding) to 400
+ * MALFORMED_REQUEST; everything else is INTERNAL.
+ */
 function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const type = (error as { type?: unknown } | null)?.type;
@@ -19,6 +31,9 @@ function toGatewayError(error: unknown): GatewayError {
   }
   if (type === 'entity.too.large') {
     return new GatewayError('PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
+  }
+  if (error instanceof URIError || clientStatusOf(error) !== null) {
+    return new GatewayError('MALFORMED_REQUEST', 'The request could not be read; check its encoding.');
   }
   return new GatewayError('INTERNAL', 'Something went wrong on our side; the request id helps us find it.');
 }
@@ -32,7 +47,7 @@ export function createErrorHandler(logger: Logger) {
     if (problem.status >= 500) {
       const cause = error instanceof GatewayError ? (error.cause ?? error) : error;
       logger.error(
-        { err: cause, requestId, clientRequestId, method: req.method, path: req.path },
+        { err: cause, requestId, clientRequestId, method: req.method, path: redactTokens(req.path) },
         'request failed',
       );
     } else {
@@ -45,6 +60,10 @@ export function createErrorHandler(logger: Logger) {
     }
     const headers: Record<string, string> = {};
     if (problem.status === 401) headers['WWW-Authenticate'] = wwwAuthenticate(problem);
+    const { retryAfter } = problem.extensions;
+    if (typeof retryAfter === 'number' && !res.hasHeader('Retry-After')) {
+      headers['Retry-After'] = String(retryAfter);
+    }
     writeProblem(res, problem.toProblem(requestId), headers);
   };
 }

@@ -1,6 +1,7 @@
-import { type Request, type Response, Router } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
 import { principalOf } from '../auth/principal.ts';
+import { routeOf } from '../auth/steps.ts';
 import { ChangeScopesInputSchema, CloseSecretInputSchema, parseInput } from '../keys/key-input.ts';
 import type { KeyService } from '../keys/key-service.ts';
 import type { Actor } from '../keys/model.ts';
@@ -25,6 +26,18 @@ function callerOf(res: Response): { actor: Actor; origin: { sourceIp: string } }
 
 function queryOf<S extends z.ZodType>(schema: S, req: Request): z.infer<S> {
   return parseInput(schema, req.query);
+}
+
+/**
+ * Defence in depth: the pipeline required `auth:rw` only if the route matcher classified the path
+ * as the management route. A request Express mounted here that the matcher classified otherwise
+ * (a case or encoding difference between the two) is refused, never served.
+ */
+function requireManagementRoute(_req: Request, res: Response, next: NextFunction): void {
+  if (routeOf(res)?.kind !== 'management') {
+    throw new Error('keys router reached by a request the route table did not resolve to /v2/auth/keys');
+  }
+  next();
 }
 
 /** The `:id` path parameter. */
@@ -53,10 +66,13 @@ const msOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.
  * - `GET /:id/usage?from&to` → totals and per-secret usage (default last 24 h, at most 31 days)
  * - `GET /:id/activity?action&from&to&limit&cursor` → `{items, nextCursor}`
  * - `GET /:id/logs?secretId&from&to&limit&cursor` → `{items, nextCursor}`
- * Every response carries `Cache-Control: no-store`.
+ * Every response carries `Cache-Control: no-store`. Paths match case-sensitively, like the route
+ * matcher, and a request whose matched route (`routeOf(res)`) is not the management route is
+ * refused with 500 (a wiring bug, logged).
  */
 export function createKeysRouter({ keyService }: KeysRouterDeps): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true, strict: false });
+  router.use(requireManagementRoute);
   router.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();

@@ -99,10 +99,19 @@ export function assertCanTouch(actor: ApiKey, target: ApiKey): void {
   }
 }
 
-/** Refuses a scope change that widens the actor itself, grants `auth:*`, or grants what the actor lacks. */
+/**
+ * Refuses a scope change that widens the actor itself, grants `auth:*`, or grants what the actor
+ * lacks. On another key, the result must also be a key the actor could have created (as for a
+ * rotation): expiry no later than the actor's, an allowlist inside the actor's, rate limit ≤ the
+ * actor's. A key narrowing itself always passes those.
+ */
 export function assertScopeChange(actor: ApiKey, target: ApiKey, scopes: readonly string[]): void {
   if (actor.id === target.id && !coversScopes(actor.scopes, scopes)) {
     throw deny('self_widening', 'A key cannot widen its own scopes.');
+  }
+  if (actor.id !== target.id) {
+    assertGrantWithin(actor, { ...target, scopes: [...scopes] }, target.scopes);
+    return;
   }
   const auth = addedAuthScopes(scopes, target.scopes);
   if (auth.length > 0) {

@@ -1,12 +1,20 @@
 import { GatewayError } from '../errors.ts';
-import { applyChange, assertKeyActive, type KeyState, resolveActorKey } from './change-runner.ts';
+import {
+  applyChange,
+  assertKeyActive,
+  type ChangeOrigin,
+  type KeyState,
+  loadKeyState,
+  resolveActorKey,
+} from './change-runner.ts';
 import { assertCanTouch, assertGrantWithin, assertScopeChange, keyNotFound } from './escalation.ts';
 import { parseInput, RotateKeyInputSchema, ScopesSchema } from './key-input.ts';
-import { openOldSecrets } from './lifecycle.ts';
+import { isSecretUsable, openOldSecrets } from './lifecycle.ts';
 import type { Actor, ApiKey, SecretRecord } from './model.ts';
 import { type PublicKey, snapshotSecret, toPublicKey } from './public-key.ts';
 import { planRotation } from './rotation.ts';
 import type { RequestContext, ServiceContext } from './service-context.ts';
+import { closeEndedOverlaps } from './sweep.ts';
 import { generateToken } from './token.ts';
 
 /** The key's view at the service's clock. */
@@ -52,7 +60,14 @@ export async function changeScopes(
   return viewOf(ctx, state);
 }
 
-/** Revokes a key: status revoked and every open secret closed with reason `revoked`. */
+/**
+ * Revokes a key: status revoked, and every secret still usable closed now with reason `revoked`.
+ * Secrets already closed keep their record. Secrets whose overlap ended but that no sweep closed yet
+ * are first closed as the sweep would (`closedAt = closesAt`, reason `overlap_ended`, one
+ * `key.secret_closed` entry each, by the system), so the activity log records every overlap end; one
+ * ending in the instant between those steps is closed the same way inside the revoke
+ * (`details.overlapEndedSecretIds`).
+ */
 export async function revokeKey(
   ctx: ServiceContext,
   actor: Actor,
@@ -60,20 +75,34 @@ export async function revokeKey(
   origin: RequestContext,
 ): Promise<PublicKey> {
   const actorKey = await prepare(ctx, actor, keyId);
-  const state = await applyChange(ctx, keyId, { actor, ...origin }, ({ key, secrets }, nowMs) => {
+  const checkRevocable = (key: ApiKey, nowMs: number) => {
     assertKeyActive(key, nowMs, { allowExpired: true });
     if (actorKey) assertCanTouch(actorKey, key);
+  };
+  checkRevocable((await loadKeyState(ctx.store, keyId)).key, ctx.clock());
+  await closeEndedOverlaps(ctx, keyId, ctx.clock());
+  const state = await applyChange(ctx, keyId, { actor, ...origin }, ({ key, secrets }, nowMs) => {
+    checkRevocable(key, nowMs);
     const at = new Date(nowMs).toISOString();
-    const closed = secrets
-      .filter((secret) => secret.closedAt === null)
+    const unclosed = secrets.filter((secret) => secret.closedAt === null);
+    const revoked = unclosed
+      .filter((secret) => isSecretUsable(secret, nowMs))
       .map((secret): SecretRecord => ({ ...secret, closedAt: at, closedReason: 'revoked' }));
+    const ended = unclosed
+      .filter((secret) => !isSecretUsable(secret, nowMs))
+      .map(
+        (secret): SecretRecord => ({ ...secret, closedAt: secret.closesAt, closedReason: 'overlap_ended' }),
+      );
     return {
       key: { ...key, status: 'revoked', revokedAt: at },
-      secrets: closed,
+      secrets: [...revoked, ...ended],
       action: 'key.revoked',
       before: { status: key.status, revokedAt: key.revokedAt },
       after: { status: 'revoked', revokedAt: at },
-      details: { closedSecretIds: closed.map((secret) => secret.id) },
+      details: {
+        closedSecretIds: revoked.map((secret) => secret.id),
+        ...(ended.length > 0 ? { overlapEndedSecretIds: ended.map((secret) => secret.id) } : {}),
+      },
     };
   });
   return viewOf(ctx, state);
@@ -81,7 +110,10 @@ export async function revokeKey(
 
 /**
  * Rotates a key: a new secret with the same permissions; the old one keeps working until
- * `now + min(overlapDays, maxOverlapDays)` but never past the key's expiry; 0 closes it at once.
+ * `now + min(overlapDays, maxOverlapDays)` but never past the key's expiry. With 0 the old secret
+ * ends at once (in the rotation's commit) and a second change closes it by hand, logging
+ * `key.secret_closed` (reason `manual`, by the rotating actor); should that second change fail, the
+ * old secret is unusable all the same and the sweep closes it (reason `overlap_ended`).
  * Refused (409 ROTATION_IN_PROGRESS) while an older secret is still open.
  */
 export async function rotateKey(
@@ -97,20 +129,41 @@ export async function rotateKey(
   if (!target) throw keyNotFound(keyId);
   const token = generateToken(target.environment);
   const hash = await ctx.hasher.hash(token.token);
-  const state = await applyChange(ctx, keyId, { actor, ...origin }, ({ key, secrets }, nowMs) => {
+  let endedAtOnce = null as string | null;
+  let state = await applyChange(ctx, keyId, { actor, ...origin }, ({ key, secrets }, nowMs) => {
     assertKeyActive(key, nowMs);
     // Rotation hands out a credential with the key's powers: it must be one the actor could create.
     if (actorKey) {
       assertCanTouch(actorKey, key);
       assertGrantWithin(actorKey, key, key.scopes);
     }
-    return planRotation({ key, secrets }, nowMs, {
+    const plan = planRotation({ key, secrets }, nowMs, {
       secret: { lookup: token.lookup, prefix: token.prefix, hash },
       overlapDays,
       maxOverlapDays: ctx.config.maxOverlapDays,
     });
+    endedAtOnce = plan.details?.overlapDays === 0 ? (plan.details.previousSecretId as string | null) : null;
+    return plan;
   });
+  if (endedAtOnce !== null) state = await closeEndedAtOnce(ctx, keyId, endedAtOnce, { actor, ...origin });
   return { key: viewOf(ctx, state), secret: token.token };
+}
+
+/** Closes by hand the old secret a rotation with overlap 0 ended at once, logging `key.secret_closed`. */
+function closeEndedAtOnce(ctx: ServiceContext, keyId: string, secretId: string, origin: ChangeOrigin) {
+  return applyChange(ctx, keyId, origin, ({ key, secrets }) => {
+    const secret = secrets.find((candidate) => candidate.id === secretId);
+    if (!secret || secret.closedAt !== null) return null;
+    const closed: SecretRecord = { ...secret, closedAt: secret.closesAt, closedReason: 'manual' };
+    return {
+      key,
+      secrets: [closed],
+      action: 'key.secret_closed',
+      before: { secrets: [snapshotSecret(secret)] },
+      after: { secrets: [snapshotSecret(closed)] },
+      details: { secretIds: [secret.id], reason: 'manual' },
+    };
+  });
 }
 
 /** Closes an old secret at once (the given one, or every old secret still open). */

@@ -32,8 +32,9 @@ export function newSecretRecord(keyId: string, secret: NewSecret, at: string): S
 
 /**
  * The change a rotation makes: the new secret becomes current; the old one closes at
- * `now + min(overlapDays, maxOverlapDays, 7)` days, never after the key's expiry end, or at once
- * (closed by hand) for 0. Refused with 409 ROTATION_IN_PROGRESS while an older secret is still open.
+ * `now + min(overlapDays, maxOverlapDays, 7)` days, never after the key's expiry end; for 0 its
+ * `closesAt` is now, so it stops at once (the caller then closes it by hand, logging that).
+ * Refused with 409 ROTATION_IN_PROGRESS while an older secret is still open.
  */
 export function planRotation(
   { key, secrets }: KeyState,
@@ -52,11 +53,7 @@ export function planRotation(
   const days = Math.min(options.overlapDays, options.maxOverlapDays, OVERLAP_DAYS_MAX);
   const endMs = Math.min(nowMs + days * DAY_MS, key.expiresAt ? expiryEndMs(key.expiresAt) : Infinity);
   const current = currentSecretOf(key, secrets);
-  const old: SecretRecord | null = !current
-    ? null
-    : days === 0
-      ? { ...current, closesAt: at, closedAt: at, closedReason: 'manual' }
-      : { ...current, closesAt: new Date(endMs).toISOString() };
+  const old: SecretRecord | null = current && { ...current, closesAt: new Date(endMs).toISOString() };
   const fresh = newSecretRecord(key.id, options.secret, at);
   const changed = old ? [fresh, old] : [fresh];
   return {

@@ -20,9 +20,11 @@ function isDue(secret: SecretRecord, nowMs: number): boolean {
  * Housekeeping, safe to run from several instances at once (each step is a version-checked change
  * re-planned on fresh state, so it happens once):
  * - closes every secret whose overlap ended (`closedAt = closesAt`, reason `overlap_ended`) and logs
- *   `key.secret_closed` with `{secretId, reason: 'overlap_ended'}`;
- * - for each active key inside a reminder lead time not yet reminded, logs one `key.expiry_reminder`
- *   with the smallest lead entered (`{leadDays, daysLeft, expiresAt}`) and marks every lead entered.
+ *   `key.secret_closed` with `{secretId, reason: 'overlap_ended'}` (revoking a key does the same
+ *   first, so every overlap end is logged even on keys revoked before a sweep saw them);
+ * - for each active key inside reminder lead times not yet reminded, logs one `key.expiry_reminder`
+ *   per lead time entered (`{leadDays, daysLeft, expiresAt}`, largest lead first, even when several
+ *   windows were entered at once) and marks each lead in `remindersSent`.
  * Nothing on the request path depends on this: the data plane checks closesAt and expiry itself.
  * Every key is attempted; failures are thrown together at the end as an AggregateError.
  */
@@ -31,7 +33,8 @@ export async function sweep(ctx: ServiceContext, nowMs: number = ctx.clock()): P
   const failures: unknown[] = [];
   for (const key of await ctx.store.listKeys({ status: 'active' })) {
     try {
-      await sweepKey(ctx, key, nowMs, result);
+      result.secretsClosed += await closeEndedOverlaps(ctx, key.id, nowMs);
+      result.remindersWritten += await writeReminders(ctx, key, nowMs);
     } catch (error) {
       failures.push(error);
     }
@@ -40,11 +43,16 @@ export async function sweep(ctx: ServiceContext, nowMs: number = ctx.clock()): P
   return result;
 }
 
-async function sweepKey(ctx: ServiceContext, key: ApiKey, nowMs: number, result: SweepResult): Promise<void> {
+/**
+ * Closes every secret of the key whose overlap ended by `nowMs` and is not closed yet, one change
+ * each (`closedAt = closesAt`, reason `overlap_ended`, by the system); returns how many it closed.
+ */
+export async function closeEndedOverlaps(ctx: ServiceContext, keyId: string, nowMs: number): Promise<number> {
   const deps = { ...ctx, clock: () => nowMs };
-  for (const due of (await ctx.store.listSecrets(key.id)).filter((secret) => isDue(secret, nowMs))) {
+  let count = 0;
+  for (const due of (await ctx.store.listSecrets(keyId)).filter((secret) => isDue(secret, nowMs))) {
     let closed = false;
-    await applyChange(deps, key.id, SYSTEM, ({ key: fresh, secrets }) => {
+    await applyChange(deps, keyId, SYSTEM, ({ key: fresh, secrets }) => {
       closed = false;
       const secret = secrets.find((candidate) => candidate.id === due.id);
       if (!secret || !isDue(secret, nowMs)) return null;
@@ -59,31 +67,38 @@ async function sweepKey(ctx: ServiceContext, key: ApiKey, nowMs: number, result:
         details: { secretId: secret.id, reason: 'overlap_ended' },
       };
     });
-    if (closed) result.secretsClosed++;
+    if (closed) count++;
   }
-  if (enteredLeads(ctx, key, nowMs).length === 0) return;
-  let written = false;
-  await applyChange(deps, key.id, SYSTEM, ({ key: fresh }) => {
-    written = false;
-    const entered = enteredLeads(ctx, fresh, nowMs);
-    if (fresh.status !== 'active' || entered.length === 0) return null;
-    const leadDays = Math.min(...entered);
-    const reminder = expiryReminder(fresh, nowMs, leadDays)!;
-    const remindersSent = [...fresh.remindersSent, ...entered].sort((a, b) => b - a);
-    written = true;
-    return {
-      key: { ...fresh, remindersSent },
-      secrets: [],
-      action: 'key.expiry_reminder',
-      before: { remindersSent: fresh.remindersSent },
-      after: { remindersSent },
-      details: { leadDays, daysLeft: reminder.daysLeft, expiresAt: reminder.expiresAt },
-    };
-  });
-  if (written) result.remindersWritten++;
+  return count;
 }
 
-/** Lead times whose window the key has entered (and not left by expiring) without a reminder yet. */
+/** One `key.expiry_reminder` per lead time the key entered without a reminder; returns how many it wrote. */
+async function writeReminders(ctx: ServiceContext, key: ApiKey, nowMs: number): Promise<number> {
+  const deps = { ...ctx, clock: () => nowMs };
+  let count = 0;
+  for (const leadDays of enteredLeads(ctx, key, nowMs)) {
+    let written = false;
+    await applyChange(deps, key.id, SYSTEM, ({ key: fresh }) => {
+      written = false;
+      if (fresh.status !== 'active' || !enteredLeads(ctx, fresh, nowMs).includes(leadDays)) return null;
+      const reminder = expiryReminder(fresh, nowMs, leadDays)!;
+      const remindersSent = [...fresh.remindersSent, leadDays].sort((a, b) => b - a);
+      written = true;
+      return {
+        key: { ...fresh, remindersSent },
+        secrets: [],
+        action: 'key.expiry_reminder',
+        before: { remindersSent: fresh.remindersSent },
+        after: { remindersSent },
+        details: { leadDays, daysLeft: reminder.daysLeft, expiresAt: reminder.expiresAt },
+      };
+    });
+    if (written) count++;
+  }
+  return count;
+}
+
+/** Lead times (largest first) whose window the key has entered (and not left by expiring) without a reminder yet. */
 function enteredLeads(ctx: ServiceContext, key: ApiKey, nowMs: number): number[] {
   return ctx.config.expiryReminderDays.filter(
     (lead) => !key.remindersSent.includes(lead) && expiryReminder(key, nowMs, lead) !== null,

@@ -72,6 +72,17 @@ export function parseToken(token: string): ParsedToken | null {
   return { environment, lookup, prefix: prefixOf(environment, lookup) };
 }
 
+/**
+ * Anything in a URL that looks like a keygate token (`kg_live_…` / `kg_test_…`, also with `_` sent
+ * as `%5F`), wherever it appears; matched loosely so a mistyped or truncated token is caught too.
+ */
+const TOKEN_IN_TEXT = /kg(?:_|%5f)(live|test)(?:_|%5f)(?:[0-9A-Za-z]|_|%5f)+/gi;
+
+/** Replaces every token-like run in `text` (a logged path or query) with `kg_<env>_[redacted]`. */
+export function redactTokens(text: string): string {
+  return text.replace(TOKEN_IN_TEXT, (_match, environment: string) => `kg_${environment}_[redacted]`);
+}
+
 /** Prefixed random id such as `key_…`, `sec_…`, `act_…`, `req_…`. */
 export function newId(prefix: string): string {
   return `${prefix}_${randomBase62(20)}`;

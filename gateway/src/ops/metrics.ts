@@ -7,6 +7,7 @@ export interface GatewayMetrics {
   authFailures: Counter<'reason'>;
   rateLimited: Counter<string>;
   verifications: Counter<'result'>;
+  verificationsRefused: Counter<'reason'>;
   authCache: Counter<'result'>;
   upstreamDuration: Histogram<'upstream' | 'environment' | 'outcome'>;
   usageLogsDropped: Counter<string>;
@@ -40,6 +41,12 @@ export function createMetrics(): GatewayMetrics {
       name: 'keygate_argon2_verifications_total',
       help: 'argon2 verifications performed, by result.',
       labelNames: ['result'] as const,
+      registers,
+    }),
+    verificationsRefused: new Counter({
+      name: 'keygate_argon2_verifications_refused_total',
+      help: 'argon2 verifications not attempted: throttled (too many failures for one lookup) or busy (concurrency cap).',
+      labelNames: ['reason'] as const,
       registers,
     }),
     authCache: new Counter({

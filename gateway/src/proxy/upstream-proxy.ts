@@ -116,7 +116,8 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     if (route?.kind !== 'proxy') return next();
     const principal = res.locals.principal as Principal;
     const environment = principal.key.environment;
-    const proxy = proxies.get(route.urls[environment]);
+    const url = route.urls[environment];
+    const proxy = url === undefined ? undefined : proxies.get(url);
     if (!proxy) throw new Error(`no proxy built for ${route.upstream}/${environment}`);
     await setUpstreamHeaders(
       req.headers,

@@ -1,5 +1,5 @@
 import type { Environment } from '../keys/model.ts';
-import { MANAGEMENT_PREFIX, type RouteTable } from './route-table.ts';
+import { MANAGEMENT_PREFIX, type RouteTable, type Upstream } from './route-table.ts';
 
 /** The scope every management route (`/v2/auth/keys…`) requires. */
 export const MANAGEMENT_SCOPE = 'auth:rw';
@@ -13,7 +13,8 @@ export type RouteMatch =
       scope: string;
       upstream: string;
       audience: string;
-      urls: Readonly<Record<Environment, string>>;
+      /** The upstream URL per environment; a missing one means the route is not available to such keys. */
+      urls: Readonly<Partial<Record<Environment, string>>>;
     }
   | { kind: 'management'; rule: 'management'; scope: typeof MANAGEMENT_SCOPE };
 
@@ -29,7 +30,12 @@ export interface RouteMatcher {
   readonly upstreamTargets: ReadonlyArray<{ label: string; url: string }>;
 }
 
-const MANAGEMENT: RouteMatch = { kind: 'management', rule: 'management', scope: MANAGEMENT_SCOPE };
+/** The match of every management path. */
+export const MANAGEMENT_ROUTE: RouteMatch = Object.freeze({
+  kind: 'management',
+  rule: 'management',
+  scope: MANAGEMENT_SCOPE,
+});
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -42,6 +48,14 @@ function compilePattern(pattern: string): RegExp {
     .map((part) => (part.startsWith('{') ? '[^/:]+' : escapeRegex(part)))
     .join('');
   return new RegExp(`^${source}$`);
+}
+
+/** The URLs an upstream has, without entries for environments it leaves out. */
+function urlsOf(upstream: Upstream): Partial<Record<Environment, string>> {
+  const urls: Partial<Record<Environment, string>> = {};
+  if (upstream.live !== undefined) urls.live = upstream.live;
+  if (upstream.test !== undefined) urls.test = upstream.test;
+  return urls;
 }
 
 /** Compiles a validated route table once; matching is a method lookup plus a few regex tests. */
@@ -58,21 +72,20 @@ export function compileRoutes(table: RouteTable): RouteMatcher {
         scope: route.scope,
         upstream: name,
         audience: upstream.audience,
-        urls: Object.freeze({ live: upstream.live, test: upstream.test }),
+        urls: Object.freeze(urlsOf(upstream)),
       },
     };
     const list = byMethod.get(route.method) ?? [];
     list.push(compiled);
     byMethod.set(route.method, list);
   }
-  const upstreamTargets = Object.entries(table.upstreams).flatMap(([name, upstream]) => [
-    { label: `${name}/live`, url: upstream.live },
-    { label: `${name}/test`, url: upstream.test },
-  ]);
+  const upstreamTargets = Object.entries(table.upstreams).flatMap(([name, upstream]) =>
+    Object.entries(urlsOf(upstream)).map(([environment, url]) => ({ label: `${name}/${environment}`, url })),
+  );
   return {
     upstreamTargets,
     match(method, path) {
-      if (path === MANAGEMENT_PREFIX || path.startsWith(`${MANAGEMENT_PREFIX}/`)) return MANAGEMENT;
+      if (path === MANAGEMENT_PREFIX || path.startsWith(`${MANAGEMENT_PREFIX}/`)) return MANAGEMENT_ROUTE;
       // HEAD follows the GET rules, as Express and HTTP semantics do.
       const candidates = byMethod.get(method === 'HEAD' ? 'GET' : method) ?? [];
       for (const candidate of candidates) {

@@ -25,11 +25,19 @@ const UpstreamUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .refine((url) => !new URL(url).search && !new URL(url).hash, 'must have no query or fragment');
 
-export const UpstreamSchema = z.strictObject({
-  audience: z.string().min(1),
-  live: UpstreamUrlSchema,
-  test: UpstreamUrlSchema,
-});
+/**
+ * One upstream service. `live` and `test` are each optional, but one is required: a route whose
+ * upstream has no URL for a key's environment answers that key 403 ENVIRONMENT_MISMATCH.
+ */
+export const UpstreamSchema = z
+  .strictObject({
+    audience: z.string().min(1),
+    live: UpstreamUrlSchema.optional(),
+    test: UpstreamUrlSchema.optional(),
+  })
+  .refine((upstream) => upstream.live !== undefined || upstream.test !== undefined, {
+    message: 'needs a live or a test URL (or both)',
+  });
 
 export const RouteSchema = z.strictObject({
   method: z.enum(ROUTE_METHODS),
@@ -86,9 +94,12 @@ export function upstreamOverrideVar(name: string, environment: 'live' | 'test'):
   return `KEYGATE_UPSTREAM_${name.toUpperCase().replaceAll('-', '_')}_${environment.toUpperCase()}`;
 }
 
+const DEFAULT_UPSTREAM_OVERRIDES = { live: 'KEYGATE_UPSTREAM_LIVE', test: 'KEYGATE_UPSTREAM_TEST' } as const;
+
 /**
  * Applies URL overrides to a parsed table: `KEYGATE_UPSTREAM_<NAME>_<ENV>` for any upstream, and
  * `KEYGATE_UPSTREAM_LIVE` / `KEYGATE_UPSTREAM_TEST` for the default upstream (the specific one wins).
+ * An override may also give an upstream the URL of an environment its file entry leaves out.
  */
 export function applyUpstreamOverrides(
   table: RouteTable,
@@ -97,16 +108,16 @@ export function applyUpstreamOverrides(
   const upstreams: Record<string, unknown> = {};
   for (const [name, upstream] of Object.entries(table.upstreams)) {
     const isDefault = name === table.defaultUpstream;
+    const urlOf = (environment: 'live' | 'test') =>
+      env[upstreamOverrideVar(name, environment)] ??
+      (isDefault ? env[DEFAULT_UPSTREAM_OVERRIDES[environment]] : undefined) ??
+      upstream[environment];
+    const live = urlOf('live');
+    const test = urlOf('test');
     upstreams[name] = {
-      ...upstream,
-      live:
-        env[upstreamOverrideVar(name, 'live')] ??
-        (isDefault ? env.KEYGATE_UPSTREAM_LIVE : undefined) ??
-        upstream.live,
-      test:
-        env[upstreamOverrideVar(name, 'test')] ??
-        (isDefault ? env.KEYGATE_UPSTREAM_TEST : undefined) ??
-        upstream.test,
+      audience: upstream.audience,
+      ...(live === undefined ? {} : { live }),
+      ...(test === undefined ? {} : { test }),
     };
   }
   return { ...table, upstreams };

@@ -99,6 +99,9 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
         .all();
       return rows.map(usageFromRow);
     },
+    async pruneUsage(beforeMs) {
+      return db.delete(usageBuckets).where(lt(usageBuckets.minute, beforeMs)).run().changes;
+    },
     async appendLogs(entries: ApiLogEntry[]) {
       if (entries.length === 0) return;
       db.transaction((tx) => {

@@ -75,6 +75,8 @@ export interface KeyStore {
   recordUsage(buckets: UsageBucket[]): Promise<void>;
   /** Usage buckets of a key in a range, oldest first. */
   queryUsage(query: UsageQuery): Promise<UsageBucket[]>;
+  /** Deletes usage buckets of every key whose minute starts before `beforeMs` (epoch ms); returns how many went. */
+  pruneUsage(beforeMs: number): Promise<number>;
   /** Appends API log lines. */
   appendLogs(entries: ApiLogEntry[]): Promise<void>;
   /** A key's API log, newest first. */
@@ -91,6 +93,13 @@ export interface KeyStore {
    * revoke made by the CLI is seen by a running gateway on its very next request.
    */
   changeMarker(): number | Promise<number>;
+  /**
+   * The key's current version read straight from the shared store (null if it does not exist).
+   * Only stores shared by several gateway instances implement it (Redis); the auth pipeline
+   * issues it in the same round trip as the rate-limit call so a change made on another
+   * instance is seen on the very next request. SQLite relies on `changeMarker` instead.
+   */
+  readKeyVersion?(keyId: string): Promise<number | null>;
   /** True when the store answers. */
   ping(): Promise<boolean>;
   /** Releases connections and file handles. */

@@ -1,15 +1,17 @@
 import { type ApiLogEntry, LATENCY_BUCKETS_MS, type UsageBucket } from '../keys/model.ts';
+import { redactTokens } from '../keys/token.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createLogBuffer } from './log-buffer.ts';
 
-/** One authenticated call, as seen when its response finished. */
+/** One authenticated call, as seen when its response finished (or the client went away). */
 export interface CallRecord {
   requestId: string;
   keyId: string;
   secretId: string;
   method: string;
-  /** Path and query as received; capped to MAX_LOGGED_PATH characters. */
+  /** Path and query as received; logged with token-like text redacted, capped to MAX_LOGGED_PATH characters. */
   path: string;
+  /** The response status; 499 when the response never finished (the client closed the request). */
   status: number;
   latencyMs: number;
   clientIp: string;
@@ -22,8 +24,8 @@ export interface UsageRecorder {
   record(call: CallRecord): void;
   /** Writes buffered buckets and log lines to the store; on failure keeps them for the next flush. */
   flush(): Promise<void>;
-  /** Deletes API log lines older than the retention; returns how many went. */
-  prune(): Promise<number>;
+  /** Deletes API log lines and usage buckets older than their retentions; returns how many of each went. */
+  prune(): Promise<{ logs: number; usage: number }>;
   /** Starts the flush and prune timers (unref'd). */
   start(): void;
   /** Stops the timers and flushes what is left. */
@@ -33,10 +35,13 @@ export interface UsageRecorder {
 }
 
 export interface UsageRecorderOptions {
-  store: Pick<KeyStore, 'recordUsage' | 'appendLogs' | 'pruneLogs'>;
+  store: Pick<KeyStore, 'recordUsage' | 'appendLogs' | 'pruneLogs' | 'pruneUsage'>;
   clock: () => number;
   flushIntervalMs: number;
+  /** Days API log lines are kept. */
   retentionDays: number;
+  /** Days usage buckets are kept. */
+  usageRetentionDays: number;
   /** Log lines kept in memory at most; the oldest are dropped beyond it. */
   maxLogLines?: number;
   pruneIntervalMs?: number;
@@ -120,7 +125,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         secretId: call.secretId,
         at,
         method: call.method,
-        path: call.path.slice(0, MAX_LOGGED_PATH),
+        path: redactTokens(call.path).slice(0, MAX_LOGGED_PATH),
         status: call.status,
         latencyMs: Math.round(call.latencyMs * 1000) / 1000,
         clientIp: call.clientIp,
@@ -130,9 +135,11 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       flushing = flushing.then(writeOut);
       return flushing;
     },
-    prune() {
-      const before = new Date(clock() - options.retentionDays * DAY_MS).toISOString();
-      return store.pruneLogs(before);
+    async prune() {
+      const now = clock();
+      const logs = await store.pruneLogs(new Date(now - options.retentionDays * DAY_MS).toISOString());
+      const usage = await store.pruneUsage(now - options.usageRetentionDays * DAY_MS);
+      return { logs, usage };
     },
     start() {
       const flushTimer = setInterval(() => void recorder.flush(), options.flushIntervalMs);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import argon2 from 'argon2';
 import { parseToken } from '../../src/keys/token.ts';
@@ -106,7 +106,7 @@ describe('keygate CLI', () => {
         assert.equal(found?.key.expiresAt, '2999-12-31');
         assert.ok(await argon2.verify(found!.secret.hash, created.secret));
         const { items } = await store.listActivity({ keyId: created.id });
-        assert.deepEqual(items[0]?.actor, { type: 'admin', id: 'cli' });
+        assert.deepEqual(items[0]?.actor, { type: 'admin', id: `cli:${userInfo().username}` });
       } finally {
         await store.close();
       }

@@ -29,3 +29,35 @@ export function createCountingHasher(inner?: SecretHasher): CountingHasher {
   };
   return hasher;
 }
+
+/** A counting hasher whose verifications wait until `release()`; `waiting` says how many are held. */
+export interface HeldHasher extends CountingHasher {
+  readonly waiting: number;
+  /** Lets every held verification finish. */
+  release(): void;
+}
+
+/** Verifications are counted when they start, then held until released. */
+export function createHeldHasher(): HeldHasher {
+  const fast = createCountingHasher();
+  const gates: Array<() => void> = [];
+  const held: HeldHasher = {
+    verifications: 0,
+    get hashes() {
+      return fast.hashes;
+    },
+    get waiting() {
+      return gates.length;
+    },
+    release() {
+      for (const open of gates.splice(0)) open();
+    },
+    hash: (secret) => fast.hash(secret),
+    async verify(hash, secret) {
+      held.verifications++;
+      await new Promise<void>((resolve) => gates.push(resolve));
+      return fast.verify(hash, secret);
+    },
+  };
+  return held;
+}

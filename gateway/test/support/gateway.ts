@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createIdentitySigner, generateIdentityKeyPair, type IdentitySigner } from '@keygate/identity';
 import type { JWK } from 'jose';
 import { createApp, type GatewayApp } from '../../src/app.ts';
@@ -6,6 +9,13 @@ import { createLocalKeyEvents, type KeyEvents } from '../../src/keys/events.ts';
 import { type CountingHasher, createCountingHasher } from './counting-hasher.ts';
 import { createMemoryStore, type MemoryStore } from './memory-store.ts';
 import { startEchoUpstream, type TestUpstream } from './upstream.ts';
+
+/** Writes a route table to a fresh temp file and returns its path. */
+function writeRouteTable(table: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'keygate-routes-')), 'routes.json');
+  writeFileSync(file, JSON.stringify(table));
+  return file;
+}
 
 /** A settable clock; starts at 2026-01-15T12:00:00Z. */
 export interface TestClock {
@@ -37,6 +47,10 @@ export interface TestGatewayOptions {
   logger?: Parameters<typeof createApp>[0]['logger'];
   /** Replaces the echo upstreams' URLs (e.g. with a closed port). */
   upstreamUrls?: { live?: string; test?: string };
+  /** A route table (given the echo upstreams' URLs) written to a temp file used as KEYGATE_ROUTES_FILE. */
+  routeTable?: (urls: { live: string; test: string }) => unknown;
+  /** Replaces the counting hasher (e.g. one whose verifications can be held). */
+  hasher?: CountingHasher;
 }
 
 /**
@@ -45,17 +59,19 @@ export interface TestGatewayOptions {
  */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const [live, test] = await Promise.all([startEchoUpstream('live'), startEchoUpstream('test')]);
+  const urls = { live: options.upstreamUrls?.live ?? live.url, test: options.upstreamUrls?.test ?? test.url };
   const config = loadConfig({
     KEYGATE_DATA_DIR: '/tmp/keygate-test-unused',
-    KEYGATE_UPSTREAM_LIVE: options.upstreamUrls?.live ?? live.url,
-    KEYGATE_UPSTREAM_TEST: options.upstreamUrls?.test ?? test.url,
+    KEYGATE_UPSTREAM_LIVE: urls.live,
+    KEYGATE_UPSTREAM_TEST: urls.test,
+    ...(options.routeTable ? { KEYGATE_ROUTES_FILE: writeRouteTable(options.routeTable(urls)) } : {}),
     ...options.env,
   });
   const { privateJwk, publicJwk } = await generateIdentityKeyPair();
   const clock = createTestClock();
   const signer = await createIdentitySigner({ privateJwk });
   const store = createMemoryStore();
-  const hasher = createCountingHasher();
+  const hasher = options.hasher ?? createCountingHasher();
   const events = createLocalKeyEvents();
   const gateway = createApp({
     config,

@@ -91,6 +91,14 @@ export function createMemoryStore(): MemoryStore {
       track('queryUsage');
       return store.usage.flat().filter((bucket) => bucket.keyId === query.keyId);
     },
+    async pruneUsage(beforeMs) {
+      track('pruneUsage');
+      const before = store.usage.flat().length;
+      store.usage = store.usage
+        .map((batch) => batch.filter((bucket) => bucket.minute >= beforeMs))
+        .filter((batch) => batch.length > 0);
+      return before - store.usage.flat().length;
+    },
     async appendLogs(entries) {
       track('appendLogs');
       store.logs.push(...clone(entries));

@@ -4,13 +4,15 @@ import type { Principal } from '../../../src/auth/principal.ts';
 import { GatewayError } from '../../../src/errors.ts';
 import { parseToken } from '../../../src/keys/token.ts';
 import { createKeysRouter } from '../../../src/keys-api/router.ts';
+import { MANAGEMENT_ROUTE } from '../../../src/routes/route-matcher.ts';
 import type { Harness } from '../../unit/keys/harness.ts';
 
 export const CLIENT_IP = '203.0.113.9';
 
 /**
  * Stands in for the data plane's auth pipeline: the Bearer token's secret is looked up (no hash
- * check, no rules) and becomes `res.locals.principal`; requests without one answer 401.
+ * check, no rules) and becomes `res.locals.principal`, the route the management one; requests
+ * without a known token answer 401.
  */
 function fakeAuth(h: Harness) {
   return async function fakeAuthenticate(req: Request, res: Response, next: NextFunction) {
@@ -19,6 +21,7 @@ function fakeAuth(h: Harness) {
     if (!found) throw new GatewayError('UNKNOWN_KEY', 'unknown key');
     const principal: Principal = { ...found, clientIp: CLIENT_IP, requestId: 'req_test' };
     res.locals.principal = principal;
+    res.locals.route = MANAGEMENT_ROUTE;
     next();
   };
 }

@@ -132,6 +132,27 @@ describe('/v2/auth/keys', () => {
     });
   });
 
+  describe('GET /v2/auth/keys with keys near and far from expiry', () => {
+    it('flags expiryReminder only on keys inside the reminder window', async () => {
+      // now 2025-03-01T12:00Z; the largest lead time is 7 days.
+      const soon = await h.adminCreate({ name: 'soon', expiresAt: '2025-03-05' });
+      const later = await h.adminCreate({ name: 'later', expiresAt: '2025-04-30' });
+      const reminderOf = async (id: string) => {
+        const res = await get('/');
+        assert.equal(res.status, 200);
+        return res.body.items.find((key: { id: string }) => key.id === id)?.expiryReminder;
+      };
+      assert.deepEqual(await reminderOf(soon.key.id), { expiresAt: '2025-03-05', daysLeft: 5 });
+      assert.equal(await reminderOf(later.key.id), null);
+      assert.equal(await reminderOf(managerId), null, 'a key without expiry is never flagged');
+      h.clock.set('2025-04-23T23:59:59.999Z');
+      assert.equal(await reminderOf(later.key.id), null, 'just before the window');
+      h.clock.set('2025-04-24T00:00:00.000Z');
+      assert.deepEqual(await reminderOf(later.key.id), { expiresAt: '2025-04-30', daysLeft: 7 });
+      assert.equal(await reminderOf(soon.key.id), null, 'expired keys are not flagged');
+    });
+  });
+
   describe('GET /v2/auth/keys/{id}', () => {
     it('responds 404 KEY_NOT_FOUND for a key of another environment', async () => {
       const other = await h.adminCreate({ environment: 'test' });

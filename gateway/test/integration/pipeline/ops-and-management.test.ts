@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express, { Router } from 'express';
 import request from 'supertest';
@@ -7,7 +10,13 @@ import { GatewayError } from '../../../src/errors.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';
-import { closedPortUrl } from '../../support/upstream.ts';
+import { closedPortUrl, startEchoUpstream } from '../../support/upstream.ts';
+
+/** Lets the event loop turn until `condition` holds (no fixed sleeps). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 10_000 && !condition(); turn++) await new Promise((r) => setImmediate(r));
+  assert.ok(condition(), 'condition never held');
+}
 
 /** A stand-in for the control plane's keys router: echoes the principal, parses JSON, throws on demand. */
 function fakeKeysRouter(): Router {
@@ -57,13 +66,33 @@ describe('gateway: ops endpoints and management mount', () => {
     });
   });
 
-  describe('GET /readyz with an unreachable upstream', () => {
-    it('responds 503 naming the failing part', async () => {
-      gw = await startTestGateway({ upstreamUrls: { test: await closedPortUrl() } });
+  describe('GET /readyz with an unreachable upstream and a failing store', () => {
+    it('responds 503 with ok/fail per part and latencies, logging the causes instead of sending them', async () => {
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      const closed = await closedPortUrl();
+      gw = await startTestGateway({ upstreamUrls: { test: closed }, logger: createLogger('info', sink) });
+      const first = await request(gw.app).get('/readyz');
+      assert.equal(first.status, 503);
+      assert.deepEqual(first.body.failed, ['commerce/test']);
+      assert.deepEqual(first.body.checks, { store: 'ok', 'commerce/live': 'ok', 'commerce/test': 'fail' });
+      assert.equal(typeof first.body.latencyMs['commerce/test'], 'number');
+      gw.store.failing.add('ping');
       const res = await request(gw.app).get('/readyz');
-      assert.equal(res.status, 503);
-      assert.deepEqual(res.body.failed, ['commerce/test']);
-      assert.equal(res.body.checks.store, 'ok');
+      assert.deepEqual(res.body.failed, ['store', 'commerce/test']);
+      assert.equal(res.body.checks.store, 'fail');
+      const body = JSON.stringify(res.body);
+      for (const leak of [/simulated/, /ECONNREFUSED/, /fetch failed/, new RegExp(new URL(closed).port)]) {
+        assert.doesNotMatch(body, leak);
+      }
+      const log = lines.join('');
+      assert.match(log, /"check":"commerce\/test".*ECONNREFUSED/);
+      assert.match(log, /"check":"store".*ping failed \(simulated\)/);
     });
   });
 
@@ -161,6 +190,42 @@ describe('gateway: ops endpoints and management mount', () => {
       assert.match(log, /database exploded/);
       assert.match(log, /redaction probe/);
       assert.doesNotMatch(log, new RegExp(token));
+    });
+  });
+
+  describe('usage recording of a request the client aborts', () => {
+    it('records it when the connection closes, with status 499', async () => {
+      const hanging = await startEchoUpstream('live', { hang: true });
+      gw = await startTestGateway({ upstreamUrls: { live: hanging.url } });
+      const server = gw.app.listen(0, '127.0.0.1');
+      try {
+        await once(server, 'listening');
+        const { key, token } = await seedKey(gw.store, gw.hasher, { scopes: ['article:r'] });
+        const client = httpRequest({
+          host: '127.0.0.1',
+          port: (server.address() as AddressInfo).port,
+          path: '/v2/catalog/products?page=2',
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        client.on('error', () => {});
+        client.end();
+        await until(() => hanging.seen.length === 1);
+        client.destroy();
+        await until(() => gw.recorder.pending().logs === 1);
+        await gw.recorder.flush();
+        assert.equal(gw.store.logs[0]?.status, 499);
+        assert.equal(gw.store.logs[0]?.keyId, key.id);
+        assert.equal(gw.store.usage[0]?.[0]?.errors4xx, 1);
+        const metrics = (await request(gw.app).get('/metrics')).text;
+        assert.match(
+          metrics,
+          /keygate_requests_total\{rule="GET \/v2\/catalog\/products",environment="live",status="499"\} 1/,
+        );
+      } finally {
+        server.closeAllConnections();
+        server.close();
+        await hanging.close();
+      }
     });
   });
 

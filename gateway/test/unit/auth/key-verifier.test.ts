@@ -1,21 +1,43 @@
 import assert from 'node:assert/strict';
-import { createKeyVerifier, type KeyVerifier } from '../../../src/auth/key-verifier.ts';
+import {
+  createKeyVerifier,
+  type KeyVerifier,
+  type KeyVerifierOptions,
+} from '../../../src/auth/key-verifier.ts';
 import { GatewayError } from '../../../src/errors.ts';
 import { createLocalKeyEvents } from '../../../src/keys/events.ts';
-import { generateToken, parseToken } from '../../../src/keys/token.ts';
-import { createCountingHasher } from '../../support/counting-hasher.ts';
+import { checksumOf, generateToken, parseToken, randomBase62 } from '../../../src/keys/token.ts';
+import {
+  type CountingHasher,
+  createCountingHasher,
+  createHeldHasher,
+} from '../../support/counting-hasher.ts';
 import { createTestClock } from '../../support/gateway.ts';
 import { seedKey, updateKey } from '../../support/keys.ts';
 import { createMemoryStore } from '../../support/memory-store.ts';
 
-function setup(options: { negativeTtlMs?: number } = {}) {
+function setup(
+  options: Partial<Pick<KeyVerifierOptions, 'negativeTtlMs' | 'maxConcurrentVerifications'>> = {},
+  hasher: CountingHasher = createCountingHasher(),
+) {
   const store = createMemoryStore();
-  const hasher = createCountingHasher();
   const events = createLocalKeyEvents();
   const clock = createTestClock();
   const verifier = createKeyVerifier({ store, hasher, events, clock, maxEntries: 100, ...options });
   const verify = (token: string) => verifier.verify(token, parseToken(token)!);
   return { store, hasher, events, clock, verifier, verify };
+}
+
+/** A well-formed token (valid checksum) for `lookup` with a random, wrong secret. */
+function wrongTokenFor(lookup: string): string {
+  const body = `kg_live_${lookup}_${randomBase62(22)}`;
+  return body + checksumOf(body);
+}
+
+/** Lets the event loop turn until `condition` holds (no timers involved). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 1_000 && !condition(); turn++) await new Promise((r) => setImmediate(r));
+  assert.ok(condition(), 'condition never held');
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -94,6 +116,79 @@ describe('createKeyVerifier', () => {
     await ctx.verify(token);
     assert.equal(ctx.store.calls.getKey, 2);
     assert.equal(ctx.hasher.verifications, 1);
+  });
+
+  describe('with many wrong secrets for one known lookup', () => {
+    it('runs argon2 at most 5 times per 60 s, then refuses without it; a verified token keeps working', async () => {
+      const ctx = setup();
+      verifier = ctx.verifier;
+      const { token, secret } = await seedKey(ctx.store, ctx.hasher);
+      assert.equal(await codeOf(ctx.verify(token)), 'OK');
+      for (let i = 0; i < 5; i++)
+        assert.equal(await codeOf(ctx.verify(wrongTokenFor(secret.lookup))), 'UNKNOWN_KEY');
+      assert.equal(ctx.hasher.verifications, 6);
+      const lookups = ctx.store.calls.findByLookup;
+      for (let i = 0; i < 20; i++)
+        assert.equal(await codeOf(ctx.verify(wrongTokenFor(secret.lookup))), 'UNKNOWN_KEY');
+      assert.equal(ctx.hasher.verifications, 6, 'no argon2 while throttled');
+      assert.equal(ctx.store.calls.findByLookup, lookups, 'no store lookup while throttled');
+      assert.equal(await codeOf(ctx.verify(token)), 'OK', 'the cached token is unaffected');
+      ctx.clock.now += 59_999;
+      assert.equal(await codeOf(ctx.verify(wrongTokenFor(secret.lookup))), 'UNKNOWN_KEY');
+      assert.equal(ctx.hasher.verifications, 6);
+      ctx.clock.now += 1;
+      assert.equal(await codeOf(ctx.verify(wrongTokenFor(secret.lookup))), 'UNKNOWN_KEY');
+      assert.equal(ctx.hasher.verifications, 7, 'the window passed: verified again');
+    });
+
+    it('makes a right token not yet verified wait for the window, and leaves other lookups alone', async () => {
+      const ctx = setup();
+      verifier = ctx.verifier;
+      const { token, secret } = await seedKey(ctx.store, ctx.hasher);
+      const other = await seedKey(ctx.store, ctx.hasher);
+      for (let i = 0; i < 5; i++) await ctx.verify(wrongTokenFor(secret.lookup)).catch(() => {});
+      assert.equal(await codeOf(ctx.verify(token)), 'UNKNOWN_KEY');
+      assert.equal(await codeOf(ctx.verify(other.token)), 'OK');
+      ctx.clock.now += 60_000;
+      assert.equal(await codeOf(ctx.verify(token)), 'OK', 'not kept in the negative cache');
+    });
+
+    it('counts verifications still running, so a concurrent burst runs argon2 at most 5 times', async () => {
+      const ctx = setup({ maxConcurrentVerifications: 100 });
+      verifier = ctx.verifier;
+      const { secret } = await seedKey(ctx.store, ctx.hasher);
+      const codes = await Promise.all(
+        Array.from({ length: 30 }, () => codeOf(ctx.verify(wrongTokenFor(secret.lookup)))),
+      );
+      assert.ok(codes.every((code) => code === 'UNKNOWN_KEY'));
+      assert.equal(ctx.hasher.verifications, 5);
+    });
+  });
+
+  describe('with more argon2 verifications at once than allowed', () => {
+    it('refuses the excess with 503 VERIFICATION_BUSY (retry after 1 s), caching nothing', async () => {
+      const hasher = createHeldHasher();
+      const ctx = setup({ maxConcurrentVerifications: 2 }, hasher);
+      verifier = ctx.verifier;
+      const [a, b, c] = await Promise.all([1, 2, 3].map(() => seedKey(ctx.store, hasher)));
+      const running = [ctx.verify(a!.token), ctx.verify(b!.token)];
+      await until(() => hasher.waiting === 2);
+      let busy: unknown;
+      await ctx.verify(c!.token).catch((error: unknown) => {
+        busy = error;
+      });
+      assert.ok(busy instanceof GatewayError);
+      assert.equal(busy.code, 'VERIFICATION_BUSY');
+      assert.equal(busy.status, 503);
+      assert.equal(busy.extensions.retryAfter, 1);
+      assert.equal(hasher.verifications, 2, 'the refused one never reached argon2');
+      hasher.release();
+      await Promise.all(running);
+      const third = ctx.verify(c!.token);
+      await until(() => hasher.waiting === 1);
+      hasher.release();
+      assert.equal((await third).key.id, c!.key.id);
+    });
   });
 
   it('stops listening to events after close', async () => {

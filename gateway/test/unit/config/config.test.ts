@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
 
@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       assert.equal(config.logRetentionDays, 14);
       assert.equal(config.upstreamTimeoutMs, 30_000);
       assert.equal(config.cacheMaxEntries, 100_000);
+      assert.equal(config.usageRetentionDays, 90);
+      assert.equal(config.maxConcurrentVerifications, 2 * availableParallelism());
       assert.equal(config.redisUrl, null);
       assert.equal(config.identityPrivateJwk, null);
       assert.equal(config.routes.upstreams.commerce?.live, 'http://127.0.0.1:8081');
@@ -53,6 +55,8 @@ describe('loadConfig', () => {
         KEYGATE_DEFAULT_RATE_LIMIT: '120/min',
         REDIS_URL: 'redis://127.0.0.1:6379',
         KEYGATE_CACHE_MAX_ENTRIES: '',
+        KEYGATE_USAGE_RETENTION_DAYS: '30',
+        KEYGATE_MAX_CONCURRENT_VERIFICATIONS: '3',
       });
       assert.equal(config.port, 9090);
       assert.equal(config.databaseFile, '/srv/keygate/gateway.db');
@@ -63,6 +67,8 @@ describe('loadConfig', () => {
       assert.equal(config.defaultRateLimitPerMinute, 120);
       assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
       assert.equal(config.cacheMaxEntries, 100_000);
+      assert.equal(config.usageRetentionDays, 30);
+      assert.equal(config.maxConcurrentVerifications, 3);
     });
 
     it('takes an identity JWK from KEYGATE_IDENTITY_PRIVATE_JWK', () => {
@@ -80,6 +86,8 @@ describe('loadConfig', () => {
             GATEWAY_PORT: 'eighty',
             KEYGATE_TRUSTED_PROXIES: '10.0.0.1,not-an-ip',
             KEYGATE_USAGE_FLUSH_MS: '-5',
+            KEYGATE_USAGE_RETENTION_DAYS: '0',
+            KEYGATE_MAX_CONCURRENT_VERIFICATIONS: 'many',
             KEYGATE_UPSTREAM_LIVE: 'ftp://nope',
             KEYGATE_IDENTITY_PRIVATE_JWK: '{"kty":"RSA"}',
             LOG_LEVEL: 'loud',
@@ -91,6 +99,8 @@ describe('loadConfig', () => {
             'GATEWAY_PORT',
             'KEYGATE_TRUSTED_PROXIES',
             'KEYGATE_USAGE_FLUSH_MS',
+            'KEYGATE_USAGE_RETENTION_DAYS',
+            'KEYGATE_MAX_CONCURRENT_VERIFICATIONS',
             'upstream override',
             'KEYGATE_IDENTITY_PRIVATE_JWK',
             'LOG_LEVEL',
@@ -130,6 +140,28 @@ describe('loadConfig', () => {
           assert.match(error.message, /routes\.3\.path.*served by the gateway/);
           return true;
         },
+      );
+    });
+
+    it('loads an upstream with a URL for one environment only, which an override may complete', () => {
+      const liveOnly = {
+        ...TABLE,
+        upstreams: { shop: { audience: 'shop', live: 'http://127.0.0.1:9001' } },
+      };
+      const config = loadConfig({ KEYGATE_ROUTES_FILE: routesFile(liveOnly) });
+      assert.deepEqual(config.routes.upstreams.shop, { audience: 'shop', live: 'http://127.0.0.1:9001' });
+      const completed = loadConfig({
+        KEYGATE_ROUTES_FILE: routesFile(liveOnly),
+        KEYGATE_UPSTREAM_SHOP_TEST: 'http://127.0.0.1:9002',
+      });
+      assert.equal(completed.routes.upstreams.shop?.test, 'http://127.0.0.1:9002');
+    });
+
+    it('refuses an upstream with neither a live nor a test URL', () => {
+      const neither = { ...TABLE, upstreams: { shop: { audience: 'shop' } } };
+      assert.throws(
+        () => loadConfig({ KEYGATE_ROUTES_FILE: routesFile(neither) }),
+        /upstreams\.shop: needs a live or a test URL/,
       );
     });
 

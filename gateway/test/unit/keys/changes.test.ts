@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { createKeyService } from '../../../src/keys/key-service.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
-import { ADMIN, createHarness, FROM_IP, fakeHasher, type Harness, HOUR, rejectsWith } from './harness.ts';
+import {
+  ADMIN,
+  createHarness,
+  DAY,
+  FROM_IP,
+  fakeHasher,
+  type Harness,
+  HOUR,
+  rejectsWith,
+} from './harness.ts';
 
 describe('key changes', () => {
   let h: Harness;
@@ -56,6 +65,59 @@ describe('key changes', () => {
       }
       const { items } = await h.service.getActivity(ADMIN, key.id, { action: 'key.revoked' });
       assert.deepEqual(items[0]?.after, { status: 'revoked', revokedAt: at });
+    });
+
+    it('leaves a secret closed by hand as it was', async () => {
+      const { key } = await h.adminCreate({});
+      const rotated = await h.service.rotateKey(ADMIN, key.id, { overlapDays: 2 }, FROM_IP);
+      const old = rotated.key.rotation.secrets[1]!;
+      h.clock.advance(HOUR);
+      const closedAt = new Date(h.clock()).toISOString();
+      await h.service.closeSecret(ADMIN, key.id, old.id, FROM_IP);
+      h.clock.advance(HOUR);
+      const revoked = await h.service.revokeKey(ADMIN, key.id, FROM_IP);
+      const kept = revoked.rotation.secrets.find((secret) => secret.id === old.id);
+      assert.equal(kept?.closedAt, closedAt);
+      assert.equal(kept?.closedReason, 'manual');
+      const { items } = await h.service.getActivity(ADMIN, key.id, { action: 'key.revoked' });
+      assert.deepEqual(items[0]?.details, { closedSecretIds: [rotated.key.rotation.secrets[0]!.id] });
+    });
+
+    it('records an overlap that ended before the revoke as overlap_ended at closesAt, not as revoked', async () => {
+      const { key } = await h.adminCreate({});
+      const rotated = await h.service.rotateKey(ADMIN, key.id, { overlapDays: 1 }, FROM_IP);
+      const [fresh, old] = rotated.key.rotation.secrets;
+      h.clock.advance(2 * DAY);
+      const revoked = await h.service.revokeKey(ADMIN, key.id, FROM_IP);
+      const at = new Date(h.clock()).toISOString();
+      const byId = new Map(revoked.rotation.secrets.map((secret) => [secret.id, secret]));
+      assert.equal(byId.get(old!.id)?.closedAt, old!.closesAt);
+      assert.equal(byId.get(old!.id)?.closedReason, 'overlap_ended');
+      assert.equal(byId.get(fresh!.id)?.closedAt, at);
+      assert.equal(byId.get(fresh!.id)?.closedReason, 'revoked');
+      const { items } = await h.service.getActivity(ADMIN, key.id);
+      const summary = (action: string) =>
+        items.filter((entry) => entry.action === action).map((entry) => [entry.actor.type, entry.details]);
+      assert.deepEqual(summary('key.revoked'), [['admin', { closedSecretIds: [fresh!.id] }]]);
+      assert.deepEqual(summary('key.secret_closed'), [
+        ['system', { secretId: old!.id, reason: 'overlap_ended' }],
+      ]);
+      assert.deepEqual(await h.service.sweep(), { secretsClosed: 0, remindersWritten: 0 });
+    });
+
+    it('records nothing when the caller may not revoke the key', async () => {
+      const manager = await h.adminCreate({ scopes: ['auth:rw', 'order:r'] });
+      const { key } = await h.adminCreate({ scopes: ['stock:rw'] });
+      await h.service.rotateKey(ADMIN, key.id, { overlapDays: 1 }, FROM_IP);
+      h.clock.advance(2 * DAY);
+      await rejectsWith(
+        h.service.revokeKey(h.asKey(manager.key.id), key.id, FROM_IP),
+        'ESCALATION_DENIED',
+        'target_scopes',
+      );
+      const { items } = await h.service.getActivity(ADMIN, key.id, { action: 'key.secret_closed' });
+      assert.deepEqual(items, []);
+      assert.equal((await h.store.getKey(key.id))?.status, 'active');
     });
 
     it('refuses to revoke twice (409 KEY_NOT_ACTIVE)', async () => {

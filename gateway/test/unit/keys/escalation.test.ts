@@ -146,6 +146,42 @@ describe('no escalation through keys', () => {
       );
     });
 
+    const unfitTargets: Array<[string, Record<string, unknown>, string]> = [
+      ['never expires while the actor does', { expiresAt: null }, 'expiry'],
+      ['expires after the actor', { expiresAt: '2025-07-01' }, 'expiry'],
+      ['has no IP allowlist while the actor has one', { ipAllowlist: [] }, 'ip_allowlist'],
+      [
+        'allows addresses outside the actor’s ranges',
+        { ipAllowlist: ['10.0.0.1', '192.0.2.0/24'] },
+        'ip_allowlist',
+      ],
+      ['has a higher rate limit than the actor', { rateLimit: { perMinute: 500 } }, 'rate_limit'],
+    ];
+    for (const [what, patch, rule] of unfitTargets) {
+      it(`refuses to change the scopes of a covered key that ${what} (${rule}), changing nothing`, async () => {
+        const target = (await h.adminCreate({ ...allowed, ...patch })).key;
+        await rejectsWith(
+          h.service.changeScopes(manager, target.id, ['order:r', 'article:r'], FROM_IP),
+          'ESCALATION_DENIED',
+          rule,
+        );
+        await rejectsWith(
+          h.service.changeScopes(manager, target.id, ['article:r'], FROM_IP),
+          'ESCALATION_DENIED',
+          rule,
+        );
+        assert.equal((await h.store.getKey(target.id))?.version, 1);
+      });
+    }
+
+    it('changes the scopes of a covered key it could have created', async () => {
+      const target = (
+        await h.adminCreate({ ...allowed, expiresAt: '2025-06-30', rateLimit: { perMinute: 100 } })
+      ).key;
+      const changed = await h.service.changeScopes(manager, target.id, ['article:r'], FROM_IP);
+      assert.deepEqual(changed.scopes, ['article:r']);
+    });
+
     it('refuses to rotate a covered key that outlives the actor or has no IP limit (a new credential)', async () => {
       const open = (await h.adminCreate({ name: 'open', scopes: ['order:r'] })).key.id;
       await rejectsWith(h.service.rotateKey(manager, open, {}, FROM_IP), 'ESCALATION_DENIED', 'expiry');

@@ -79,7 +79,29 @@ describe('key rotation', () => {
       const { old, rotated } = await rotatedKey(0);
       assert.equal(old.usable, false);
       assert.equal(old.closedAt, new Date(h.clock()).toISOString());
+      assert.equal(old.closedReason, 'manual');
       assert.equal(rotated.key.rotation.inProgress, false);
+    });
+
+    it('logs key.secret_closed (manual, by the rotating actor) after key.rotated for overlapDays 0', async () => {
+      const { created, old } = await rotatedKey(0);
+      const { items } = await h.service.getActivity(ADMIN, created.key.id);
+      // Both entries carry the same instant; their order within it is not defined.
+      assert.deepEqual(items.map((entry) => entry.action).sort(), [
+        'key.created',
+        'key.rotated',
+        'key.secret_closed',
+      ]);
+      const closed = items.find((entry) => entry.action === 'key.secret_closed')!;
+      assert.deepEqual(closed.actor, ADMIN);
+      assert.equal(closed.sourceIp, FROM_IP.sourceIp);
+      assert.deepEqual(closed.details, { secretIds: [old.id], reason: 'manual' });
+      const after = (closed.after?.secrets ?? []) as Array<{ id: string; closedReason: string }>;
+      assert.deepEqual(
+        after.map((secret) => [secret.id, secret.closedReason]),
+        [[old.id, 'manual']],
+      );
+      assert.deepEqual(await h.service.sweep(), { secretsClosed: 0, remindersWritten: 0 });
     });
 
     it('refuses a second rotation while the old secret is open (409 ROTATION_IN_PROGRESS)', async () => {

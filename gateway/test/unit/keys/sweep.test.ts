@@ -65,14 +65,18 @@ describe('keyService.sweep', () => {
       assert.deepEqual((await h.store.getKey(key.id))?.remindersSent, [7, 1]);
     });
 
-    it('writes a single reminder for the nearest lead when several windows were entered at once', async () => {
+    it('writes one reminder per lead time when several windows were entered at once', async () => {
       const { key } = await h.adminCreate({ expiresAt: '2025-03-01' });
-      assert.equal((await h.service.sweep()).remindersWritten, 1);
+      assert.equal((await h.service.sweep()).remindersWritten, 2);
       const { items } = await h.service.getActivity(ADMIN, key.id, { action: 'key.expiry_reminder' });
       assert.deepEqual(
-        items.map((e) => e.details),
-        [{ leadDays: 1, daysLeft: 1, expiresAt: '2025-03-01' }],
+        items.map((e) => e.details).sort((a, b) => Number(b.leadDays) - Number(a.leadDays)),
+        [
+          { leadDays: 7, daysLeft: 1, expiresAt: '2025-03-01' },
+          { leadDays: 1, daysLeft: 1, expiresAt: '2025-03-01' },
+        ],
       );
+      assert.deepEqual((await h.store.getKey(key.id))?.remindersSent, [7, 1]);
       assert.equal((await h.service.sweep()).remindersWritten, 0);
     });
 

@@ -60,6 +60,19 @@ describe('compileRoutes', () => {
     assert.equal(routes.match('GET', '/v2/auth/keysx'), null);
   });
 
+  it('leaves out the environment an upstream has no URL for', () => {
+    const partial = compileRoutes(
+      RouteTableSchema.parse({
+        upstreams: { reports: { audience: 'reports', test: 'http://reports-test:5' } },
+        defaultUpstream: 'reports',
+        routes: [{ method: 'GET', path: '/v2/reports', scope: 'article:r' }],
+      }),
+    );
+    const match = partial.match('GET', '/v2/reports');
+    assert.deepEqual(match?.kind === 'proxy' && match.urls, { test: 'http://reports-test:5' });
+    assert.deepEqual(partial.upstreamTargets, [{ label: 'reports/test', url: 'http://reports-test:5' }]);
+  });
+
   it('lists every upstream target once per environment', () => {
     assert.deepEqual(
       routes.upstreamTargets.map((target) => target.label),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
+import { generateToken } from '../../../src/keys/token.ts';
 import { type CallRecord, createUsageRecorder, MAX_LOGGED_PATH } from '../../../src/usage/usage-recorder.ts';
 import { createTestClock } from '../../support/gateway.ts';
 import { createMemoryStore } from '../../support/memory-store.ts';
@@ -30,6 +31,7 @@ function setup(maxLogLines?: number) {
     clock: createTestClock(),
     flushIntervalMs: 1_000,
     retentionDays: 14,
+    usageRetentionDays: 90,
     maxLogLines,
     onLogsDropped: (count) => {
       dropped += count;
@@ -75,6 +77,19 @@ describe('createUsageRecorder', () => {
     assert.equal(store.logs[0]?.path.length, MAX_LOGGED_PATH);
   });
 
+  it('redacts anything that looks like a keygate token in the logged path and query', async () => {
+    const { store, recorder } = setup();
+    const token = generateToken('live').token;
+    const encoded = generateToken('test').token.replaceAll('_', '%5F');
+    recorder.record(call({ path: `/v2/catalog/products/${token}?api_key=${token}&other=${encoded}&q=ok` }));
+    await recorder.flush();
+    const logged = store.logs[0]?.path ?? '';
+    assert.equal(
+      logged,
+      '/v2/catalog/products/kg_live_[redacted]?api_key=kg_live_[redacted]&other=kg_test_[redacted]&q=ok',
+    );
+  });
+
   it('drops the oldest log lines beyond its bound and counts them', async () => {
     const { store, recorder, dropped } = setup(3);
     for (let i = 0; i < 5; i++) recorder.record(call({ requestId: `req_${i}` }));
@@ -115,8 +130,14 @@ describe('createUsageRecorder', () => {
     assert.equal(store.logs.length, 1);
   });
 
-  it('prunes logs older than the retention and flushes on close', async () => {
+  it('prunes logs and usage buckets older than their retentions and flushes on close', async () => {
     const { store, recorder } = setup();
+    const day = 86_400_000;
+    const now = Date.parse('2026-01-15T12:00:00.000Z');
+    recorder.record(call({ atMs: now - 91 * day }));
+    recorder.record(call({ atMs: now - 89 * day, requestId: 'req_2' }));
+    await recorder.flush();
+    store.logs = [];
     store.logs.push({
       ...store.logs[0]!,
       id: 'old',
@@ -129,7 +150,11 @@ describe('createUsageRecorder', () => {
       latencyMs: 1,
       clientIp: '::1',
     });
-    assert.equal(await recorder.prune(), 1);
+    assert.deepEqual(await recorder.prune(), { logs: 1, usage: 1 });
+    assert.deepEqual(
+      store.usage.flat().map((bucket) => bucket.minute),
+      [Math.floor((now - 89 * day) / 60_000) * 60_000],
+    );
     recorder.record(call());
     await recorder.close();
     assert.equal(store.logs.length, 1);
