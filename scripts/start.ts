@@ -7,7 +7,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env, KEYGATE_DATA_DIR: resolve(process.env.KEYGATE_DATA_DIR ?? 'data') };
+// Per-process settings must not leak from this shell into both commerce processes: live and test
+// each get their own port and database file, derived from COMMERCE_ENV.
+const { COMMERCE_DB_FILE: _dbFile, COMMERCE_PORT: _port, COMMERCE_ENV: _env, ...inherited } = process.env;
+const env = { ...inherited, KEYGATE_DATA_DIR: resolve(process.env.KEYGATE_DATA_DIR ?? 'data') };
 const gatewayPort = env.GATEWAY_PORT ?? '8080';
 
 const services = [

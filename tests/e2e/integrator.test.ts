@@ -111,6 +111,41 @@ describe('an integrator through the real gateway and commerce processes', functi
     });
   });
 
+  describe('with a key manager that is itself limited', () => {
+    it('refuses every attempt to issue a wider key and changes nothing', async () => {
+      const manager = await system.createKey({
+        name: 'limited-manager',
+        env: 'live',
+        scopes: ['auth:rw', 'article:r'],
+        extra: ['--expires', isoDay(10), '--ip', '127.0.0.0/8', '--ip', '::1/128'],
+      });
+      const base = { name: 'child', scopes: ['article:r'], expiresAt: isoDay(5), ipAllowlist: ['127.0.0.1'] };
+      const attempts: Array<[string, Record<string, unknown>]> = [
+        ['a scope it does not hold', { ...base, scopes: ['order:rw'] }],
+        ['auth:rw', { ...base, scopes: ['auth:rw'] }],
+        ['another environment', { ...base, environment: 'test' }],
+        ['no expiry', { ...base, expiresAt: undefined }],
+        ['a later expiry', { ...base, expiresAt: isoDay(20) }],
+        ['no IP allowlist', { ...base, ipAllowlist: undefined }],
+        ['a wider IP range', { ...base, ipAllowlist: ['0.0.0.0/0'] }],
+      ];
+      const before = await json<{ items: unknown[] }>(await system.call(manager.secret, '/v2/auth/keys'));
+      for (const [what, body] of attempts) {
+        const res = await post(manager.secret, '/v2/auth/keys', body);
+        assert.equal(res.status, 403, `${what}: ${await res.clone().text()}`);
+        assert.equal((await json(res)).code, 'ESCALATION_DENIED', what);
+      }
+      const widen = await post(manager.secret, `/v2/auth/keys/${manager.id}/scopes`, {
+        scopes: ['auth:rw', 'article:r', 'order:r'],
+      });
+      assert.equal(widen.status, 403, 'a key cannot widen its own scopes');
+      const after = await json<{ items: unknown[] }>(await system.call(manager.secret, '/v2/auth/keys'));
+      assert.equal(after.items.length, before.items.length, 'no refused request created a key');
+      const allowed = await post(manager.secret, '/v2/auth/keys', base);
+      assert.equal(allowed.status, 201, await allowed.clone().text());
+    });
+  });
+
   describe('with a key whose IP allowlist excludes this machine', () => {
     it('responds 403 and never reaches upstream', async () => {
       const key = await system.createKey({
@@ -221,11 +256,22 @@ describe('an integrator through the real gateway and commerce processes', functi
       for (let i = 0; i < 3; i++) await system.call(key.secret, '/v2/channels');
       await system.call(key.secret, '/v2/stock/X');
       await eventually(async () => {
-        const usage = await json<{ totals: { calls: number; errors4xx: number; p50: number | null } }>(
-          await system.call(admin.secret, `/v2/auth/keys/${key.id}/usage`),
-        );
+        const usage = await json<{
+          totals: {
+            calls: number;
+            errors4xx: number;
+            errors5xx: number;
+            latencyMs: Record<string, number> | null;
+          };
+          secrets: Array<{ secretId: string; calls: number }>;
+        }>(await system.call(admin.secret, `/v2/auth/keys/${key.id}/usage`));
         assert.equal(usage.totals.calls, 4);
         assert.equal(usage.totals.errors4xx, 1);
+        assert.equal(usage.totals.errors5xx, 0);
+        const latency = usage.totals.latencyMs!;
+        assert.ok(latency.p50! > 0 && latency.p50! <= latency.p95! && latency.p95! <= latency.p99!);
+        assert.equal(usage.secrets.length, 1);
+        assert.equal(usage.secrets[0]?.calls, 4);
       });
       const logsRes = await system.call(admin.secret, `/v2/auth/keys/${key.id}/logs`);
       const logsText = await logsRes.text();
