@@ -34,7 +34,10 @@ export interface AppDeps {
   logger?: Logger;
   /** Epoch ms; drives expiry, overlap ends, reminders and usage timestamps. */
   clock?: () => number;
+  /** Per-key limits; default in-process (one instance). With Redis: createRedisRateLimiter. */
   rateLimiter?: KeyRateLimiter;
+  /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
+  metrics?: GatewayMetrics;
 }
 
 export interface GatewayApp {
@@ -50,7 +53,7 @@ export function createApp(deps: AppDeps): GatewayApp {
   const { config, store } = deps;
   const clock = deps.clock ?? Date.now;
   const logger = deps.logger ?? createLogger('silent');
-  const metrics = createMetrics();
+  const metrics = deps.metrics ?? createMetrics();
   const routes = compileRoutes(config.routes);
   const verifier = createKeyVerifier({
     store,
@@ -59,12 +62,19 @@ export function createApp(deps: AppDeps): GatewayApp {
     clock,
     maxEntries: config.cacheMaxEntries,
     maxConcurrentVerifications: config.maxConcurrentVerifications,
+    stalenessMs: config.redisStalenessMs,
     hooks: {
       cacheHit: () => metrics.authCache.inc({ result: 'hit' }),
       cacheMiss: () => metrics.authCache.inc({ result: 'miss' }),
       verification: (ok) => metrics.verifications.inc({ result: ok ? 'match' : 'mismatch' }),
       verificationRefused: (reason) => metrics.verificationsRefused.inc({ reason }),
+      versionCheck: (result) => metrics.redis?.versionChecks.inc({ result }),
     },
+  });
+  // Pub/sub delivers at most once: after the subscriber reconnected, no cached key state is trusted.
+  const stopResets = deps.events.onReset?.(() => {
+    verifier.dropAll();
+    logger.info('key events resubscribed: dropped every cached key state');
   });
   const recorder = createUsageRecorder({
     store,
@@ -73,6 +83,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     retentionDays: config.logRetentionDays,
     usageRetentionDays: config.usageRetentionDays,
     onLogsDropped: (count) => metrics.usageLogsDropped.inc(count),
+    onBucketsDropped: (count) => metrics.usageBucketsDropped.inc(count),
     onFlushError: (error) => {
       metrics.usageFlushFailures.inc();
       logger.error({ err: error }, 'usage flush failed; will retry');
@@ -105,6 +116,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       metrics,
       reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
       clock,
+      logger,
     }),
   );
   const keysRouter =
@@ -119,6 +131,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     recorder,
     metrics,
     async close() {
+      stopResets?.();
       verifier.close();
       await recorder.close();
       proxy.close();

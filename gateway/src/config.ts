@@ -55,6 +55,15 @@ const EnvSchema = z.object({
   KEYGATE_CACHE_MAX_ENTRIES: positiveInt(100_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  KEYGATE_REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, `_`, `-`, `.` or `:`')
+    .default('keygate:'),
+  KEYGATE_REDIS_STALENESS_MS: positiveInt(10_000),
+  KEYGATE_REDIS_CONNECT_TIMEOUT_MS: positiveInt(5000),
+  KEYGATE_REDIS_COMMAND_TIMEOUT_MS: positiveInt(1000),
+  GATEWAY_KEEP_ALIVE_TIMEOUT_MS: positiveInt(65_000),
+  KEYGATE_SHUTDOWN_GRACE_MS: positiveInt(10_000),
 });
 
 const PrivateJwkSchema = z.looseObject({
@@ -94,7 +103,22 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   cacheMaxEntries: number;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** With REDIS_URL set, keys, usage, logs, rate limits and invalidations are shared through Redis. */
   redisUrl: string | null;
+  /** Prefix of every Redis key and channel keygate uses (`keygate:`). */
+  redisPrefix: string;
+  /**
+   * While Redis is unreachable, a key already verified here keeps working this long after its
+   * version was last read from Redis; then its requests fail closed with 503 STORE_UNAVAILABLE.
+   */
+  redisStalenessMs: number;
+  redisConnectTimeoutMs: number;
+  /** A Redis command without an answer after this long fails (a hung or partitioned Redis). */
+  redisCommandTimeoutMs: number;
+  /** Idle keep-alive connections are kept this long: above any load balancer's idle timeout. */
+  keepAliveTimeoutMs: number;
+  /** On SIGTERM, in-flight requests get this long to finish before connections are cut. */
+  shutdownGraceMs: number;
 }
 
 type Issue = { path: ReadonlyArray<PropertyKey>; message: string };
@@ -175,5 +199,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     cacheMaxEntries: vars.KEYGATE_CACHE_MAX_ENTRIES,
     logLevel: vars.LOG_LEVEL,
     redisUrl: vars.REDIS_URL ?? null,
+    redisPrefix: vars.KEYGATE_REDIS_PREFIX,
+    redisStalenessMs: vars.KEYGATE_REDIS_STALENESS_MS,
+    redisConnectTimeoutMs: vars.KEYGATE_REDIS_CONNECT_TIMEOUT_MS,
+    redisCommandTimeoutMs: vars.KEYGATE_REDIS_COMMAND_TIMEOUT_MS,
+    keepAliveTimeoutMs: vars.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
+    shutdownGraceMs: vars.KEYGATE_SHUTDOWN_GRACE_MS,
   });
 }

@@ -1,19 +1,14 @@
-import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createIdentitySigner } from '@keygate/identity';
 import { collectDefaultMetrics } from 'prom-client';
-import { createApp } from './app.ts';
 import { type GatewayConfig, loadConfig } from './config.ts';
 import { createLogger } from './http/logger.ts';
-import { loadIdentityKey } from './identity/identity-key.ts';
-import { createLocalKeyEvents } from './keys/events.ts';
-import { createArgon2Hasher } from './keys/hasher.ts';
-import { createKeyService } from './keys/key-service.ts';
 import { startSweeper } from './keys/sweeper.ts';
-import { openSqliteKeyStore } from './store/sqlite.ts';
+import { type OpenedGateway, openGateway } from './open-gateway.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
-const SHUTDOWN_GRACE_MS = 10_000;
+/** While shutting down, connections that went idle are closed this often. */
+const IDLE_SWEEP_MS = 100;
 
 function fail(line: string): never {
   console.error(line);
@@ -21,44 +16,32 @@ function fail(line: string): never {
 }
 
 function readConfig(): Readonly<GatewayConfig> {
-  let config: Readonly<GatewayConfig>;
   try {
-    config = loadConfig(process.env);
+    return loadConfig(process.env);
   } catch (error) {
     fail(`config error: ${(error as Error).message}`);
   }
-  if (config.redisUrl) {
-    fail(
-      'config error: REDIS_URL is set, but the Redis backend arrives with the scale-out work; unset it to run on the SQLite store',
-    );
-  }
-  return config;
+}
+
+/**
+ * Stops accepting connections, lets in-flight requests finish (cutting what is left after the
+ * grace period), then flushes usage and closes the store (and Redis connections).
+ */
+async function shutDown(server: Server, opened: OpenedGateway, graceMs: number) {
+  const idleSweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const force = setTimeout(() => server.closeAllConnections(), graceMs);
+  force.unref();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  clearInterval(idleSweep);
+  clearTimeout(force);
+  await opened.close();
 }
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
-  await mkdir(config.dataDir, { recursive: true });
-  const store = openSqliteKeyStore(config.databaseFile);
-  const privateJwk = await loadIdentityKey({
-    privateJwk: config.identityPrivateJwk,
-    keyFile: config.identityKeyFile,
-  });
-  const signer = await createIdentitySigner({ privateJwk });
-  const hasher = createArgon2Hasher();
-  const events = createLocalKeyEvents();
-  const keyService = createKeyService({
-    store,
-    hasher,
-    events,
-    clock: Date.now,
-    config: {
-      defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
-      maxOverlapDays: config.maxOverlapDays,
-      expiryReminderDays: config.expiryReminderDays,
-    },
-  });
-  const gateway = createApp({ config, store, hasher, events, signer, keyService, logger });
+  const opened = await openGateway(config, { logger });
+  const { keyService, gateway } = opened;
   collectDefaultMetrics({ register: gateway.metrics.registry });
   gateway.recorder.start();
   const stopSweeper = startSweeper({
@@ -68,12 +51,17 @@ async function main(): Promise<void> {
   });
 
   const server = gateway.app.listen(config.port, config.host);
+  // Idle keep-alive connections outlive the load balancer's own idle timeout, so the balancer never
+  // reuses a socket the gateway is closing; headers must arrive within a slightly longer bound.
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.headersTimeout = config.keepAliveTimeoutMs + 1000;
   server.on('error', (error) =>
     fail(`gateway error: cannot listen on ${config.host}:${config.port} (${error.message})`),
   );
   server.on('listening', () => {
     const { port } = server.address() as AddressInfo;
-    logger.info(`keygate gateway listening on http://${config.host}:${port}`);
+    const store = config.redisUrl ? `redis (prefix ${config.redisPrefix})` : config.databaseFile;
+    logger.info({ store }, `keygate gateway listening on http://${config.host}:${port}`);
   });
 
   let stopping = false;
@@ -82,11 +70,12 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     stopSweeper();
-    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    force.unref();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await gateway.close();
-    await store.close();
+    try {
+      await shutDown(server, opened, config.shutdownGraceMs);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     logger.info('stopped');
     process.exit(0);
   };

@@ -32,6 +32,8 @@ export interface Service {
   url: string;
   child: ChildProcess;
   output: () => string;
+  /** Resolves with the exit code once the process exited. */
+  exited: Promise<number | null>;
   /** SIGTERM, then waits for exit; resolves with the exit code. */
   stop: () => Promise<number | null>;
 }
@@ -64,6 +66,7 @@ export async function startService(options: {
     url,
     child,
     output: () => output,
+    exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;

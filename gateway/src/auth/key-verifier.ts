@@ -7,8 +7,10 @@ import { isKeyExpired, isSecretUsable } from '../keys/lifecycle.ts';
 import type { ApiKey, SecretRecord } from '../keys/model.ts';
 import type { ParsedToken } from '../keys/token.ts';
 import type { KeyStore } from '../store/store.ts';
-import { compileIpRules, type IpRules } from './ip-rules.ts';
+import { storeUnavailableError } from '../store/unavailable-errors.ts';
+import type { IpRules } from './ip-rules.ts';
 import { createLruCache } from './lru-cache.ts';
+import { createSnapshotCache, type KeySnapshot } from './snapshot-cache.ts';
 import { createVerificationGuard, type VerificationRefusal } from './verification-guard.ts';
 
 /** What a verified token stands for; immutable, so it may be cached for the life of the process. */
@@ -17,19 +19,14 @@ interface SecretRef {
   secretId: string;
 }
 
-/** The current state of a key, cached until an event or a store change marker says otherwise. */
-export interface KeySnapshot {
-  key: ApiKey;
-  secrets: ReadonlyMap<string, SecretRecord>;
-  /** The key's allowlist, compiled once per snapshot. */
-  allowlist: IpRules;
-}
-
 export interface VerifiedKey {
   key: ApiKey;
   secret: SecretRecord;
   allowlist: IpRules;
 }
+
+/** How a per-request version read went: `stale` = Redis unreachable, served within the staleness bound. */
+export type VersionCheckResult = 'current' | 'changed' | 'stale' | 'unavailable';
 
 /** Counters the verifier reports to; all optional. */
 export interface VerifierHooks {
@@ -38,11 +35,24 @@ export interface VerifierHooks {
   verification?(ok: boolean): void;
   /** An argon2 verification was not attempted: the lookup is throttled, or too many run at once. */
   verificationRefused?(reason: VerificationRefusal): void;
+  /** One per-request version read (shared stores only). */
+  versionCheck?(result: VersionCheckResult): void;
 }
 
 export interface KeyVerifier {
   /** Verifies a well-formed token and checks the key's current state; throws a 401 GatewayError otherwise. */
   verify(token: string, parsed: ParsedToken): Promise<VerifiedKey>;
+  /**
+   * Shared stores only (those with `readKeyVersion`; otherwise resolves `verified` unchanged):
+   * reads the key's version from the store, issuing the read synchronously so it joins the
+   * rate-limit command in one round trip. Same version → `verified`. Another version → the
+   * snapshot is replaced and the key's state re-checked: resolves the fresh state, or throws 401
+   * if the key is now revoked, closed or expired. Store unreachable → `verified` while the
+   * version was confirmed within `stalenessMs`, else 503 STORE_UNAVAILABLE.
+   */
+  confirm(verified: VerifiedKey): Promise<VerifiedKey>;
+  /** Forgets every cached key state (token verifications stay): e.g. after events may have been lost. */
+  dropAll(): void;
   /** Stops listening to key events. */
   close(): void;
 }
@@ -59,6 +69,8 @@ export interface KeyVerifierOptions {
   maxConcurrentVerifications?: number;
   /** Failed verifications per lookup and window before the lookup is throttled (default 5 per 60 s). */
   failureThrottle?: { maxFailures: number; windowMs: number };
+  /** With a shared store: how long after its last confirmed version read a key works while the store is unreachable (default 10 s). */
+  stalenessMs?: number;
   hooks?: VerifierHooks;
 }
 
@@ -73,12 +85,7 @@ async function fromStore<T>(work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (cause) {
-    throw Object.assign(
-      new GatewayError('STORE_UNAVAILABLE', 'The key store is not answering; retry shortly.'),
-      {
-        cause,
-      },
-    );
+    throw cause instanceof GatewayError ? cause : storeUnavailableError(cause);
   }
 }
 
@@ -93,11 +100,18 @@ function checkState(key: ApiKey, secret: SecretRecord, nowMs: number): void {
   }
 }
 
+/** The key and secret of a snapshot as a verified state, or null when the snapshot lacks the secret. */
+function stateOf(snapshot: KeySnapshot | null, secretId: string): VerifiedKey | null {
+  const secret = snapshot?.secrets.get(secretId);
+  return snapshot && secret ? { key: snapshot.key, secret, allowlist: snapshot.allowlist } : null;
+}
+
 /**
  * Token verification with argon2 at most once per secret per process: an HMAC fingerprint of the
  * token maps to `{keyId, secretId}` (concurrent first uses share one verification; failures are
  * refused briefly by fingerprint), while key state comes from per-key snapshots that are dropped on
- * a key event and wholesale when the store's change marker moves.
+ * a key event and wholesale when the store's change marker moves or `dropAll` is called. With a
+ * shared store, `confirm` checks the snapshot against the store's version on every request.
  *
  * argon2 work is bounded: after `failureThrottle.maxFailures` failed verifications of one lookup
  * within the window, tokens of that lookup not already verified are refused (401 UNKNOWN_KEY)
@@ -108,6 +122,7 @@ function checkState(key: ApiKey, secret: SecretRecord, nowMs: number): void {
 export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const { store, hasher, events, clock, maxEntries, hooks = {} } = options;
   const negativeTtlMs = options.negativeTtlMs ?? 10_000;
+  const stalenessMs = options.stalenessMs ?? 10_000;
   const throttle = options.failureThrottle ?? DEFAULT_FAILURE_THROTTLE;
   const guard = createVerificationGuard({
     maxFailuresPerLookup: throttle.maxFailures,
@@ -119,27 +134,20 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const verified = createLruCache<SecretRef>(maxEntries);
   const refused = createLruCache<true>(Math.min(maxEntries, 10_000));
   const verifying = new Map<string, Promise<SecretRef | null>>();
-  const snapshots = createLruCache<KeySnapshot>(maxEntries);
-  const loading = new Map<string, Promise<KeySnapshot | null>>();
-  // Bumped on every invalidation; a snapshot load that saw a bump while running is not cached.
-  let epoch = 0;
+  const snapshots = createSnapshotCache({ store, clock, maxEntries });
   let marker: number | undefined;
+  const unsubscribe = events.subscribe((keyId) => snapshots.drop(keyId));
 
-  const dropKey = (keyId: string) => {
-    epoch++;
-    snapshots.delete(keyId);
-    loading.delete(keyId);
-  };
-  const dropAll = () => {
-    epoch++;
-    snapshots.clear();
-    loading.clear();
-  };
-  const unsubscribe = events.subscribe(dropKey);
-
+  /**
+   * A store of its own (SQLite): a moved change marker means another process changed some key, so
+   * every snapshot goes. A shared store needs no such sweep (a Redis commit anywhere would flush
+   * every instance's cache): its per-key invalidations drop exactly the changed key, and `confirm`
+   * checks each request's key against the store's version anyway.
+   */
   async function syncMarker(): Promise<void> {
+    if (store.readKeyVersion) return;
     const current = await fromStore(() => store.changeMarker());
-    if (marker !== undefined && current !== marker) dropAll();
+    if (marker !== undefined && current !== marker) snapshots.dropAll();
     marker = current;
   }
 
@@ -178,42 +186,39 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     return pending;
   }
 
-  async function loadSnapshot(keyId: string): Promise<KeySnapshot | null> {
-    const startedAt = epoch;
-    const [key, secrets] = await fromStore(() =>
-      Promise.all([store.getKey(keyId), store.listSecrets(keyId)]),
-    );
-    if (!key) return null;
-    const snapshot: KeySnapshot = {
-      key,
-      secrets: new Map(secrets.map((secret) => [secret.id, secret])),
-      allowlist: compileIpRules(key.ipAllowlist),
-    };
-    if (epoch === startedAt) snapshots.set(keyId, snapshot);
-    return snapshot;
-  }
-
-  function snapshotOf(keyId: string): Promise<KeySnapshot | null> {
-    const cached = snapshots.get(keyId);
-    if (cached) return Promise.resolve(cached);
-    let pending = loading.get(keyId);
-    if (!pending) {
-      pending = loadSnapshot(keyId).finally(() => {
-        if (loading.get(keyId) === pending) loading.delete(keyId);
-      });
-      loading.set(keyId, pending);
-    }
-    return pending;
-  }
-
   async function currentState(ref: SecretRef): Promise<VerifiedKey | null> {
-    let snapshot = await snapshotOf(ref.keyId);
+    let snapshot = await fromStore(() => snapshots.get(ref.keyId));
     if (snapshot && !snapshot.secrets.has(ref.secretId)) {
-      dropKey(ref.keyId);
-      snapshot = await snapshotOf(ref.keyId);
+      snapshots.drop(ref.keyId);
+      snapshot = await fromStore(() => snapshots.get(ref.keyId));
     }
-    const secret = snapshot?.secrets.get(ref.secretId);
-    return snapshot && secret ? { key: snapshot.key, secret, allowlist: snapshot.allowlist } : null;
+    return stateOf(snapshot, ref.secretId);
+  }
+
+  /** The version read answered: same version → as is; else the fresh state, checked. */
+  async function settle(current: VerifiedKey, version: number | null, askedAt: number) {
+    const { key, secret } = current;
+    if (version === key.version) {
+      snapshots.confirm(key.id, version, askedAt);
+      hooks.versionCheck?.('current');
+      return current;
+    }
+    hooks.versionCheck?.('changed');
+    const fresh = stateOf(await fromStore(() => snapshots.atLeast(key.id, version)), secret.id);
+    if (!fresh) throw unknownKey();
+    checkState(fresh.key, fresh.secret, clock());
+    return fresh;
+  }
+
+  /** The version read failed: the cached state while its version was confirmed recently enough, else 503. */
+  function withinStaleness(current: VerifiedKey, askedAt: number, cause: unknown): VerifiedKey {
+    const confirmedAt = snapshots.confirmedAt(current.key.id, current.key.version);
+    if (confirmedAt !== undefined && askedAt - confirmedAt <= stalenessMs) {
+      hooks.versionCheck?.('stale');
+      return current;
+    }
+    hooks.versionCheck?.('unavailable');
+    throw cause instanceof GatewayError ? cause : storeUnavailableError(cause);
   }
 
   return {
@@ -241,6 +246,22 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       checkState(state.key, state.secret, now);
       return state;
     },
+    confirm(current) {
+      if (!store.readKeyVersion) return Promise.resolve(current);
+      const askedAt = clock();
+      let reading: Promise<number | null>;
+      try {
+        // Issued in this very tick: ioredis auto-pipelining sends it with the rate-limit command.
+        reading = store.readKeyVersion(current.key.id);
+      } catch (error) {
+        reading = Promise.reject(error);
+      }
+      return reading.then(
+        (version) => settle(current, version, askedAt),
+        (error: unknown) => withinStaleness(current, askedAt, error),
+      );
+    },
+    dropAll: () => snapshots.dropAll(),
     close: unsubscribe,
   };
 }

@@ -1,5 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
 import { GatewayError } from '../errors.ts';
+import { redactTokens } from '../keys/token.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import type { RouteMatcher } from '../routes/route-matcher.ts';
@@ -30,6 +32,33 @@ export interface PipelineDeps {
   /** The largest expiry-reminder lead time, in days. */
   reminderLeadDays: number;
   clock: () => number;
+  /** Receives one `request` line per answered request (info level), tokens redacted. */
+  logger?: Logger;
+}
+
+/** Logged paths and client-sent request ids are capped to this many characters. */
+const MAX_LOGGED = 512;
+
+/** One structured access-log line: ids, route, status, latency; never a header, token-like text redacted. */
+function logRequest(logger: Logger | undefined, req: Request, res: Response, status: number): void {
+  if (!logger?.isLevelEnabled('info')) return;
+  const principal = res.locals.principal as Principal | undefined;
+  const clientRequestId = res.locals.clientRequestId as string | undefined;
+  logger.info(
+    {
+      requestId: res.locals.requestId as string,
+      clientRequestId: clientRequestId && redactTokens(clientRequestId).slice(0, MAX_LOGGED),
+      method: req.method,
+      path: redactTokens(req.originalUrl).slice(0, MAX_LOGGED),
+      status,
+      rule: routeOf(res)?.rule,
+      keyId: principal?.key.id,
+      secretId: principal?.secret.id,
+      clientIp: res.locals.clientIp as string | undefined,
+      latencyMs: Math.round(Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e3) / 1e3,
+    },
+    'request',
+  );
 }
 
 /** Status recorded for a request the client closed before its response finished (as nginx logs it). */
@@ -50,6 +79,7 @@ function createObserveResponse(deps: PipelineDeps) {
       const environment = principal?.key.environment ?? 'none';
       const rule = routeOf(res)?.rule ?? 'none';
       deps.metrics.requests.inc({ rule, environment, status: String(status) });
+      logRequest(deps.logger, req, res, status);
       if (!principal) return;
       const latencyMs = Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e6;
       deps.recorder.record({
@@ -105,7 +135,7 @@ export function createKeyPipeline(deps: PipelineDeps): RequestHandler[] {
     createVerifyKey(deps.verifier),
     checkIpAllowlist,
     createAuthorizeRoute(deps.routes),
-    createConsumeRateLimit(deps.rateLimiter),
+    createConsumeRateLimit(deps.rateLimiter, deps.verifier),
     createAddExpiryNotice(deps.reminderLeadDays, deps.clock),
   ];
   return steps.map((step) => counted(step, deps.metrics));

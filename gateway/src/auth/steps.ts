@@ -2,6 +2,7 @@ import { hasScope } from '@keygate/identity';
 import type { NextFunction, Request, Response } from 'express';
 import { GatewayError } from '../errors.ts';
 import { expiryReminder } from '../keys/lifecycle.ts';
+import type { ApiKey } from '../keys/model.ts';
 import { newId, type ParsedToken, parseToken } from '../keys/token.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/key-rate-limiter.ts';
@@ -107,10 +108,8 @@ export function createVerifyKey(verifier: KeyVerifier): Step {
   };
 }
 
-/** (d, second half) The key's IP allowlist, compiled once per key snapshot. */
-export function checkIpAllowlist(req: Request, res: Response, next: NextFunction): void {
-  const verified = verifiedKeys.get(req);
-  if (!verified) throw new Error('checkIpAllowlist ran before verifyKey');
+/** Throws 403 IP_NOT_ALLOWED unless the key's allowlist (if any) admits the request's client address. */
+function assertIpAllowed(verified: VerifiedKey, res: Response): void {
   const address = res.locals.clientAddress as Parameters<IpRules['matches']>[0] | null;
   if (verified.allowlist.size > 0 && (!address || !verified.allowlist.matches(address))) {
     throw new GatewayError(
@@ -118,6 +117,29 @@ export function checkIpAllowlist(req: Request, res: Response, next: NextFunction
       `This key may not be used from ${res.locals.clientIp as string}.`,
     );
   }
+}
+
+/** Throws 403 unless the key holds the route's scope and the route serves the key's environment. */
+function assertRouteAllowed(key: ApiKey, route: RouteMatch): void {
+  if (!hasScope(key.scopes, route.scope)) {
+    throw new GatewayError('INSUFFICIENT_SCOPE', `This call needs the ${route.scope} scope.`, {
+      requiredScope: route.scope,
+    });
+  }
+  if (route.kind === 'proxy' && route.urls[key.environment] === undefined) {
+    throw new GatewayError(
+      'ENVIRONMENT_MISMATCH',
+      `This route is not available to ${key.environment} keys.`,
+      { environment: key.environment },
+    );
+  }
+}
+
+/** (d, second half) The key's IP allowlist, compiled once per key snapshot. */
+export function checkIpAllowlist(req: Request, res: Response, next: NextFunction): void {
+  const verified = verifiedKeys.get(req);
+  if (!verified) throw new Error('checkIpAllowlist ran before verifyKey');
+  assertIpAllowed(verified, res);
   next();
 }
 
@@ -130,28 +152,33 @@ export function createAuthorizeRoute(routes: RouteMatcher): Step {
     const route = routes.match(req.method, rawPathOf(req));
     if (!route) throw new GatewayError('ROUTE_NOT_FOUND', `No route for ${req.method} ${rawPathOf(req)}.`);
     res.locals.route = route;
-    const { key } = res.locals.principal as Principal;
-    if (!hasScope(key.scopes, route.scope)) {
-      throw new GatewayError('INSUFFICIENT_SCOPE', `This call needs the ${route.scope} scope.`, {
-        requiredScope: route.scope,
-      });
-    }
-    if (route.kind === 'proxy' && route.urls[key.environment] === undefined) {
-      throw new GatewayError(
-        'ENVIRONMENT_MISMATCH',
-        `This route is not available to ${key.environment} keys.`,
-        { environment: key.environment },
-      );
-    }
+    assertRouteAllowed((res.locals.principal as Principal).key, route);
     next();
   };
 }
 
-/** (f) Per-key rate limit with IETF draft-10 `RateLimit-Policy` / `RateLimit` headers on every authenticated response. */
-export function createConsumeRateLimit(limiter: KeyRateLimiter): Step {
-  return async function consumeRateLimit(_req, res, next) {
-    const { key } = res.locals.principal as Principal;
-    const decision = await limiter.consume(key.id, key.rateLimit.perMinute);
+/**
+ * (f) Per-key rate limit with IETF draft-10 `RateLimit-Policy` / `RateLimit` headers on every
+ * authenticated response. With a shared store, the key's version is read in the same tick as the
+ * limiter's command (one Redis round trip): if the key changed on another instance since this one
+ * cached it, its fresh state, allowlist and scope are checked again before anything is proxied.
+ */
+export function createConsumeRateLimit(limiter: KeyRateLimiter, verifier: KeyVerifier): Step {
+  return async function consumeRateLimit(req, res, next) {
+    const verified = verifiedKeys.get(req);
+    if (!verified) throw new Error('consumeRateLimit ran before verifyKey');
+    const { key } = verified;
+    const [decision, current] = await Promise.all([
+      limiter.consume(key.id, key.rateLimit.perMinute),
+      verifier.confirm(verified),
+    ]);
+    if (current !== verified) {
+      assertIpAllowed(current, res);
+      assertRouteAllowed(current.key, routeOf(res) as RouteMatch);
+      verifiedKeys.set(req, current);
+      const principal = res.locals.principal as Principal;
+      res.locals.principal = { ...principal, key: current.key, secret: current.secret };
+    }
     res.setHeader('RateLimit-Policy', `"per-key";q=${decision.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`);
     res.setHeader('RateLimit', `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`);
     if (!decision.allowed) {

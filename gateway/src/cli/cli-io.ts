@@ -19,6 +19,8 @@ export interface CliServices {
   hasher: SecretHasher;
   keyService: KeyService;
   clock: () => number;
+  /** Closes the store and its connections. */
+  close(): Promise<void>;
 }
 
 /** A usage mistake (unknown command, missing flag): reported on one line, exit code 2. */

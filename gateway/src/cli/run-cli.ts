@@ -6,8 +6,10 @@ import { KEYS_HELP, runKeysCommand } from './keys-commands.ts';
 
 export const HELP = `Usage: keygate <keys|admin> <command> [options]
 
-The keygate operator CLI. It works on the gateway's store: \${KEYGATE_DATA_DIR:-./data}/gateway.db.
-A running gateway sees every change on its next request.
+The keygate operator CLI. It works on the gateway's store: the shared Redis at $REDIS_URL (keys
+under \${KEYGATE_REDIS_PREFIX:-keygate:}) when it is set, else \${KEYGATE_DATA_DIR:-./data}/gateway.db.
+Running gateways see every change on their next request. While the store is unreachable, changes
+are refused (STORE_UNAVAILABLE) and nothing is written.
 
 ${KEYS_HELP}
 ${ADMIN_HELP}
@@ -19,34 +21,63 @@ export function databaseFileOf(env: Record<string, string | undefined>): string 
   return resolve(env.KEYGATE_DATA_DIR || './data', 'gateway.db');
 }
 
+/** How long the CLI waits for Redis before giving up with STORE_UNAVAILABLE. */
+const REDIS_CONNECT_TIMEOUT_MS = 2000;
+
+/** REDIS_URL and KEYGATE_REDIS_PREFIX as the gateway reads them; a bad value is a usage error. */
+function redisSettingsOf(env: Record<string, string | undefined>): { url: string | null; prefix: string } {
+  const url = env.REDIS_URL?.trim() || null;
+  const prefix = env.KEYGATE_REDIS_PREFIX?.trim() || 'keygate:';
+  if (url && !/^rediss?:\/\//.test(url))
+    throw new UsageError('REDIS_URL must be a redis:// or rediss:// URL');
+  if (!/^[\w:.-]{1,64}$/.test(prefix))
+    throw new UsageError('KEYGATE_REDIS_PREFIX has characters it may not have');
+  return { url, prefix };
+}
+
 /** Opens the store and services; loaded lazily so --help and usage mistakes answer at once. */
 async function openServices(env: Record<string, string | undefined>): Promise<CliServices> {
-  if (env.REDIS_URL) {
-    throw new UsageError(
-      'REDIS_URL is set, but this CLI only knows the SQLite store yet; unset REDIS_URL to use it',
-    );
-  }
-  const [{ openSqliteKeyStore }, { createArgon2Hasher }, { createKeyService }, { createLocalKeyEvents }] =
+  const redis = redisSettingsOf(env);
+  const [{ openStore }, { createArgon2Hasher }, { createKeyService }, { createLocalKeyEvents }, errors] =
     await Promise.all([
-      import('../store/sqlite.ts'),
+      import('../store/open-backend.ts'),
       import('../keys/hasher.ts'),
       import('../keys/key-service.ts'),
       import('../keys/events.ts'),
+      import('../store/unavailable-errors.ts'),
     ]);
-  const store = openSqliteKeyStore(databaseFileOf(env));
+  let opened: Awaited<ReturnType<typeof openStore>>;
+  try {
+    opened = await openStore({
+      redisUrl: redis.url,
+      redisPrefix: redis.prefix,
+      databaseFile: databaseFileOf(env),
+      connectTimeoutMs: REDIS_CONNECT_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (!redis.url) throw error;
+    throw errors.storeUnavailableError(error);
+  }
+  const { store } = opened;
   const hasher = createArgon2Hasher();
   const clock = () => Date.now();
+  // Commits on Redis announce themselves to every gateway (the commit script publishes), so the
+  // CLI needs no event connection of its own.
   return {
     store,
     hasher,
     clock,
     keyService: createKeyService({ store, hasher, events: createLocalKeyEvents(), clock }),
+    close: () => opened.close(),
   };
 }
 
 function describeError(error: unknown): string {
   if (error instanceof UsageError) return error.message;
-  if (error instanceof GatewayError) return `${error.message} (${error.code})`;
+  if (error instanceof GatewayError) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message} (${error.code})${error.code === 'STORE_UNAVAILABLE' ? cause : ''}`;
+  }
   if (error instanceof Error) return error.message;
   return String(error);
 }
@@ -75,6 +106,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`keygate: ${describeError(error).replaceAll('\n', ' ')}\n`);
     return 2;
   } finally {
-    await (services as CliServices | null)?.store.close();
+    await (services as CliServices | null)?.close();
   }
 }

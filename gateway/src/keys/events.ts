@@ -4,6 +4,11 @@ export interface KeyEvents {
   publish(keyId: string): void;
   /** Registers a listener; returns a function that removes it. */
   subscribe(listener: (keyId: string) => void): () => void;
+  /**
+   * Shared events only (Redis): registers a listener for "events may have been lost" (the
+   * subscriber reconnected); listeners drop everything they cached. Returns an unsubscribe.
+   */
+  onReset?(listener: () => void): () => void;
 }
 
 /** In-process key events: listeners run synchronously inside `publish`. */

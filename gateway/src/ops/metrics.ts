@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The gateway's Prometheus metrics, in a registry of their own (one per app instance). */
 export interface GatewayMetrics {
@@ -11,14 +11,32 @@ export interface GatewayMetrics {
   authCache: Counter<'result'>;
   upstreamDuration: Histogram<'upstream' | 'environment' | 'outcome'>;
   usageLogsDropped: Counter<string>;
+  usageBucketsDropped: Counter<string>;
   usageFlushFailures: Counter<string>;
+  /** Present only when the gateway runs on Redis. */
+  redis?: RedisMetrics;
 }
 
-/** Creates every metric in a fresh registry. */
-export function createMetrics(): GatewayMetrics {
+/** Metrics of a gateway sharing its state through Redis. */
+export interface RedisMetrics {
+  /** 1 while the store's Redis connection is ready; set at scrape time. */
+  up: Gauge<string>;
+  /** Failed Redis calls, by store method. */
+  errors: Counter<'operation'>;
+  /** 1 while the last rate-limit call was decided by this instance's in-memory insurance limiter. */
+  fallbackActive: Gauge<string>;
+  /** Rate-limit calls the insurance limiter decided. */
+  fallbacks: Counter<string>;
+  /** Per-request key version reads, by result (current, changed, stale, unavailable). */
+  versionChecks: Counter<'result'>;
+}
+
+/** Creates every metric in a fresh registry; with `redis`, the Redis series too (`isRedisUp` read at scrape). */
+export function createMetrics(redis?: { isRedisUp(): boolean }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
   return {
+    redis: redis && createRedisMetrics(registers, redis.isRedisUp),
     registry,
     requests: new Counter({
       name: 'keygate_requests_total',
@@ -67,9 +85,49 @@ export function createMetrics(): GatewayMetrics {
       help: 'API log lines dropped because the buffer was full.',
       registers,
     }),
+    usageBucketsDropped: new Counter({
+      name: 'keygate_usage_buckets_dropped_total',
+      help: 'Usage buckets dropped because too many were waiting for a flush (store unreachable).',
+      registers,
+    }),
     usageFlushFailures: new Counter({
       name: 'keygate_usage_flush_failures_total',
       help: 'Usage flushes that failed and were retried later.',
+      registers,
+    }),
+  };
+}
+
+function createRedisMetrics(registers: Registry[], isRedisUp: () => boolean): RedisMetrics {
+  return {
+    up: new Gauge({
+      name: 'keygate_redis_up',
+      help: '1 while the Redis store connection is ready, else 0.',
+      registers,
+      collect() {
+        this.set(isRedisUp() ? 1 : 0);
+      },
+    }),
+    errors: new Counter({
+      name: 'keygate_redis_errors_total',
+      help: 'Redis store calls that failed (connection lost, timeout), by store method.',
+      labelNames: ['operation'] as const,
+      registers,
+    }),
+    fallbackActive: new Gauge({
+      name: 'keygate_rate_limiter_fallback',
+      help: '1 while rate limits are decided per instance (Redis unreachable), else 0.',
+      registers,
+    }),
+    fallbacks: new Counter({
+      name: 'keygate_rate_limiter_fallback_total',
+      help: 'Rate-limit calls decided by the per-instance insurance limiter because Redis did not answer.',
+      registers,
+    }),
+    versionChecks: new Counter({
+      name: 'keygate_key_version_checks_total',
+      help: 'Per-request key version reads: current, changed (state re-checked), stale (served within the staleness bound while Redis is unreachable), unavailable (503).',
+      labelNames: ['result'] as const,
       registers,
     }),
   };

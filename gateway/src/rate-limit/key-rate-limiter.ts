@@ -19,38 +19,55 @@ export interface KeyRateLimiter {
   consume(keyId: string, perMinute: number): Promise<RateLimitDecision>;
 }
 
+/** A rate-limiter-flexible limiter as far as keygate uses it. */
+export interface PointsLimiter {
+  consume(key: string, points?: number, options?: Record<string, unknown>): Promise<RateLimiterRes>;
+}
+
+/** Consumes one point of `keyId` from `limiter` and turns the outcome (or the refusal) into a decision. */
+export async function consumeOne(
+  limiter: PointsLimiter,
+  keyId: string,
+  perMinute: number,
+  options: Record<string, unknown> = {},
+): Promise<RateLimitDecision> {
+  const decide = (res: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
+    allowed,
+    limit: perMinute,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(res.msBeforeNext / 1000)),
+  });
+  try {
+    return decide(await limiter.consume(keyId, 1, options), true);
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return decide(rejection, false);
+    throw rejection;
+  }
+}
+
+/** One limiter per distinct per-minute quota, created on first use. */
+export function createLimiterPool<L>(create: (points: number) => L): (points: number) => L {
+  const limiters = new Map<number, L>();
+  return (points) => {
+    let limiter = limiters.get(points);
+    if (!limiter) {
+      limiter = create(points);
+      limiters.set(points, limiter);
+    }
+    return limiter;
+  };
+}
+
 /**
  * In-process limiter keyed by key id, so both secrets of a rotated key share one budget. One
  * RateLimiterMemory per distinct per-minute quota, created on first use.
  */
 export function createMemoryRateLimiter(): KeyRateLimiter {
-  const limiters = new Map<number, RateLimiterMemory>();
-  const limiterFor = (points: number) => {
-    let limiter = limiters.get(points);
-    if (!limiter) {
-      limiter = new RateLimiterMemory({
-        points,
-        duration: RATE_LIMIT_WINDOW_SECONDS,
-        keyPrefix: `key${points}`,
-      });
-      limiters.set(points, limiter);
-    }
-    return limiter;
-  };
+  const limiterFor = createLimiterPool(
+    (points) =>
+      new RateLimiterMemory({ points, duration: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: `key${points}` }),
+  );
   return {
-    async consume(keyId, perMinute) {
-      const decide = (res: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
-        allowed,
-        limit: perMinute,
-        remaining: Math.max(0, res.remainingPoints),
-        resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(res.msBeforeNext / 1000)),
-      });
-      try {
-        return decide(await limiterFor(perMinute).consume(keyId, 1), true);
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return decide(rejection, false);
-        throw rejection;
-      }
-    },
+    consume: (keyId, perMinute) => consumeOne(limiterFor(perMinute), keyId, perMinute),
   };
 }

@@ -44,8 +44,11 @@ export interface UsageRecorderOptions {
   usageRetentionDays: number;
   /** Log lines kept in memory at most; the oldest are dropped beyond it. */
   maxLogLines?: number;
+  /** Usage buckets kept in memory at most (they pile up while the store is unreachable); the oldest are dropped beyond it. */
+  maxBuckets?: number;
   pruneIntervalMs?: number;
   onLogsDropped?(count: number): void;
+  onBucketsDropped?(count: number): void;
   onFlushError?(error: unknown): void;
 }
 
@@ -78,12 +81,24 @@ function mergeInto(target: Map<string, UsageBucket>, bucket: UsageBucket): void 
 /** Aggregates usage per (key, secret, minute) and buffers API log lines; the store sees only flushes. */
 export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
   const { store, clock } = options;
+  const maxBuckets = options.maxBuckets ?? 100_000;
   let buckets = new Map<string, UsageBucket>();
   const logs = createLogBuffer<ApiLogEntry>(options.maxLogLines ?? 50_000, (count) =>
     options.onLogsDropped?.(count),
   );
   const timers: NodeJS.Timeout[] = [];
   let flushing: Promise<void> = Promise.resolve();
+
+  /** Drops the oldest buckets beyond the bound (a Map iterates oldest first). */
+  function trimBuckets(): void {
+    let dropped = 0;
+    for (const id of buckets.keys()) {
+      if (buckets.size <= maxBuckets) break;
+      buckets.delete(id);
+      dropped++;
+    }
+    if (dropped > 0) options.onBucketsDropped?.(dropped);
+  }
 
   async function writeOut(): Promise<void> {
     const batch = [...buckets.values()];
@@ -97,7 +112,12 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       if (lines.length > 0) await store.appendLogs(lines);
     } catch (error) {
       // Put back what was not written (aggregates merge with calls recorded meanwhile); the next flush retries.
-      if (!usageWritten) for (const bucket of batch) mergeInto(buckets, bucket);
+      if (!usageWritten) {
+        const newer = buckets;
+        buckets = new Map();
+        for (const bucket of [...batch, ...newer.values()]) mergeInto(buckets, bucket);
+        trimBuckets();
+      }
       logs.restore(lines);
       options.onFlushError?.(error);
     }
@@ -119,6 +139,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         latencyHistogram: histogram,
         lastCallAt: at,
       });
+      if (buckets.size > maxBuckets) trimBuckets();
       logs.push({
         id: call.requestId,
         keyId: call.keyId,

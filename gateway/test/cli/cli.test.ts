@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import argon2 from 'argon2';
 import { parseToken } from '../../src/keys/token.ts';
+import { openRedisKeyStore } from '../../src/store/redis.ts';
 import { openSqliteKeyStore } from '../../src/store/sqlite.ts';
+import { startRedis, type TestRedis } from '../support/redis-server.ts';
+import { closedPortUrl } from '../support/upstream.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
 
@@ -16,10 +19,15 @@ interface Run {
 }
 
 /** Runs the CLI as a real process on `dataDir`, optionally writing `input` to its stdin. */
-function keygate(dataDir: string, args: string[], input?: string): Promise<Run> {
+function keygate(
+  dataDir: string,
+  args: string[],
+  input?: string,
+  env: Record<string, string> = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, KEYGATE_DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH, KEYGATE_DATA_DIR: dataDir, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -258,6 +266,71 @@ describe('keygate CLI', () => {
         await keygate(dataDir, ['admin', 'create-user', '--email', 'a@b.co']),
         /--password-stdin or --password/,
       );
+    });
+  });
+});
+
+describe('keygate CLI with REDIS_URL set', () => {
+  let redis: TestRedis;
+  let dir: string;
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(async () => {
+    await redis?.stop();
+  });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keygate-cli-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const onRedis = (args: string[], url = redis.url) =>
+    keygate(join(dir, 'data'), args, undefined, { REDIS_URL: url, KEYGATE_REDIS_PREFIX: redis.keyPrefix });
+
+  describe('keygate keys create, rotate, revoke', () => {
+    it('works on the shared Redis under KEYGATE_REDIS_PREFIX and writes no SQLite file', async () => {
+      const run = await onRedis([
+        'keys',
+        'create',
+        '--name',
+        'ops',
+        '--env',
+        'live',
+        '--scopes',
+        'auth:rw',
+        '--json',
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      const created = JSON.parse(run.stdout) as { id: string; secret: string };
+      assert.equal((await onRedis(['keys', 'rotate', created.id])).code, 0);
+      assert.equal((await onRedis(['keys', 'revoke', created.id])).code, 0);
+      const store = await openRedisKeyStore(redis.url, { keyPrefix: redis.keyPrefix });
+      try {
+        const key = await store.getKey(created.id);
+        assert.equal(key?.status, 'revoked');
+        const { items } = await store.listActivity({ keyId: created.id });
+        assert.deepEqual(
+          items.map((entry) => entry.action),
+          ['key.revoked', 'key.rotated', 'key.created'],
+        );
+      } finally {
+        await store.close();
+      }
+      assert.equal(existsSync(join(dir, 'data', 'gateway.db')), false);
+    });
+  });
+
+  describe('with Redis unreachable', () => {
+    it('refuses a change with exit 2 and STORE_UNAVAILABLE, within the connect timeout', async () => {
+      const started = Date.now();
+      const run = await onRedis(
+        ['keys', 'create', '--name', 'ops', '--env', 'live', '--scopes', 'order:r'],
+        (await closedPortUrl()).replace('http:', 'redis:'),
+      );
+      assertFails(run, /STORE_UNAVAILABLE/);
+      assert.ok(Date.now() - started < 6000, `took ${Date.now() - started} ms`);
     });
   });
 });

@@ -51,6 +51,9 @@ export interface TestGatewayOptions {
   routeTable?: (urls: { live: string; test: string }) => unknown;
   /** Replaces the counting hasher (e.g. one whose verifications can be held). */
   hasher?: CountingHasher;
+  /** Replaces the plain memory store (e.g. a versioned one, behaving like Redis). */
+  store?: MemoryStore;
+  rateLimiter?: Parameters<typeof createApp>[0]['rateLimiter'];
 }
 
 /**
@@ -70,7 +73,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const { privateJwk, publicJwk } = await generateIdentityKeyPair();
   const clock = createTestClock();
   const signer = await createIdentitySigner({ privateJwk });
-  const store = createMemoryStore();
+  const store = options.store ?? createMemoryStore();
   const hasher = options.hasher ?? createCountingHasher();
   const events = createLocalKeyEvents();
   const gateway = createApp({
@@ -82,6 +85,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     clock,
     keysRouter: options.keysRouter,
     logger: options.logger,
+    rateLimiter: options.rateLimiter,
   });
   return {
     ...gateway,

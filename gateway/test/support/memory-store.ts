@@ -25,7 +25,12 @@ export interface MemoryStore extends KeyStore {
   failing: Set<string>;
 }
 
-export function createMemoryStore(): MemoryStore {
+export interface MemoryStoreOptions {
+  /** Adds `readKeyVersion`, making the store behave like a shared (Redis) store for the pipeline. */
+  versioned?: boolean;
+}
+
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const keys = new Map<string, ApiKey>();
   const secrets = new Map<string, SecretRecord>();
   const activity: ActivityEntry[] = [];
@@ -134,5 +139,11 @@ export function createMemoryStore(): MemoryStore {
     },
     async close() {},
   };
+  if (options.versioned) {
+    store.readKeyVersion = async (keyId) => {
+      track('readKeyVersion');
+      return keys.get(keyId)?.version ?? null;
+    };
+  }
   return store;
 }

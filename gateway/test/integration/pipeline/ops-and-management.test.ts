@@ -115,6 +115,58 @@ describe('gateway: ops endpoints and management mount', () => {
     });
   });
 
+  describe('GET /metrics after traffic of every kind', () => {
+    it('exposes every documented series', async () => {
+      gw = await startTestGateway();
+      const { token } = await seedKey(gw.store, gw.hasher, { perMinute: 1 });
+      for (let i = 0; i < 2; i++) {
+        await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+      }
+      await request(gw.app).get('/v2/catalog/products');
+      const text = (await request(gw.app).get('/metrics')).text;
+      for (const series of [
+        /keygate_requests_total\{rule="GET \/v2\/catalog\/products",environment="live",status="200"\} 1/,
+        /keygate_requests_total\{rule="GET \/v2\/catalog\/products",environment="live",status="429"\} 1/,
+        /keygate_auth_failures_total\{reason="MISSING_KEY"\} 1/,
+        /keygate_rate_limited_total 1/,
+        /keygate_argon2_verifications_total\{result="match"\} 1/,
+        /keygate_auth_cache_lookups_total\{result="hit"\} 1/,
+        /keygate_upstream_duration_seconds_bucket\{le="[\d.]+",upstream="[^"]+",environment="live",outcome="response"\} 1/,
+        /keygate_upstream_duration_seconds_count\{upstream="[^"]+",environment="live",outcome="response"\} 1/,
+        /keygate_usage_flush_failures_total 0/,
+      ]) {
+        assert.match(text, series);
+      }
+      assert.doesNotMatch(text, /keygate_redis_up/, 'Redis series appear only on Redis');
+    });
+  });
+
+  describe('access log', () => {
+    it('writes one line per request with its request id, status and key id, tokens redacted', async () => {
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      gw = await startTestGateway({ logger: createLogger('info', sink) });
+      const { key, token } = await seedKey(gw.store, gw.hasher);
+      const res = await request(gw.app)
+        .get(`/v2/catalog/products?leak=${token}`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('X-Request-Id', `client-${token}`);
+      const line = lines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'request');
+      assert.ok(line, lines.join(''));
+      assert.equal(line.requestId, res.headers['x-request-id']);
+      assert.equal(line.status, 200);
+      assert.equal(line.keyId, key.id);
+      assert.equal(line.rule, 'GET /v2/catalog/products');
+      assert.equal(typeof line.latencyMs, 'number');
+      assert.doesNotMatch(lines.join(''), new RegExp(token.slice(8)));
+    });
+  });
+
   describe('/v2/auth/keys (management routes)', () => {
     beforeEach(async () => {
       gw = await startTestGateway({ keysRouter: fakeKeysRouter() });

@@ -35,6 +35,12 @@ describe('loadConfig', () => {
       assert.equal(config.usageRetentionDays, 90);
       assert.equal(config.maxConcurrentVerifications, 2 * availableParallelism());
       assert.equal(config.redisUrl, null);
+      assert.equal(config.redisPrefix, 'keygate:');
+      assert.equal(config.redisStalenessMs, 10_000);
+      assert.equal(config.redisConnectTimeoutMs, 5000);
+      assert.equal(config.redisCommandTimeoutMs, 1000);
+      assert.equal(config.keepAliveTimeoutMs, 65_000);
+      assert.equal(config.shutdownGraceMs, 10_000);
       assert.equal(config.identityPrivateJwk, null);
       assert.equal(config.routes.upstreams.commerce?.live, 'http://127.0.0.1:8081');
       assert.equal(config.routes.upstreams.commerce?.test, 'http://127.0.0.1:8082');
@@ -54,6 +60,9 @@ describe('loadConfig', () => {
         KEYGATE_EXPIRY_REMINDER_DAYS: '1,14,7,7',
         KEYGATE_DEFAULT_RATE_LIMIT: '120/min',
         REDIS_URL: 'redis://127.0.0.1:6379',
+        KEYGATE_REDIS_PREFIX: 'shop-a:',
+        KEYGATE_REDIS_STALENESS_MS: '3000',
+        GATEWAY_KEEP_ALIVE_TIMEOUT_MS: '75000',
         KEYGATE_CACHE_MAX_ENTRIES: '',
         KEYGATE_USAGE_RETENTION_DAYS: '30',
         KEYGATE_MAX_CONCURRENT_VERIFICATIONS: '3',
@@ -66,6 +75,9 @@ describe('loadConfig', () => {
       assert.deepEqual(config.expiryReminderDays, [14, 7, 1]);
       assert.equal(config.defaultRateLimitPerMinute, 120);
       assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
+      assert.equal(config.redisPrefix, 'shop-a:');
+      assert.equal(config.redisStalenessMs, 3000);
+      assert.equal(config.keepAliveTimeoutMs, 75_000);
       assert.equal(config.cacheMaxEntries, 100_000);
       assert.equal(config.usageRetentionDays, 30);
       assert.equal(config.maxConcurrentVerifications, 3);
@@ -92,6 +104,8 @@ describe('loadConfig', () => {
             KEYGATE_IDENTITY_PRIVATE_JWK: '{"kty":"RSA"}',
             LOG_LEVEL: 'loud',
             REDIS_URL: 'http://not-redis',
+            KEYGATE_REDIS_PREFIX: 'has space',
+            KEYGATE_REDIS_STALENESS_MS: '0',
           }),
         (error: Error) => {
           assert.doesNotMatch(error.message, /\n/);
@@ -105,6 +119,8 @@ describe('loadConfig', () => {
             'KEYGATE_IDENTITY_PRIVATE_JWK',
             'LOG_LEVEL',
             'REDIS_URL',
+            'KEYGATE_REDIS_PREFIX',
+            'KEYGATE_REDIS_STALENESS_MS',
           ]) {
             assert.match(error.message, new RegExp(name), `mentions ${name}: ${error.message}`);
           }

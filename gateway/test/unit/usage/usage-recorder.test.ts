@@ -116,6 +116,54 @@ describe('createUsageRecorder', () => {
     assert.equal(store.logs.length, 2);
   });
 
+  it('keeps retrying through several failed flushes, then writes every call once', async () => {
+    const { store, recorder, failures } = setup();
+    store.failing.add('recordUsage');
+    for (let minute = 0; minute < 3; minute++) {
+      recorder.record(call({ requestId: `req_${minute}`, atMs: MINUTE + minute * 60_000 }));
+      await recorder.flush();
+    }
+    assert.equal(failures.length, 3);
+    assert.deepEqual(recorder.pending(), { buckets: 3, logs: 3 });
+    store.failing.delete('recordUsage');
+    await recorder.flush();
+    assert.equal(
+      store.usage.flat().reduce((sum, bucket) => sum + bucket.calls, 0),
+      3,
+    );
+    assert.equal(store.logs.length, 3);
+    assert.deepEqual(recorder.pending(), { buckets: 0, logs: 0 });
+  });
+
+  it('bounds the buckets kept while flushes fail, dropping the oldest minutes and counting them', async () => {
+    const store = createMemoryStore();
+    let dropped = 0;
+    const recorder = createUsageRecorder({
+      store,
+      clock: createTestClock(),
+      flushIntervalMs: 1_000,
+      retentionDays: 14,
+      usageRetentionDays: 90,
+      maxBuckets: 2,
+      onBucketsDropped: (count) => {
+        dropped += count;
+      },
+    });
+    store.failing.add('recordUsage');
+    for (let minute = 0; minute < 4; minute++) {
+      recorder.record(call({ requestId: `req_${minute}`, atMs: MINUTE + minute * 60_000 }));
+      await recorder.flush();
+    }
+    assert.equal(recorder.pending().buckets, 2);
+    assert.equal(dropped, 2);
+    store.failing.delete('recordUsage');
+    await recorder.flush();
+    assert.deepEqual(
+      store.usage.flat().map((bucket) => bucket.minute),
+      [MINUTE + 2 * 60_000, MINUTE + 3 * 60_000],
+    );
+  });
+
   it('does not count usage twice when only the log append failed', async () => {
     const { store, recorder } = setup();
     recorder.record(call());

@@ -1,0 +1,103 @@
+import { mkdir } from 'node:fs/promises';
+import { createIdentitySigner } from '@keygate/identity';
+import type { Logger } from 'pino';
+import { createApp, type GatewayApp } from './app.ts';
+import type { GatewayConfig } from './config.ts';
+import { loadIdentityKey } from './identity/identity-key.ts';
+import { createArgon2Hasher } from './keys/hasher.ts';
+import { createKeyService, type KeyService } from './keys/key-service.ts';
+import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
+import { type GatewayBackend, openGatewayBackend } from './store/open-backend.ts';
+
+/** One gateway instance, built but not listening. */
+export interface OpenedGateway {
+  gateway: GatewayApp;
+  backend: GatewayBackend;
+  keyService: KeyService;
+  /** Flushes usage and closes the store and its connections (after the server stopped). */
+  close(): Promise<void>;
+}
+
+/** Opens SQLite, or Redis (store, events, shared rate limits) when REDIS_URL is set, reporting to fresh metrics. */
+async function openBackendWithMetrics(
+  config: Readonly<GatewayConfig>,
+  logger: Logger,
+): Promise<{ backend: GatewayBackend; metrics: GatewayMetrics }> {
+  let backend: GatewayBackend | undefined;
+  const metrics = config.redisUrl
+    ? createMetrics({ isRedisUp: () => backend?.isRedisUp?.() ?? false })
+    : createMetrics();
+  backend = await openGatewayBackend({
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    databaseFile: config.databaseFile,
+    connectTimeoutMs: config.redisConnectTimeoutMs,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+    logger,
+    onRedisError: (operation) => metrics.redis?.errors.inc({ operation }),
+    onLimiterDecision: (source) => {
+      if (source === 'fallback') metrics.redis?.fallbacks.inc();
+      metrics.redis?.fallbackActive.set(source === 'fallback' ? 1 : 0);
+    },
+  });
+  return { backend, metrics };
+}
+
+/**
+ * Builds one gateway instance from its config exactly as `main.ts` runs it: the backend (SQLite, or
+ * Redis when `redisUrl` is set), the identity signer, the key service and the app. Opens store
+ * connections but no listening socket. `clock` (epoch ms) is for tests.
+ */
+export async function openGateway(
+  config: Readonly<GatewayConfig>,
+  options: { logger: Logger; clock?: () => number },
+): Promise<OpenedGateway> {
+  const { logger } = options;
+  const clock = options.clock ?? Date.now;
+  await mkdir(config.dataDir, { recursive: true });
+  const { backend, metrics } = await openBackendWithMetrics(config, logger);
+  try {
+    const privateJwk = await loadIdentityKey({
+      privateJwk: config.identityPrivateJwk,
+      keyFile: config.identityKeyFile,
+    });
+    const signer = await createIdentitySigner({ privateJwk });
+    const hasher = createArgon2Hasher();
+    const { store, events } = backend;
+    const keyService = createKeyService({
+      store,
+      hasher,
+      events,
+      clock,
+      config: {
+        defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
+        maxOverlapDays: config.maxOverlapDays,
+        expiryReminderDays: config.expiryReminderDays,
+      },
+    });
+    const gateway = createApp({
+      config,
+      store,
+      hasher,
+      events,
+      signer,
+      keyService,
+      logger,
+      clock,
+      metrics,
+      rateLimiter: backend.rateLimiter,
+    });
+    return {
+      gateway,
+      backend,
+      keyService,
+      async close() {
+        await gateway.close();
+        await backend.close();
+      },
+    };
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+}
