@@ -2,11 +2,7 @@ import { type Environment, type IdentityVerifier, requireIdentity } from '@keyga
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { type Logger, pino } from 'pino';
 import { createCartRouter } from './carts/cart-routes.ts';
-import { createCartService } from './carts/cart-service.ts';
-import { createSqliteCartStore } from './carts/sqlite-cart-store.ts';
 import { createCatalogRouter } from './catalog/catalog-routes.ts';
-import { createCatalogService } from './catalog/catalog-service.ts';
-import { createSqliteCatalogStore } from './catalog/sqlite-catalog-store.ts';
 import { createCustomerRouter } from './customers/customer-routes.ts';
 import { type CommerceDatabase, isDatabaseReachable } from './db/database.ts';
 import { assertDatabaseEnvironment } from './db/database-environment.ts';
@@ -16,8 +12,14 @@ import { answerRouteNotFound, handleErrors } from './http/errors-middleware.ts';
 import { createHealthRouter } from './http/health-routes.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { trackRequests } from './http/request-context.ts';
-import { createRandomId } from './ids.ts';
+import { createOrderRouter } from './orders/order-routes.ts';
+import { createPriceRouter } from './prices/price-routes.ts';
+import { createServices, type WebhookAppOptions } from './services.ts';
 import { createStockRouter } from './stock/stock-routes.ts';
+import { createEndpointRouter } from './webhooks/endpoint-routes.ts';
+import type { EventOutbox } from './webhooks/outbox.ts';
+import { readWebhookBacklog } from './webhooks/sqlite-delivery-store.ts';
+import { registerWebhookMetrics } from './webhooks/webhook-metrics.ts';
 
 export interface AppDeps {
   /** The environment's database, already migrated (refused if recorded for the other environment). */
@@ -29,6 +31,10 @@ export interface AppDeps {
   /** The root logger; the app binds `environment` to every line itself. */
   logger?: Logger;
   clock?: () => Date;
+  /** Webhook endpoint rules and the hook that wakes the delivery worker. */
+  webhooks?: WebhookAppOptions;
+  /** Wraps the transactional outbox (tests use it to inject failures). */
+  wrapOutbox?: (outbox: EventOutbox) => EventOutbox;
 }
 
 /** Refuses a request body that is not JSON (415) before any parser or route sees it. */
@@ -50,16 +56,15 @@ export function createApp(deps: AppDeps): Express {
   assertDatabaseEnvironment(db, environment);
   const logger = (deps.logger ?? pino()).child({ environment });
   const clock = deps.clock ?? (() => new Date());
-  const catalogStore = createSqliteCatalogStore(db.orm);
-  const catalog = createCatalogService({ store: catalogStore, clock });
-  const carts = createCartService({
-    carts: createSqliteCartStore(db),
-    catalogStore,
-    catalog,
+  const services = createServices({
+    db,
+    environment,
     clock,
-    newCartId: () => createRandomId('crt'),
+    webhooks: deps.webhooks,
+    wrapOutbox: deps.wrapOutbox,
   });
   const metrics = createHttpMetrics(environment);
+  registerWebhookMetrics(metrics.registry, () => readWebhookBacklog(db));
 
   const app = express();
   app.disable('x-powered-by');
@@ -69,11 +74,14 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use('/v2', requireIdentity({ verifier: deps.verifier, environment }));
   app.use('/v2', requireJsonBody, express.json({ limit: '16kb' }));
-  app.use(createCatalogRouter(catalog));
-  app.use(createStockRouter(catalog));
-  app.use(createCartRouter(carts));
-  app.use(createCustomerRouter({ store: catalogStore, clock }));
-  app.use(createGraphqlRouter({ catalog, logger }));
+  app.use(createCatalogRouter(services.catalog));
+  app.use(createStockRouter({ catalog: services.catalog, stock: services.stock }));
+  app.use(createCartRouter(services.carts));
+  app.use(createOrderRouter(services.orders));
+  app.use(createCustomerRouter({ store: services.catalogStore, customers: services.customers, clock }));
+  app.use(createPriceRouter(services.prices));
+  app.use(createEndpointRouter(services.endpoints));
+  app.use(createGraphqlRouter({ catalog: services.catalog, logger }));
   app.use(answerRouteNotFound);
   app.use(handleErrors(logger));
   return app;

@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import type { Environment } from '@keygate/identity';
 import { z } from 'zod';
+import {
+  DEFAULT_DISABLE_AFTER_MS,
+  DEFAULT_JITTER_RATIO,
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+} from './webhooks/retry-policy.ts';
 
 /**
  * Commerce configuration, from environment variables (documented defaults):
@@ -13,6 +18,15 @@ import { z } from 'zod';
  * - KEYGATE_JWKS_URL       http://127.0.0.1:8080/.well-known/jwks.json (fetched lazily)
  * - COMMERCE_AUDIENCE      commerce
  * - LOG_LEVEL              info (fatal, error, warn, info, debug, trace, silent)
+ * Webhooks (see src/webhooks/retry-policy.ts for the rules):
+ * - KEYGATE_WEBHOOKS_ALLOW_PRIVATE           false; true lets endpoints be loopback/private addresses
+ * - COMMERCE_WEBHOOK_RETRY_SCHEDULE          0,5,300,1800,7200,18000,36000,36000 (seconds before each
+ *                                            attempt; the first must be 0; decimals allowed)
+ * - COMMERCE_WEBHOOK_JITTER                  0.2 (± fraction of each delay, 0..0.5)
+ * - COMMERCE_WEBHOOK_TIMEOUT_MS              10000 (one request, connect to end of response)
+ * - COMMERCE_WEBHOOK_CONCURRENCY             8 (attempts in flight; one per endpoint)
+ * - COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS   432000 (5 days of failures without a success)
+ * - COMMERCE_WEBHOOK_POLL_MS                 1000 (longest sleep between looks at the outbox)
  */
 export interface CommerceConfig {
   environment: Environment;
@@ -24,6 +38,18 @@ export interface CommerceConfig {
   jwks: { kind: 'file'; path: string } | { kind: 'url'; url: URL };
   audience: string;
   logLevel: LogLevel;
+  webhooks: WebhookConfig;
+}
+
+/** The webhook worker's settings; durations in milliseconds. */
+export interface WebhookConfig {
+  allowPrivateAddresses: boolean;
+  retryScheduleMs: number[];
+  jitterRatio: number;
+  timeoutMs: number;
+  concurrency: number;
+  disableAfterMs: number;
+  pollIntervalMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -34,6 +60,28 @@ const PortSchema = z.coerce
   .int('must be an integer')
   .min(0, 'must be 0..65535')
   .max(65535, 'must be 0..65535');
+
+const BooleanSchema = z
+  .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
+  .transform((v) => v === 'true');
+
+const positiveInt = (max: number) =>
+  z.coerce
+    .number({ error: `must be an integer 1..${max}` })
+    .int(`must be an integer 1..${max}`)
+    .min(1, `must be an integer 1..${max}`)
+    .max(max, `must be an integer 1..${max}`);
+
+/** Comma-separated seconds, each 0..604800, the first 0 (the first attempt is immediate). */
+const RetryScheduleSchema = z
+  .string()
+  .transform((value) => value.split(',').map((part) => (part.trim() === '' ? Number.NaN : Number(part))))
+  .refine(
+    (delays) => delays.every((d) => Number.isFinite(d) && d >= 0 && d <= 604_800),
+    'must be comma-separated seconds, each 0..604800',
+  )
+  .refine((delays) => delays.length <= 50, 'must have at most 50 entries')
+  .refine((delays) => delays[0] === 0, 'must start with 0 (the first attempt is immediate)');
 
 const EnvSchema = z.object({
   COMMERCE_ENV: z.enum(['live', 'test'], { error: "must be 'live' or 'test'" }).default('live'),
@@ -49,6 +97,17 @@ const EnvSchema = z.object({
     .default('http://127.0.0.1:8080/.well-known/jwks.json'),
   COMMERCE_AUDIENCE: z.string().default('commerce'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  KEYGATE_WEBHOOKS_ALLOW_PRIVATE: BooleanSchema.default(false),
+  COMMERCE_WEBHOOK_RETRY_SCHEDULE: RetryScheduleSchema.default([...DEFAULT_RETRY_SCHEDULE_SECONDS]),
+  COMMERCE_WEBHOOK_JITTER: z.coerce
+    .number({ error: 'must be a number 0..0.5' })
+    .min(0, 'must be a number 0..0.5')
+    .max(0.5, 'must be a number 0..0.5')
+    .default(DEFAULT_JITTER_RATIO),
+  COMMERCE_WEBHOOK_TIMEOUT_MS: positiveInt(120_000).default(10_000),
+  COMMERCE_WEBHOOK_CONCURRENCY: positiveInt(256).default(8),
+  COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS: positiveInt(365 * 86_400).default(DEFAULT_DISABLE_AFTER_MS / 1000),
+  COMMERCE_WEBHOOK_POLL_MS: positiveInt(60_000).default(1000),
 });
 
 /** Thrown by `parseConfig`; the message is one line naming every problem. */
@@ -88,5 +147,14 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
       : { kind: 'url' as const, url: new URL(e.KEYGATE_JWKS_URL) },
     audience: e.COMMERCE_AUDIENCE,
     logLevel: e.LOG_LEVEL,
+    webhooks: Object.freeze({
+      allowPrivateAddresses: e.KEYGATE_WEBHOOKS_ALLOW_PRIVATE,
+      retryScheduleMs: e.COMMERCE_WEBHOOK_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),
+      jitterRatio: e.COMMERCE_WEBHOOK_JITTER,
+      timeoutMs: e.COMMERCE_WEBHOOK_TIMEOUT_MS,
+      concurrency: e.COMMERCE_WEBHOOK_CONCURRENCY,
+      disableAfterMs: e.COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+      pollIntervalMs: e.COMMERCE_WEBHOOK_POLL_MS,
+    }),
   });
 }

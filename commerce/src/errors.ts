@@ -17,10 +17,22 @@ export type CommerceErrorCode =
   | 'NOT_SOLD_IN_CHANNEL'
   | 'LINE_QUANTITY_LIMIT'
   | 'CART_LINE_LIMIT'
+  | 'UNKNOWN_EVENT_TYPE'
+  | 'ENDPOINT_URL_NOT_ALLOWED'
+  | 'CART_EMPTY'
   | 'INSUFFICIENT_STOCK'
+  | 'CART_CHECKED_OUT'
+  | 'ORDER_STATUS_CONFLICT'
+  | 'STOCK_BELOW_ALLOCATED'
+  | 'ENDPOINT_DISABLED'
+  | 'DELIVERY_IN_FLIGHT'
   | 'PRODUCT_NOT_FOUND'
   | 'CART_NOT_FOUND'
   | 'CUSTOMER_NOT_FOUND'
+  | 'ORDER_NOT_FOUND'
+  | 'PRICE_NOT_FOUND'
+  | 'ENDPOINT_NOT_FOUND'
+  | 'DELIVERY_NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
   | 'NOT_READY'
   | 'INTERNAL_ERROR';
@@ -38,10 +50,22 @@ export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: str
   NOT_SOLD_IN_CHANNEL: { status: 422, title: 'Not sold in this channel' },
   LINE_QUANTITY_LIMIT: { status: 422, title: 'Line quantity limit exceeded' },
   CART_LINE_LIMIT: { status: 422, title: 'Too many cart lines' },
+  UNKNOWN_EVENT_TYPE: { status: 422, title: 'Unknown event type' },
+  ENDPOINT_URL_NOT_ALLOWED: { status: 422, title: 'Endpoint URL not allowed' },
+  CART_EMPTY: { status: 422, title: 'Cart is empty' },
   INSUFFICIENT_STOCK: { status: 409, title: 'Insufficient stock' },
+  CART_CHECKED_OUT: { status: 409, title: 'Cart already checked out' },
+  ORDER_STATUS_CONFLICT: { status: 409, title: 'Order status does not allow this' },
+  STOCK_BELOW_ALLOCATED: { status: 409, title: 'Stock below allocated quantity' },
+  ENDPOINT_DISABLED: { status: 409, title: 'Endpoint disabled' },
+  DELIVERY_IN_FLIGHT: { status: 409, title: 'Delivery in flight' },
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
   CART_NOT_FOUND: { status: 404, title: 'Cart not found' },
   CUSTOMER_NOT_FOUND: { status: 404, title: 'Customer not found' },
+  ORDER_NOT_FOUND: { status: 404, title: 'Order not found' },
+  PRICE_NOT_FOUND: { status: 404, title: 'Price not found' },
+  ENDPOINT_NOT_FOUND: { status: 404, title: 'Webhook endpoint not found' },
+  DELIVERY_NOT_FOUND: { status: 404, title: 'Webhook delivery not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'Not found' },
   NOT_READY: { status: 503, title: 'Not ready' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },

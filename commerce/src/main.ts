@@ -2,12 +2,17 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createIdentityVerifier, type IdentityVerifierOptions } from '@keygate/identity';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { createApp } from './app.ts';
 import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/database.ts';
 import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
+import { sendWebhookOverHttp } from './webhooks/http-sender.ts';
+import { DEFAULT_MAX_RETRY_AFTER_MS } from './webhooks/retry-policy.ts';
+import { createSqliteDeliveryStore } from './webhooks/sqlite-delivery-store.ts';
+import { lookupHostWithDns } from './webhooks/url-policy.ts';
+import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.ts';
 
 /** The only place that reads process.env, opens sockets and exits. */
 
@@ -54,6 +59,27 @@ function openEnvironmentDatabase(config: CommerceConfig): CommerceDatabase {
   return db;
 }
 
+/** The delivery worker on the process's database, with the configured retry policy. */
+function createWorker(config: CommerceConfig, db: CommerceDatabase, log: Logger): WebhookWorker {
+  const { webhooks } = config;
+  return createWebhookWorker({
+    store: createSqliteDeliveryStore(db),
+    send: sendWebhookOverHttp,
+    lookupHost: lookupHostWithDns,
+    logger: log.child({ component: 'webhooks' }),
+    options: {
+      scheduleMs: webhooks.retryScheduleMs,
+      jitterRatio: webhooks.jitterRatio,
+      disableAfterMs: webhooks.disableAfterMs,
+      maxRetryAfterMs: DEFAULT_MAX_RETRY_AFTER_MS,
+      timeoutMs: webhooks.timeoutMs,
+      concurrency: webhooks.concurrency,
+      pollIntervalMs: webhooks.pollIntervalMs,
+      allowPrivateAddresses: webhooks.allowPrivateAddresses,
+    },
+  });
+}
+
 function main(): void {
   const config = loadConfig();
   const keys = loadJwks(config);
@@ -65,9 +91,15 @@ function main(): void {
     log.info({ dbFile: config.dbFile, ...seeded }, 'seeded an empty database');
   }
   const verifier = createIdentityVerifier({ keys, audience: config.audience });
-  const server = createServer(
-    createApp({ db, environment: config.environment, verifier, logger: rootLogger }),
-  );
+  const worker = createWorker(config, db, log);
+  const app = createApp({
+    db,
+    environment: config.environment,
+    verifier,
+    logger: rootLogger,
+    webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses, notify: () => worker.notify() },
+  });
+  const server = createServer(app);
   // Outlive the gateway's idle keep-alive sockets so it never reuses one we are closing.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -80,6 +112,7 @@ function main(): void {
   server.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
     log.info({ host: config.host, port, dbFile: config.dbFile }, 'commerce listening');
+    worker.start();
   });
 
   let stopping = false;
@@ -87,7 +120,9 @@ function main(): void {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    server.close(() => {
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Attempts in flight are aborted and stay pending with their webhook-id, for the next start.
+    Promise.all([stopped, worker.stop()]).then(() => {
       db.close();
       log.info('stopped');
     });

@@ -49,6 +49,7 @@ export function presentCart(view: CartView) {
     totals: view.totals,
     createdAt: cart.createdAt,
     updatedAt: cart.updatedAt,
+    checkedOutAt: cart.checkedOutAt,
   };
 }
 

@@ -29,6 +29,15 @@ export interface CartView {
   totals: VatSplit & { currency: string };
 }
 
+/** Throws CART_CHECKED_OUT for a cart that already became an order. */
+export function assertOpen(cart: CartRecord): void {
+  if (cart.checkedOutAt !== null) {
+    throw new CommerceError('CART_CHECKED_OUT', `Cart ${cart.id} was checked out at ${cart.checkedOutAt}.`, {
+      checkedOutAt: cart.checkedOutAt,
+    });
+  }
+}
+
 /**
  * Carts belong to the API key that created them: for any other key a cart does not exist
  * (CART_NOT_FOUND), so a key cannot even learn that another key's cart id is taken.
@@ -84,6 +93,7 @@ export function createCartService(deps: {
   /** Checks and saves the line; runs inside the caller's transaction, so any throw rolls back. */
   function addItemAtomically(cart: CartRecord, sku: string, qty: number): void {
     const cartId = cart.id;
+    assertOpen(cart);
     const product = catalogStore.findProductBySku(sku);
     if (!product) throw new CommerceError('UNKNOWN_PRODUCT', `There is no product ${sku}.`);
     const context = catalog.loadContext(cart.channelCode, cart.customerId);
@@ -137,6 +147,7 @@ export function createCartService(deps: {
         keyId: input.keyId,
         createdAt: at,
         updatedAt: at,
+        checkedOutAt: null,
       };
       carts.insertCart(cart);
       return priceCart(cart);

@@ -7,6 +7,8 @@ export interface CartRecord {
   keyId: string;
   createdAt: string;
   updatedAt: string;
+  /** When the cart became an order; null while it is open. */
+  checkedOutAt: string | null;
 }
 
 /** A stored cart line. */
@@ -30,6 +32,8 @@ export interface CartStore {
   saveLine(cartId: string, productId: string, qty: number, at: string): void;
   /** Sets the cart's updatedAt. */
   touchCart(cartId: string, at: string): void;
+  /** Marks an open cart checked out; false when it already was. */
+  markCheckedOut(cartId: string, at: string): boolean;
   /** Runs `work` in one write transaction: all of its writes happen, or none. */
   atomically<T>(work: () => T): T;
 }

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { CommerceDatabase } from '../db/database.ts';
 import { cartLines, carts } from '../db/schema.ts';
 import type { CartStore } from './cart-store.ts';
@@ -30,6 +30,14 @@ export function createSqliteCartStore(db: CommerceDatabase): CartStore {
     },
     touchCart(cartId, at) {
       orm.update(carts).set({ updatedAt: at }).where(eq(carts.id, cartId)).run();
+    },
+    markCheckedOut(cartId, at) {
+      const result = orm
+        .update(carts)
+        .set({ checkedOutAt: at, updatedAt: at })
+        .where(and(eq(carts.id, cartId), isNull(carts.checkedOutAt)))
+        .run();
+      return result.changes === 1;
     },
     atomically(work) {
       return sqlite.transaction(work).immediate();

@@ -1,12 +1,56 @@
 import { requireScope } from '@keygate/identity';
 import { Router } from 'express';
+import { z } from 'zod';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import { presentPrice } from '../catalog/present.ts';
+import { parseInput } from '../http/validate.ts';
+import { CUSTOMER_TIERS } from '../pricing/types.ts';
 import { getCustomerPricing } from './customer-pricing.ts';
+import type { CustomerService } from './customer-service.ts';
 
-/** Customer routes: GET /v2/customers/{id}/pricing (pricing:r). */
-export function createCustomerRouter(deps: { store: CatalogStore; clock: () => Date }): Router {
+const NameSchema = z
+  .string({ error: 'name must be a string of 1..200 characters' })
+  .trim()
+  .min(1, 'name must be a string of 1..200 characters')
+  .max(200, 'name must be a string of 1..200 characters');
+const TierSchema = z.enum(CUSTOMER_TIERS, { error: `tier must be one of ${CUSTOMER_TIERS.join(', ')}` });
+
+/** Body of POST /v2/customers. */
+export const CreateCustomerSchema = z.strictObject(
+  { name: NameSchema, tier: TierSchema.default('retail') },
+  { error: 'the body must be a JSON object {name, tier?}' },
+);
+
+/** Body of PATCH /v2/customers/{id}: at least one of name, tier. */
+export const UpdateCustomerSchema = z
+  .strictObject(
+    { name: NameSchema.optional(), tier: TierSchema.optional() },
+    { error: 'the body must be a JSON object {name?, tier?}' },
+  )
+  .refine((body) => body.name !== undefined || body.tier !== undefined, 'send name, tier or both');
+
+/**
+ * Customer routes: POST /v2/customers and PATCH /v2/customers/{id} (customer:rw),
+ * GET /v2/customers/{id} (customer:r) and GET /v2/customers/{id}/pricing (pricing:r).
+ */
+export function createCustomerRouter(deps: {
+  store: CatalogStore;
+  customers: CustomerService;
+  clock: () => Date;
+}): Router {
   const router = Router();
+  router.post('/v2/customers', requireScope('customer:rw'), (req, res) => {
+    const body = parseInput(CreateCustomerSchema, req.body, 'body');
+    const customer = deps.customers.createCustomer(body);
+    res.status(201).location(`/v2/customers/${customer.id}`).json(customer);
+  });
+  router.get('/v2/customers/:id', requireScope('customer:r'), (req, res) => {
+    res.json(deps.customers.getCustomer(String(req.params.id)));
+  });
+  router.patch('/v2/customers/:id', requireScope('customer:rw'), (req, res) => {
+    const body = parseInput(UpdateCustomerSchema, req.body, 'body');
+    res.json(deps.customers.updateCustomer(String(req.params.id), body));
+  });
   router.get('/v2/customers/:id/pricing', requireScope('pricing:r'), (req, res) => {
     const pricing = getCustomerPricing(deps, String(req.params.id));
     res.json({

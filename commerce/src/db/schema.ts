@@ -169,6 +169,8 @@ export const carts = sqliteTable(
     keyId: text('key_id').notNull(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
+    /** Set once, when the cart becomes an order; a checked-out cart takes no more items. */
+    checkedOutAt: text('checked_out_at'),
   },
   (t) => [index('carts_customer_idx').on(t.customerId)],
 );

@@ -3,7 +3,9 @@ import { count, getTableColumns, getTableName } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { CommerceDatabase } from '../db/database.ts';
 import { claimDatabaseEnvironment } from '../db/database-environment.ts';
+import { orderLines, orders } from '../db/order-schema.ts';
 import { cartLines, carts, channels, customers, prices, products, stock, vatRates } from '../db/schema.ts';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/webhook-schema.ts';
 import { generateSeedRows } from './seed-data.ts';
 
 export interface SeedResult {
@@ -20,10 +22,28 @@ export function isDatabaseEmpty(db: CommerceDatabase): boolean {
   return (c?.n ?? 0) === 0 && (p?.n ?? 0) === 0;
 }
 
-/** Deletes every row of every data table (children first), in one transaction; `meta` stays. */
+/** Every data table, children before parents. */
+const DATA_TABLES: SQLiteTable[] = [
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEvents,
+  webhookEndpoints,
+  orderLines,
+  orders,
+  cartLines,
+  carts,
+  stock,
+  prices,
+  products,
+  customers,
+  vatRates,
+  channels,
+];
+
+/** Deletes every row of every data table (children first; webhooks too), in one transaction; `meta` stays. */
 export function clearDatabase(db: CommerceDatabase): void {
   db.sqlite.transaction(() => {
-    for (const table of [cartLines, carts, stock, prices, products, customers, vatRates, channels]) {
+    for (const table of DATA_TABLES) {
       db.orm.delete(table).run();
     }
   })();

@@ -70,16 +70,22 @@ describe('migrations', () => {
           'channels',
           'customers',
           'meta',
+          'order_lines',
+          'orders',
           'prices',
           'products',
           'stock',
           'vat_rates',
+          'webhook_attempts',
+          'webhook_deliveries',
+          'webhook_endpoints',
+          'webhook_events',
         ]);
         const applied = db.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as {
           n: number;
         };
         assert.equal(applied.n, readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).length);
-        assert.equal(applied.n, 3);
+        assert.equal(applied.n, 4);
         assert.equal(db.sqlite.pragma('journal_mode', { simple: true }), 'wal');
         assert.equal(db.sqlite.pragma('foreign_keys', { simple: true }), 1);
         const indexes = db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();

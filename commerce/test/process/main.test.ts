@@ -1,87 +1,19 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { migrateDatabase, openDatabase } from '../../src/db/database.ts';
 import { readDatabaseEnvironment } from '../../src/db/database-environment.ts';
 import { seedDatabase } from '../../src/seed/seed-database.ts';
 import { createTempDir } from '../support/app.ts';
 import { createTestIdentity, type TestIdentity } from '../support/identity.ts';
-
-const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
-
-async function findFreePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  assert.ok(address && typeof address === 'object');
-  server.close();
-  await once(server, 'close');
-  return address.port;
-}
-
-/** The parent's environment without any commerce or keygate setting, plus `extra`. */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(COMMERCE_|KEYGATE_|LOG_LEVEL$)/.test(name)),
-  );
-  return { ...clean, ...extra };
-}
-
-/** Children still running when a test ends (it failed half-way); afterEach kills them. */
-const running = new Set<ChildProcess>();
-
-function startMain(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: PACKAGE_DIR,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  child.stdout?.resume();
-  running.add(child);
-  child.on('exit', () => running.delete(child));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  return { child, exited, stderr: () => stderr };
-}
-
-/** Polls /readyz until it answers 200; fails fast if the process exits first. */
-async function waitUntilReady(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`commerce exited early with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${base}/readyz`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('commerce did not become ready');
-}
-
-async function signedFetch(
-  identity: TestIdentity,
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const assertion = await identity.assert({ method, path, environment: 'live' });
-  return fetch(base + path, {
-    method,
-    headers: { 'X-Keygate-Identity': assertion, 'X-Channel': 'WEB_DE', 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+import {
+  childEnv,
+  findFreePort,
+  killRunning,
+  signedFetch,
+  startMain,
+  waitUntilReady,
+} from '../support/process.ts';
 
 describe('node src/main.ts', function () {
   this.timeout(30_000);
@@ -95,7 +27,7 @@ describe('node src/main.ts', function () {
     writeFileSync(jwksFile, JSON.stringify(identity.signer.jwks));
   });
   afterEach(() => {
-    for (const child of running) child.kill('SIGKILL');
+    killRunning();
     temp.remove();
   });
 

@@ -9,6 +9,8 @@ import request from 'supertest';
 import { createApp } from '../../src/app.ts';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from '../../src/db/database.ts';
 import { seedDatabase } from '../../src/seed/seed-database.ts';
+import type { WebhookAppOptions } from '../../src/services.ts';
+import type { EventOutbox } from '../../src/webhooks/outbox.ts';
 import { type AssertionOptions, createTestIdentity, type TestIdentity } from './identity.ts';
 
 /** The instant tests price at: inside the current promotion, after the expired one. */
@@ -35,6 +37,12 @@ export interface TestApp {
   get(path: string, options?: CallOptions): Promise<request.Response>;
   /** POST a JSON body (or a raw string) with a signed assertion. */
   post(path: string, body?: unknown, options?: CallOptions): Promise<request.Response>;
+  /** PUT a JSON body with a signed assertion. */
+  put(path: string, body?: unknown, options?: CallOptions): Promise<request.Response>;
+  /** PATCH a JSON body with a signed assertion. */
+  patch(path: string, body?: unknown, options?: CallOptions): Promise<request.Response>;
+  /** DELETE with a signed assertion. */
+  delete(path: string, options?: CallOptions): Promise<request.Response>;
   close(): void;
 }
 
@@ -50,7 +58,11 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Skip the seed (an empty, migrated database). */
   empty?: boolean;
+  webhooks?: WebhookAppOptions;
+  wrapOutbox?: (outbox: EventOutbox) => EventOutbox;
 }
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A migrated, seeded SQLite file in a temp dir and the app on it; close() removes both. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -69,11 +81,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     verifier: identity.verifier,
     logger: options.logger ?? pino({ level: 'silent' }),
     clock: options.clock ?? (() => TEST_NOW),
+    webhooks: options.webhooks,
+    wrapOutbox: options.wrapOutbox,
   });
 
-  async function send(method: 'GET' | 'POST', path: string, body: unknown, call: CallOptions = {}) {
+  async function send(method: Method, path: string, body: unknown, call: CallOptions = {}) {
     const { headers = {}, anonymous, ...assertion } = call;
-    let req = method === 'GET' ? request(app).get(path) : request(app).post(path);
+    const agent = request(app);
+    let req =
+      method === 'GET'
+        ? agent.get(path)
+        : method === 'POST'
+          ? agent.post(path)
+          : method === 'PUT'
+            ? agent.put(path)
+            : method === 'PATCH'
+              ? agent.patch(path)
+              : agent.delete(path);
     if (!anonymous) {
       req = req.set('X-Keygate-Identity', await identity.assert({ environment, ...assertion, method, path }));
     }
@@ -90,6 +114,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     environment,
     get: (path, call) => send('GET', path, undefined, call),
     post: (path, body, call) => send('POST', path, body, call),
+    put: (path, body, call) => send('PUT', path, body, call),
+    patch: (path, body, call) => send('PATCH', path, body, call),
+    delete: (path, call) => send('DELETE', path, undefined, call),
     close() {
       db.close();
       temp.remove();

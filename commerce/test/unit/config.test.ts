@@ -18,6 +18,59 @@ describe('parseConfig', () => {
       assert.equal(config.logLevel, 'info');
       assert.ok(Object.isFrozen(config));
     });
+    it('keeps webhooks off private addresses and retries on the documented schedule', () => {
+      const { webhooks } = parseConfig({});
+      assert.deepEqual(webhooks, {
+        allowPrivateAddresses: false,
+        retryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+        jitterRatio: 0.2,
+        timeoutMs: 10_000,
+        concurrency: 8,
+        disableAfterMs: 5 * 24 * 3_600_000,
+        pollIntervalMs: 1000,
+      });
+      assert.ok(Object.isFrozen(webhooks));
+    });
+  });
+
+  describe('with webhook overrides', () => {
+    it('reads KEYGATE_WEBHOOKS_ALLOW_PRIVATE and the COMMERCE_WEBHOOK_* variables', () => {
+      const { webhooks } = parseConfig({
+        KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true',
+        COMMERCE_WEBHOOK_RETRY_SCHEDULE: '0, 0.05,0.2',
+        COMMERCE_WEBHOOK_JITTER: '0',
+        COMMERCE_WEBHOOK_TIMEOUT_MS: '250',
+        COMMERCE_WEBHOOK_CONCURRENCY: '2',
+        COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS: '60',
+        COMMERCE_WEBHOOK_POLL_MS: '20',
+      });
+      assert.deepEqual(webhooks, {
+        allowPrivateAddresses: true,
+        retryScheduleMs: [0, 50, 200],
+        jitterRatio: 0,
+        timeoutMs: 250,
+        concurrency: 2,
+        disableAfterMs: 60_000,
+        pollIntervalMs: 20,
+      });
+    });
+    it('names every bad webhook variable in one line', () => {
+      for (const [name, value] of [
+        ['KEYGATE_WEBHOOKS_ALLOW_PRIVATE', 'yes'],
+        ['COMMERCE_WEBHOOK_RETRY_SCHEDULE', '5,10'],
+        ['COMMERCE_WEBHOOK_RETRY_SCHEDULE', '0,,10'],
+        ['COMMERCE_WEBHOOK_RETRY_SCHEDULE', '0,-1'],
+        ['COMMERCE_WEBHOOK_JITTER', '0.9'],
+        ['COMMERCE_WEBHOOK_TIMEOUT_MS', '0'],
+        ['COMMERCE_WEBHOOK_CONCURRENCY', 'many'],
+      ] as const) {
+        assert.throws(
+          () => parseConfig({ [name]: value }),
+          (error: unknown) => error instanceof ConfigError && error.message.startsWith(name),
+          `${name}=${value}`,
+        );
+      }
+    });
   });
 
   describe('with the test environment', () => {

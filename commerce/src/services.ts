@@ -1,0 +1,102 @@
+import type { Environment } from '@keygate/identity';
+import { createCartService } from './carts/cart-service.ts';
+import { createSqliteCartStore } from './carts/sqlite-cart-store.ts';
+import { createCatalogService } from './catalog/catalog-service.ts';
+import { createSqliteCatalogStore } from './catalog/sqlite-catalog-store.ts';
+import { createCustomerService } from './customers/customer-service.ts';
+import { createSqliteCustomerStore } from './customers/sqlite-customer-store.ts';
+import { createAtomically } from './db/atomically.ts';
+import type { CommerceDatabase } from './db/database.ts';
+import { createRandomId } from './ids.ts';
+import { createOrderService } from './orders/order-service.ts';
+import { createSqliteOrderStore } from './orders/sqlite-order-store.ts';
+import { createPriceService } from './prices/price-service.ts';
+import { createSqlitePriceStore } from './prices/sqlite-price-store.ts';
+import { createSqliteStockStore } from './stock/sqlite-stock-store.ts';
+import { createStockService } from './stock/stock-service.ts';
+import { createEndpointService } from './webhooks/endpoint-service.ts';
+import type { EventOutbox } from './webhooks/outbox.ts';
+import { createSqliteEndpointStore } from './webhooks/sqlite-endpoint-store.ts';
+import { createSqliteOutbox } from './webhooks/sqlite-outbox.ts';
+import { type LookupHost, lookupHostWithDns } from './webhooks/url-policy.ts';
+
+/** How the app's webhook side is set up. */
+export interface WebhookAppOptions {
+  /** Let endpoint URLs resolve to loopback/private addresses (KEYGATE_WEBHOOKS_ALLOW_PRIVATE). */
+  allowPrivateAddresses?: boolean;
+  /** Resolves endpoint host names (default dns.lookup). */
+  lookupHost?: LookupHost;
+  /** Wakes the delivery worker; called inside transactions, so it may only schedule work. */
+  notify?: () => void;
+}
+
+export interface ServiceDeps {
+  db: CommerceDatabase;
+  environment: Environment;
+  clock: () => Date;
+  webhooks?: WebhookAppOptions;
+  /** Wraps the outbox (tests inject failures with it). */
+  wrapOutbox?: (outbox: EventOutbox) => EventOutbox;
+}
+
+/** Builds every domain service on one database: stores, the outbox and the transaction runner. */
+export function createServices(deps: ServiceDeps) {
+  const { db, clock } = deps;
+  const notify = deps.webhooks?.notify ?? (() => {});
+  const atomically = createAtomically(db);
+  const baseOutbox = createSqliteOutbox(db, { environment: deps.environment, clock, onRecorded: notify });
+  const outbox = deps.wrapOutbox ? deps.wrapOutbox(baseOutbox) : baseOutbox;
+  const catalogStore = createSqliteCatalogStore(db.orm);
+  const catalog = createCatalogService({ store: catalogStore, clock });
+  const cartStore = createSqliteCartStore(db);
+  const carts = createCartService({
+    carts: cartStore,
+    catalogStore,
+    catalog,
+    clock,
+    newCartId: () => createRandomId('crt'),
+  });
+  const stockStore = createSqliteStockStore(db);
+  return {
+    catalogStore,
+    catalog,
+    carts,
+    stock: createStockService({ store: stockStore, outbox, atomically }),
+    orders: createOrderService({
+      orders: createSqliteOrderStore(db),
+      carts,
+      cartStore,
+      stock: stockStore,
+      outbox,
+      atomically,
+      clock,
+      newOrderId: () => createRandomId('ord'),
+    }),
+    customers: createCustomerService({
+      store: createSqliteCustomerStore(db),
+      outbox,
+      atomically,
+      clock,
+      newCustomerId: () => createRandomId('cus'),
+    }),
+    prices: createPriceService({
+      store: createSqlitePriceStore(db),
+      catalog: catalogStore,
+      outbox,
+      atomically,
+      newPriceId: () => createRandomId('prc'),
+    }),
+    endpoints: createEndpointService({
+      store: createSqliteEndpointStore(db),
+      outbox,
+      atomically,
+      clock,
+      newEndpointId: () => createRandomId('whe'),
+      allowPrivateAddresses: deps.webhooks?.allowPrivateAddresses ?? false,
+      lookupHost: deps.webhooks?.lookupHost ?? lookupHostWithDns,
+      notify,
+    }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,167 @@
+import type { CommerceDatabase } from '../db/database.ts';
+import type { DeliveryClaim, DeliveryStore } from './delivery-store.ts';
+import type { WebhookBacklog } from './webhook-metrics.ts';
+
+interface HeadRow {
+  deliveryId: string;
+  endpointId: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+  failingSince: string | null;
+  body: string;
+  eventType: string;
+  scheduleStep: number;
+}
+
+/** The seq of endpoint `e`'s oldest unfinished delivery: the head of its queue. */
+const QUEUE_HEAD = `SELECT q.seq FROM webhook_deliveries q
+  WHERE q.endpoint_id = e.id AND q.status IN ('pending', 'delivering') ORDER BY q.seq LIMIT 1`;
+
+/**
+ * Each enabled endpoint's queue head when it is pending and due. A head that is `delivering`
+ * keeps its endpoint out, so one attempt runs per endpoint and its deliveries go in order.
+ */
+const DUE_HEADS = `
+  SELECT d.id AS deliveryId, e.id AS endpointId, e.url, e.secret, e.previous_secret AS previousSecret,
+         e.previous_secret_expires_at AS previousSecretExpiresAt, e.failing_since AS failingSince,
+         ev.body, ev.type AS eventType, d.schedule_step AS scheduleStep
+  FROM webhook_endpoints e
+  JOIN webhook_deliveries d ON d.seq = (${QUEUE_HEAD})
+  JOIN webhook_events ev ON ev.id = d.event_id
+  WHERE e.enabled = 1 AND d.status = 'pending' AND d.next_attempt_at <= ?
+  ORDER BY d.next_attempt_at, d.seq
+  LIMIT ?`;
+
+/** The worker's store on the commerce database. */
+export function createSqliteDeliveryStore(db: CommerceDatabase): DeliveryStore {
+  const { sqlite } = db;
+  const s = {
+    closeOpenAttempts: sqlite.prepare(
+      'UPDATE webhook_attempts SET finished_at = ?, error = ? WHERE finished_at IS NULL',
+    ),
+    requeueDelivering: sqlite.prepare(
+      "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE status = 'delivering'",
+    ),
+    dueHeads: sqlite.prepare<[string, number], HeadRow>(DUE_HEADS),
+    markDelivering: sqlite.prepare(
+      "UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1 WHERE id = ? AND status = 'pending'",
+    ),
+    insertAttempt: sqlite.prepare(
+      'INSERT INTO webhook_attempts (delivery_id, started_at, webhook_timestamp) VALUES (?, ?, ?)',
+    ),
+    finishAttempt: sqlite.prepare(
+      `UPDATE webhook_attempts SET finished_at = ?, status_code = ?, duration_ms = ?, response = ?,
+         response_truncated = ?, error = ? WHERE id = ?`,
+    ),
+    updateDelivery: sqlite.prepare(
+      `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, schedule_step = ?, completed_at = ?
+       WHERE id = ? AND status = 'delivering'`,
+    ),
+    setFailingSince: sqlite.prepare('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?'),
+    disableEndpoint: sqlite.prepare(
+      'UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1',
+    ),
+    requeueOne: sqlite.prepare(
+      "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE id = ? AND status = 'delivering'",
+    ),
+    nextDue: sqlite.prepare<[], { at: string | null }>(
+      `SELECT min(d.next_attempt_at) AS at FROM webhook_endpoints e
+       JOIN webhook_deliveries d ON d.seq = (${QUEUE_HEAD})
+       WHERE e.enabled = 1 AND d.status = 'pending'`,
+    ),
+  };
+
+  function toClaim(row: HeadRow, attemptId: number, at: Date): DeliveryClaim {
+    const overlapOpen = row.previousSecret !== null && (row.previousSecretExpiresAt ?? '') > at.toISOString();
+    return {
+      deliveryId: row.deliveryId,
+      attemptId,
+      endpointId: row.endpointId,
+      url: row.url,
+      secrets: overlapOpen ? [row.secret, row.previousSecret!] : [row.secret],
+      body: row.body,
+      eventType: row.eventType,
+      scheduleStep: row.scheduleStep,
+      webhookTimestamp: Math.floor(at.getTime() / 1000),
+      failingSince: row.failingSince,
+    };
+  }
+
+  return {
+    recoverInterrupted(at) {
+      const iso = at.toISOString();
+      return sqlite.transaction(() => {
+        s.closeOpenAttempts.run(iso, 'interrupted: the process stopped during this attempt');
+        return s.requeueDelivering.run(iso).changes;
+      })();
+    },
+    claimDue(at, limit) {
+      if (limit <= 0) return [];
+      const iso = at.toISOString();
+      return sqlite
+        .transaction(() =>
+          s.dueHeads.all(iso, limit).flatMap((row) => {
+            if (s.markDelivering.run(row.deliveryId).changes !== 1) return [];
+            const claimTimestamp = Math.floor(at.getTime() / 1000);
+            const attempt = s.insertAttempt.run(row.deliveryId, iso, claimTimestamp);
+            return [toClaim(row, Number(attempt.lastInsertRowid), at)];
+          }),
+        )
+        .immediate();
+    },
+    completeAttempt(claim, result, outcome, at) {
+      const iso = at.toISOString();
+      sqlite
+        .transaction(() => {
+          s.finishAttempt.run(
+            iso,
+            result.statusCode,
+            result.durationMs,
+            result.response,
+            result.responseTruncated ? 1 : 0,
+            result.error,
+            claim.attemptId,
+          );
+          const isFinal = outcome.status !== 'pending';
+          s.updateDelivery.run(
+            outcome.status,
+            outcome.nextAttemptAt?.toISOString() ?? null,
+            outcome.scheduleStep,
+            isFinal ? iso : null,
+            claim.deliveryId,
+          );
+          s.setFailingSince.run(outcome.failingSince?.toISOString() ?? null, claim.endpointId);
+          if (outcome.disable) s.disableEndpoint.run(outcome.disable, iso, claim.endpointId);
+        })
+        .immediate();
+    },
+    releaseAttempt(claim, error, at) {
+      const iso = at.toISOString();
+      sqlite
+        .transaction(() => {
+          s.finishAttempt.run(iso, null, null, null, 0, error, claim.attemptId);
+          s.requeueOne.run(iso, claim.deliveryId);
+        })
+        .immediate();
+    },
+    nextDueAt() {
+      const at = s.nextDue.get()?.at ?? null;
+      return at === null ? null : new Date(at);
+    },
+  };
+}
+
+/** The delivery backlog and the disabled endpoints, for the metrics gauges (uses the queue index). */
+export function readWebhookBacklog(db: CommerceDatabase): WebhookBacklog {
+  const row = db.sqlite
+    .prepare<[], WebhookBacklog>(
+      `SELECT
+         (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS pending,
+         (SELECT count(*) FROM webhook_deliveries WHERE status = 'delivering') AS delivering,
+         (SELECT count(*) FROM webhook_endpoints WHERE enabled = 0) AS disabledEndpoints`,
+    )
+    .get();
+  return row ?? { pending: 0, delivering: 0, disabledEndpoints: 0 };
+}

@@ -1,0 +1,261 @@
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import request from 'supertest';
+import { sendWebhookOverHttp } from '../../src/webhooks/http-sender.ts';
+import { createSqliteDeliveryStore } from '../../src/webhooks/sqlite-delivery-store.ts';
+import type { LookupHost } from '../../src/webhooks/url-policy.ts';
+import { createWebhookWorker } from '../../src/webhooks/worker.ts';
+import { type Receiver, startReceiver, waitFor } from '../support/receiver.ts';
+import {
+  createWebhookHarness,
+  DEFAULT_SCHEDULE_MS,
+  type HarnessOptions,
+  type WebhookHarness,
+} from '../support/webhooks.ts';
+
+const MINUTES = 60_000;
+
+describe('the webhook worker', () => {
+  let h: WebhookHarness;
+  let receiver: Receiver;
+
+  async function setUp(options: HarnessOptions = {}) {
+    h = await createWebhookHarness(options);
+    receiver = await startReceiver();
+    h.db.sqlite.exec("UPDATE stock SET on_hand = 100, allocated = 0 WHERE product_id = 'prd_00002'");
+  }
+  afterEach(async () => {
+    await h.shutdown();
+    await receiver.close();
+  });
+
+  const changeStock = (onHand: number) => h.put('/v2/stock/KG-00002', { onHand });
+  const deliveryRows = () =>
+    h.db.sqlite
+      .prepare('SELECT id, status, attempt_count AS attempts FROM webhook_deliveries ORDER BY seq')
+      .all() as Array<{
+      id: string;
+      status: string;
+      attempts: number;
+    }>;
+  const attemptRows = () =>
+    h.db.sqlite
+      .prepare(
+        'SELECT delivery_id AS deliveryId, status_code AS statusCode, error FROM webhook_attempts ORDER BY id',
+      )
+      .all() as Array<{
+      deliveryId: string;
+      statusCode: number | null;
+      error: string | null;
+    }>;
+
+  /** A second worker on the same database, as a restarted process would build it. */
+  function restartedWorker(options: HarnessOptions['worker'] = {}) {
+    return createWebhookWorker({
+      store: createSqliteDeliveryStore(h.db),
+      send: sendWebhookOverHttp,
+      lookupHost: async () => [{ address: '127.0.0.1', family: 4 }],
+      logger: pino({ level: 'silent' }),
+      clock: h.clock,
+      options: {
+        scheduleMs: DEFAULT_SCHEDULE_MS,
+        jitterRatio: 0,
+        disableAfterMs: 5 * 24 * 60 * MINUTES,
+        maxRetryAfterMs: 24 * 60 * MINUTES,
+        timeoutMs: 2000,
+        concurrency: 4,
+        pollIntervalMs: 20,
+        allowPrivateAddresses: true,
+        ...options,
+      },
+    });
+  }
+
+  describe('started, on real timers', () => {
+    it('delivers as soon as a change commits, without being driven', async () => {
+      await setUp();
+      await h.createEndpoint({ url: receiver.url });
+      h.worker.start();
+      await changeStock(90);
+      await waitFor(() => receiver.received.length === 1, 'the delivery');
+      await waitFor(() => deliveryRows()[0]?.status === 'succeeded', 'the stored success');
+    });
+  });
+
+  describe('after a crash mid-delivery', () => {
+    it('retries the interrupted delivery with the same webhook-id, keeping the interrupted attempt', async () => {
+      await setUp();
+      await h.createEndpoint({ url: receiver.url });
+      await changeStock(90);
+      // A process claims the delivery (status delivering, attempt row open) and dies before answering.
+      const [claim] = createSqliteDeliveryStore(h.db).claimDue(h.clock(), 1);
+      assert.ok(claim);
+      assert.deepEqual(deliveryRows(), [{ id: claim.deliveryId, status: 'delivering', attempts: 1 }]);
+      const next = restartedWorker();
+      next.start();
+      try {
+        await waitFor(() => receiver.received.length === 1, 'the redelivery');
+        await waitFor(() => deliveryRows()[0]?.status === 'succeeded', 'the stored success');
+      } finally {
+        await next.stop();
+      }
+      assert.equal(receiver.received[0]?.id, claim.deliveryId);
+      assert.deepEqual(attemptRows(), [
+        {
+          deliveryId: claim.deliveryId,
+          statusCode: null,
+          error: 'interrupted: the process stopped during this attempt',
+        },
+        { deliveryId: claim.deliveryId, statusCode: 200, error: null },
+      ]);
+    });
+  });
+
+  describe('stop()', () => {
+    it('aborts attempts in flight and leaves them pending for the next start, same webhook-id', async () => {
+      await setUp();
+      receiver.setReply((r) => (r.n === 1 ? { hang: true } : {}));
+      await h.createEndpoint({ url: receiver.url });
+      await changeStock(90);
+      const running = h.drain();
+      await waitFor(() => receiver.received.length === 1, 'the first request');
+      await h.worker.stop();
+      await running;
+      const [row] = deliveryRows();
+      assert.equal(row?.status, 'pending');
+      assert.equal(attemptRows()[0]?.error, 'interrupted: the worker stopped during this attempt');
+      const next = restartedWorker();
+      assert.equal(await next.runOnce(), 1);
+      assert.deepEqual(
+        receiver.received.map((r) => r.id),
+        [row?.id, row?.id],
+      );
+      assert.equal(deliveryRows()[0]?.status, 'succeeded');
+    });
+  });
+
+  describe('GET /metrics', () => {
+    it('shows the open deliveries and the disabled endpoints', async () => {
+      await setUp();
+      await h.createEndpoint({ url: receiver.url });
+      await h.createEndpoint({ url: receiver.url, enabled: false });
+      await changeStock(90);
+      await changeStock(80);
+      const res = await request(h.app).get('/metrics');
+      assert.match(
+        res.text,
+        /webhook_deliveries_open\{status="pending",service="commerce",environment="live"\} 2/,
+      );
+      assert.match(res.text, /webhook_deliveries_open\{status="delivering",[^}]*\} 0/);
+      assert.match(res.text, /webhook_endpoints_disabled\{[^}]*\} 1/);
+    });
+  });
+
+  describe('concurrency', () => {
+    it('keeps at most `concurrency` attempts in flight, one per endpoint', async () => {
+      await setUp({ worker: { concurrency: 2 } });
+      receiver.setReply(() => ({ hang: true }));
+      for (let i = 0; i < 3; i++) await h.createEndpoint({ url: `${receiver.url}/${i}` });
+      await changeStock(90);
+      await changeStock(80);
+      const running = h.worker.runOnce();
+      const statuses = deliveryRows().map((d) => d.status);
+      assert.equal(statuses.filter((s) => s === 'delivering').length, 2, statuses.join());
+      await h.worker.stop();
+      await running;
+    });
+  });
+
+  describe('address checks at delivery time', () => {
+    it('refuses an endpoint whose name now resolves to a private address (DNS rebinding)', async () => {
+      let answer = '93.184.216.34';
+      const lookupHost: LookupHost = async () => [{ address: answer, family: 4 }];
+      await setUp({ allowPrivateAddresses: false, lookupHost });
+      const port = new URL(receiver.url).port;
+      await h.createEndpoint({ url: `http://rebind.example:${port}/hooks` });
+      answer = '127.0.0.1';
+      await changeStock(90);
+      assert.equal(await h.drain(), 1);
+      assert.equal(receiver.received.length, 0, 'the receiver on 127.0.0.1 was never reached');
+      const [attempt] = attemptRows();
+      assert.equal(attempt?.statusCode, null);
+      assert.match(
+        String(attempt?.error),
+        /^refused: 127\.0\.0\.1 is a loopback, private or otherwise non-public address \(rebind\.example resolves to 127\.0\.0\.1\)/,
+      );
+      assert.equal(deliveryRows()[0]?.status, 'pending', 'a refusal is a failed attempt, retried later');
+    });
+
+    it('connects to the address it checked, not to whatever the system resolver says', async () => {
+      const lookupHost: LookupHost = async (host) => {
+        if (host !== 'receiver.test') throw new Error(`unexpected lookup of ${host}`);
+        return [{ address: '127.0.0.1', family: 4 }];
+      };
+      await setUp({ lookupHost });
+      const port = new URL(receiver.url).port;
+      await h.createEndpoint({ url: `http://receiver.test:${port}/hooks` });
+      await changeStock(90);
+      await h.drain();
+      assert.equal(receiver.received.length, 1);
+      assert.equal(receiver.received[0]?.headers.host, `receiver.test:${port}`);
+    });
+  });
+
+  describe('responses', () => {
+    it('keeps at most 1 KiB of a response body and says it was truncated', async () => {
+      await setUp();
+      receiver.setReply(() => ({ status: 500, body: 'x'.repeat(5000) }));
+      const endpoint = await h.createEndpoint({ url: receiver.url });
+      await changeStock(90);
+      await h.drain();
+      const [delivery] = (await h.get(`/v2/webhooks/endpoints/${endpoint.id}/deliveries`)).body.data;
+      const [attempt] = delivery.attempts;
+      assert.equal(attempt.statusCode, 500);
+      assert.equal(attempt.response, 'x'.repeat(1024));
+      assert.equal(attempt.responseTruncated, true);
+    });
+  });
+
+  describe('an endpoint failing for the whole failure period', () => {
+    it('is disabled (failing), its failure run starting at the first failed attempt', async () => {
+      await setUp({ worker: { disableAfterMs: 10 * MINUTES } });
+      receiver.setReply(() => ({ status: 500 }));
+      const endpoint = await h.createEndpoint({ url: receiver.url });
+      await changeStock(90);
+      const firstFailure = h.clock().toISOString();
+      await h.drain();
+      for (const step of [5_000, 5 * MINUTES]) {
+        h.clock.advance(step);
+        await h.drain();
+      }
+      let state = (await h.get(`/v2/webhooks/endpoints/${endpoint.id}`)).body;
+      assert.deepEqual(
+        [state.enabled, state.failingSince],
+        [true, firstFailure],
+        'not yet: 5 min 5 s of failures',
+      );
+      h.clock.advance(30 * MINUTES);
+      await h.drain();
+      state = (await h.get(`/v2/webhooks/endpoints/${endpoint.id}`)).body;
+      assert.deepEqual(
+        [state.enabled, state.disabledReason, state.failingSince],
+        [false, 'failing', firstFailure],
+      );
+      assert.equal(receiver.received.length, 4);
+      const enabled = (await h.patch(`/v2/webhooks/endpoints/${endpoint.id}`, { enabled: true })).body;
+      assert.deepEqual([enabled.enabled, enabled.failingSince], [true, null]);
+    });
+
+    it('a success ends the failure run', async () => {
+      await setUp();
+      receiver.setReply((r) => (r.n === 1 ? { status: 500 } : {}));
+      const endpoint = await h.createEndpoint({ url: receiver.url });
+      await changeStock(90);
+      await h.drain();
+      assert.notEqual((await h.get(`/v2/webhooks/endpoints/${endpoint.id}`)).body.failingSince, null);
+      h.clock.advance(5_000);
+      await h.drain();
+      assert.equal((await h.get(`/v2/webhooks/endpoints/${endpoint.id}`)).body.failingSince, null);
+    });
+  });
+});
