@@ -37,6 +37,8 @@ export interface SystemOptions {
   gateways?: number;
   /** A shared Redis: every gateway and the CLI get REDIS_URL, and all gateways one identity key. */
   redisUrl?: string;
+  /** Extra environment for both commerce processes. */
+  commerceEnv?: Record<string, string>;
 }
 
 async function sharedGatewayEnv(options: SystemOptions): Promise<Record<string, string>> {
@@ -85,23 +87,21 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
     for (const result of results) if (result.status === 'fulfilled') gateways.push(result.value);
     const failed = results.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
-    const [live, test] = await Promise.all([
-      startService({
-        name: 'commerce-live',
-        script: 'commerce/src/main.ts',
-        port: livePort,
-        env: { ...env, COMMERCE_ENV: 'live' },
-        readyPath: '/readyz',
-      }),
-      startService({
-        name: 'commerce-test',
-        script: 'commerce/src/main.ts',
-        port: testPort,
-        env: { ...env, COMMERCE_ENV: 'test' },
-        readyPath: '/readyz',
-      }),
-    ]);
-    started.push(live, test);
+    const commerce = await Promise.allSettled(
+      (['live', 'test'] as const).map((environment) =>
+        startService({
+          name: `commerce-${environment}`,
+          script: 'commerce/src/main.ts',
+          port: environment === 'live' ? livePort : testPort,
+          env: { ...env, ...options.commerceEnv, COMMERCE_ENV: environment },
+          readyPath: '/readyz',
+        }),
+      ),
+    );
+    for (const result of commerce) if (result.status === 'fulfilled') started.push(result.value);
+    const failedCommerce = commerce.find((result) => result.status === 'rejected');
+    if (failedCommerce) throw failedCommerce.reason;
+    const [live, test] = started as [Service, Service];
     const keygate = (...args: string[]) => runNode('gateway/src/cli.ts', args, env);
     const callOn = (index: number, secret: string | null, path: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers);
