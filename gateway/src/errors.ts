@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'UPSTREAM_UNAVAILABLE'
   | 'UPSTREAM_TIMEOUT'
   | 'STORE_UNAVAILABLE'
+  | 'OUTCOME_UNKNOWN'
   | 'VERIFICATION_BUSY'
   | 'INTERNAL';
 
@@ -61,6 +62,7 @@ export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
   UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream unavailable' },
   UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timed out' },
   STORE_UNAVAILABLE: { status: 503, title: 'Key store unavailable' },
+  OUTCOME_UNKNOWN: { status: 503, title: 'Outcome of the change unknown' },
   VERIFICATION_BUSY: { status: 503, title: 'Too many key verifications in progress' },
   INTERNAL: { status: 500, title: 'Internal error' },
 };

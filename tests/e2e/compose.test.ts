@@ -170,9 +170,10 @@ describe('docker-compose.yml', () => {
       assert.deepEqual([...volumes].sort(), ['commerce-live-data:/data', 'commerce-test-data:/data']);
     });
 
-    it('persists Redis with an append-only file on a volume', () => {
+    it('persists Redis with an append-only file fsynced on every write, on a volume', () => {
       const command = (services.redis!.command as Yaml[]).join(' ');
       assert.match(command, /(^| )--appendonly yes( |$)/);
+      assert.match(command, /(^| )--appendfsync always( |$)/, 'a crash must not bring a revoked key back');
       assert.deepEqual(mountsOf(services.redis!), ['redis-data:/data']);
     });
 

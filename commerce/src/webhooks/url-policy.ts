@@ -19,7 +19,9 @@ export const lookupHostWithDns: LookupHost = async (hostname) => {
 /*
  * Addresses a webhook may not reach unless private addresses are allowed: loopback, private
  * (RFC 1918, CGNAT), link-local, unique-local, multicast, reserved and documentation ranges,
- * the unspecified address and IPv4-mapped or -compatible IPv6.
+ * the unspecified address and IPv4-mapped or -compatible IPv6. IPv6 prefixes that embed an IPv4
+ * address (NAT64 64:ff9b::/96, 6to4 2002::/16) are refused wherever the embedded address would be;
+ * Teredo (2001::/32, embedded address obfuscated) and local-use NAT64 (64:ff9b:1::/48) entirely.
  */
 const NON_PUBLIC_V4 = new BlockList();
 // A separate list: a BlockList checks IPv4 addresses against IPv6 rules as IPv4-mapped ones.
@@ -41,11 +43,17 @@ for (const [network, prefix] of [
   ['240.0.0.0', 4],
 ] as const) {
   NON_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
+  const [a, b, c, d] = network.split('.').map(Number) as [number, number, number, number];
+  const high = ((a << 8) | b).toString(16);
+  const low = ((c << 8) | d).toString(16);
+  NON_PUBLIC_V6.addSubnet(`64:ff9b::${high}:${low}`, 96 + prefix, 'ipv6');
+  NON_PUBLIC_V6.addSubnet(`2002:${high}:${low}::`, 16 + prefix, 'ipv6');
 }
 for (const [network, prefix] of [
   ['::', 96],
   ['::ffff:0:0', 96],
   ['64:ff9b:1::', 48],
+  ['2001::', 32],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],
@@ -68,8 +76,13 @@ export function hostOf(url: URL): string {
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 
-/** Where a delivery may connect, or why it may not. */
-export type AddressCheck = { ok: true; target: ResolvedAddress } | { ok: false; reason: string };
+/**
+ * Where a delivery may connect, or why it may not: `reason` is generic (safe to show: it never says
+ * what a name resolves to), `detail` says what was found, for logs only.
+ */
+export type AddressCheck =
+  | { ok: true; target: ResolvedAddress }
+  | { ok: false; reason: string; detail: string };
 
 /**
  * Resolves a URL's host (literal IPs as they are, names with `lookupHost`) and checks every
@@ -89,21 +102,25 @@ export async function checkUrlAddress(
     try {
       addresses = await options.lookupHost(host);
     } catch (error) {
+      const code = (error as { code?: string }).code ?? String(error);
       return {
         ok: false,
-        reason: `${host} cannot be resolved (${(error as { code?: string }).code ?? String(error)})`,
+        reason: 'the host cannot be resolved',
+        detail: `${host} cannot be resolved (${code})`,
       };
     }
   }
   const [first] = addresses;
-  if (!first) return { ok: false, reason: `${host} resolves to no address` };
+  if (!first)
+    return { ok: false, reason: 'the host resolves to no address', detail: `${host} resolves to no address` };
   if (!options.allowPrivate) {
     const blocked = addresses.find((a) => isPrivateAddress(a.address));
     if (blocked) {
       const via = blocked.address === host ? '' : ` (${host} resolves to ${blocked.address})`;
       return {
         ok: false,
-        reason: `${blocked.address} is a loopback, private or otherwise non-public address${via}`,
+        reason: 'the host is a loopback, private or otherwise non-public address',
+        detail: `${blocked.address} is not public${via}`,
       };
     }
   }

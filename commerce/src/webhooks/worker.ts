@@ -76,7 +76,10 @@ export function createWebhookWorker(deps: {
       allowPrivate: options.allowPrivateAddresses,
       lookupHost: deps.lookupHost,
     });
-    if (!check.ok) return { ...NO_ANSWER, error: `refused: ${check.reason}` };
+    if (!check.ok) {
+      logger.warn({ deliveryId: claim.deliveryId, detail: check.detail }, 'webhook target refused');
+      return { ...NO_ANSWER, error: `refused: ${check.reason}` };
+    }
     const message = { id: claim.deliveryId, timestamp: claim.webhookTimestamp, body: claim.body };
     const headers = {
       'content-type': 'application/json',
@@ -123,12 +126,22 @@ export function createWebhookWorker(deps: {
     }
   }
 
+  /** After a crash recording the attempt: the delivery is pending again, or it would block its endpoint until restart. */
+  function putBack(claim: DeliveryClaim): void {
+    try {
+      store.releaseAttempt(claim, 'interrupted: recording the attempt failed', clock());
+    } catch (error) {
+      logger.error({ err: error, deliveryId: claim.deliveryId }, 'webhook delivery left delivering');
+    }
+  }
+
   function launch(claim: DeliveryClaim): Promise<void> {
     const controller = new AbortController();
     const done = deliver(claim, controller)
-      .catch((error: unknown) =>
-        logger.error({ err: error, deliveryId: claim.deliveryId }, 'webhook delivery crashed'),
-      )
+      .catch((error: unknown) => {
+        logger.error({ err: error, deliveryId: claim.deliveryId }, 'webhook delivery crashed');
+        putBack(claim);
+      })
       .finally(() => {
         inFlight.delete(claim.deliveryId);
         if (isRunning) schedule(0);

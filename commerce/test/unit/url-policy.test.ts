@@ -22,6 +22,18 @@ describe('webhook URL policy', () => {
       ['fd12:3456::1', true],
       ['fe80::1', true],
       ['ff02::1', true],
+      ['64:ff9b::7f00:1', true],
+      ['64:ff9b::169.254.169.254', true],
+      ['64:ff9b::a00:1', true],
+      ['64:ff9b:1::808:808', true],
+      ['2002:7f00:1::1', true],
+      ['2002:c0a8:101::', true],
+      ['2002:a9fe:a9fe:1::5', true],
+      ['2001:0:4136:e378:8000:63bf:3fff:fdd2', true],
+      ['::7f00:1', true],
+      ['::ffff:a00:1', true],
+      ['64:ff9b::808:808', false],
+      ['2002:808:808::1', false],
       ['8.8.8.8', false],
       ['172.32.0.1', false],
       ['93.184.216.34', false],
@@ -73,6 +85,13 @@ describe('webhook URL policy', () => {
         assert.equal(result.ok, false, url);
       }
       assert.match(JSON.stringify(await check('https://missing.example/')), /ENOTFOUND/);
+    });
+    it('refuses with a generic reason that never says what a name resolves to (the detail is for logs)', async () => {
+      const result = await check('https://mixed.example/');
+      assert.equal(result.ok, false);
+      if (result.ok) return;
+      assert.doesNotMatch(result.reason, /192\.168|mixed\.example/);
+      assert.match(result.detail, /mixed\.example resolves to 192\.168\.1\.1/);
     });
     it('allows private addresses when configured to', async () => {
       assert.equal((await check('https://mixed.example/', true)).ok, true);

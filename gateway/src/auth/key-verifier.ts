@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { GatewayError } from '../errors.ts';
 import type { KeyEvents } from '../keys/events.ts';
@@ -130,13 +130,36 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     maxConcurrent: options.maxConcurrentVerifications ?? 2 * availableParallelism(),
     maxTrackedLookups: Math.min(maxEntries, 10_000),
   });
-  const fingerprintKey = randomBytes(32);
+  // A KeyObject, made once: createHmac with raw bytes would import them again on every request.
+  const fingerprintKey = createSecretKey(randomBytes(32));
   const verified = createLruCache<SecretRef>(maxEntries);
   const refused = createLruCache<true>(Math.min(maxEntries, 10_000));
   const verifying = new Map<string, Promise<SecretRef | null>>();
   const snapshots = createSnapshotCache({ store, clock, maxEntries });
   let marker: number | undefined;
-  const unsubscribe = events.subscribe((keyId) => snapshots.drop(keyId));
+  // The subscriber's current (or last) unbroken subscription, on `clock`: [subscribedAt, lostAt or now].
+  let subscribedAt = clock();
+  let lostAt: number | null = null;
+  const unsubscribers = [
+    events.subscribe((keyId) => snapshots.drop(keyId)),
+    events.onReset?.(() => {
+      subscribedAt = clock();
+    }),
+    events.onLost?.(() => {
+      if (lostAt === null || lostAt < subscribedAt) lostAt = clock();
+    }),
+  ];
+
+  /**
+   * Whether no invalidation can have been missed since `confirmedAt`: the subscriber was subscribed
+   * then and stayed so until now or until the current outage cut it (events without a subscriber
+   * to lose, e.g. in-process ones, always qualify).
+   */
+  function subscribedThrough(confirmedAt: number): boolean {
+    if (!events.onLost) return true;
+    const connectedUntil = lostAt === null || lostAt < subscribedAt ? Number.POSITIVE_INFINITY : lostAt;
+    return subscribedAt <= confirmedAt && confirmedAt <= connectedUntil;
+  }
 
   /**
    * A store of its own (SQLite): a moved change marker means another process changed some key, so
@@ -210,10 +233,13 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     return fresh;
   }
 
-  /** The version read failed: the cached state while its version was confirmed recently enough, else 503. */
+  /**
+   * The version read failed: the cached state while its version was confirmed recently enough and
+   * the events subscriber stayed subscribed since (else an invalidation may have been lost), else 503.
+   */
   function withinStaleness(current: VerifiedKey, askedAt: number, cause: unknown): VerifiedKey {
     const confirmedAt = snapshots.confirmedAt(current.key.id, current.key.version);
-    if (confirmedAt !== undefined && askedAt - confirmedAt <= stalenessMs) {
+    if (confirmedAt !== undefined && askedAt - confirmedAt <= stalenessMs && subscribedThrough(confirmedAt)) {
       hooks.versionCheck?.('stale');
       return current;
     }
@@ -262,6 +288,8 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       );
     },
     dropAll: () => snapshots.dropAll(),
-    close: unsubscribe,
+    close() {
+      for (const unsubscribe of unsubscribers) unsubscribe?.();
+    },
   };
 }

@@ -9,6 +9,11 @@ export interface KeyEvents {
    * subscriber reconnected); listeners drop everything they cached. Returns an unsubscribe.
    */
   onReset?(listener: () => void): () => void;
+  /**
+   * Shared events only (Redis): registers a listener for "the subscriber lost its connection"
+   * (events published from now on may be lost until the next reset). Returns an unsubscribe.
+   */
+  onLost?(listener: () => void): () => void;
 }
 
 /** In-process key events: listeners run synchronously inside `publish`. */

@@ -17,6 +17,8 @@ export interface RedisKeyEvents extends KeyEvents {
    * reconnected and subscribed again. Listeners drop every cached key. Returns an unsubscribe.
    */
   onReset(listener: () => void): () => void;
+  /** Registers a listener for "the subscriber lost its connection"; returns an unsubscribe. */
+  onLost(listener: () => void): () => void;
   /** Stops the subscriber and closes the connections this object opened. */
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export async function createRedisKeyEvents(
   const origin = createOrigin();
   const listeners = new Set<(keyId: string) => void>();
   const resetListeners = new Set<() => void>();
+  const lostListeners = new Set<() => void>();
   const logger = options.logger;
   const notify = <T>(set: Set<(value: T) => void>, value: T) => {
     for (const listener of set) {
@@ -69,6 +72,9 @@ export async function createRedisKeyEvents(
       onResubscribed() {
         notify(resetListeners, undefined);
       },
+      onLost() {
+        notify(lostListeners, undefined);
+      },
     });
   } catch (error) {
     if (!options.publisher) await closeRedis(publisher);
@@ -89,9 +95,14 @@ export async function createRedisKeyEvents(
       resetListeners.add(listener);
       return () => resetListeners.delete(listener);
     },
+    onLost(listener) {
+      lostListeners.add(listener);
+      return () => lostListeners.delete(listener);
+    },
     async close() {
       listeners.clear();
       resetListeners.clear();
+      lostListeners.clear();
       await Promise.all([subscriber.close(), options.publisher ? undefined : closeRedis(publisher)]);
     },
   };

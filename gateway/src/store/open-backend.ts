@@ -3,7 +3,7 @@ import { createRedisKeyEvents } from '../keys/redis-events.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import { createRedisRateLimiter, type LimiterSource } from '../rate-limit/redis-rate-limiter.ts';
 import { openRedisKeyStore } from './redis.ts';
-import type { RedisLogger } from './redis-connection.ts';
+import { isRedisAnswering, type RedisLogger } from './redis-connection.ts';
 import { openSqliteKeyStore } from './sqlite.ts';
 import type { KeyStore } from './store.ts';
 import { withUnavailableErrors } from './unavailable-errors.ts';
@@ -49,7 +49,7 @@ async function openRedis(url: string, options: BackendOptions) {
   return {
     raw: store,
     store: withUnavailableErrors(store, (method) => options.onRedisError?.(method)),
-    isRedisUp: () => store.client.status === 'ready',
+    isRedisUp: () => store.client.status === 'ready' && isRedisAnswering(store.client),
   };
 }
 

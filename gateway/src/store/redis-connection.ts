@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Command, Redis, type RedisOptions } from 'ioredis';
 
 /** The part of a pino logger the Redis adapters use. */
 export interface RedisLogger {
@@ -14,7 +14,81 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
   /** Upper bound of the exponential reconnect backoff; default 2000 ms. */
   maxReconnectDelayMs?: number;
+  /** After this many command timeouts in a row Redis counts as frozen: commands fail at once until a probe PING answers; default 3. */
+  circuitTimeouts?: number;
+  /** How often a PING probes a frozen Redis; default 500 ms. */
+  circuitProbeMs?: number;
   logger?: RedisLogger;
+}
+
+/** The message of a command refused because Redis counts as frozen (never sent, so never applied). */
+export const CIRCUIT_OPEN_MESSAGE = 'redis circuit open: Redis stopped answering; command not sent';
+
+const circuitOpen = new WeakMap<Redis, () => boolean>();
+
+/** False while the client's circuit is open (Redis stopped answering commands); true otherwise. */
+export function isRedisAnswering(client: Redis): boolean {
+  return !(circuitOpen.get(client)?.() ?? false);
+}
+
+/**
+ * A circuit breaker on every command of `client`: after `threshold` timeouts in a row, commands
+ * are rejected at once (instead of each waiting out the command timeout) until a background PING,
+ * sent every `probeMs`, answers again. Any answered command resets the count.
+ */
+function addCircuitBreaker(
+  client: Redis,
+  threshold: number,
+  probeMs: number,
+  role: string,
+  logger?: RedisLogger,
+): void {
+  const send = client.sendCommand.bind(client);
+  let timeouts = 0;
+  let probe: NodeJS.Timeout | null = null;
+  let probing = false;
+  const close = () => {
+    timeouts = 0;
+    if (probe === null) return;
+    clearInterval(probe);
+    probe = null;
+    logger?.info({ role }, 'redis answering again; circuit closed');
+  };
+  const observe = (command: Command, promise: Promise<unknown>) => {
+    promise.then(close, (error: Error) => {
+      if (error?.message === 'Command timed out') {
+        if (++timeouts >= threshold && probe === null && command.name !== 'quit') open();
+      } else if (!String(error?.message).startsWith('redis circuit open')) timeouts = 0;
+    });
+  };
+  const open = () => {
+    logger?.warn({ role, timeouts }, 'redis stopped answering; failing fast until a probe answers');
+    probe = setInterval(() => {
+      if (probing || client.status !== 'ready') return;
+      probing = true;
+      const ping = new Command('ping', []);
+      send(ping);
+      ping.promise
+        .then(close, () => undefined)
+        .finally(() => {
+          probing = false;
+        });
+    }, probeMs);
+    probe.unref();
+  };
+  client.once('end', () => {
+    if (probe !== null) clearInterval(probe);
+  });
+  circuitOpen.set(client, () => probe !== null);
+  client.sendCommand = ((command: Command, stream?: unknown) => {
+    if (probe !== null && command.name !== 'quit') {
+      command.reject(new Error(CIRCUIT_OPEN_MESSAGE));
+      return command.promise;
+    }
+    const promise = (send as (c: Command, s?: unknown) => Promise<unknown>)(command, stream);
+    observe(command, promise);
+    return promise;
+  }) as Redis['sendCommand'];
 }
 
 /** Every key and channel keygate writes starts with this unless told otherwise. */
@@ -51,6 +125,13 @@ export function createRedisClient(
     disableClientInfo: true,
     ...overrides,
   });
+  addCircuitBreaker(
+    client,
+    options.circuitTimeouts ?? 3,
+    options.circuitProbeMs ?? 500,
+    role,
+    options.logger,
+  );
   let lost = false;
   client.on('error', (error: Error) => {
     if (lost) return;

@@ -23,6 +23,7 @@ import type { Environment, KeyStatus } from '../keys/model.ts';
  * |                                   |        | slots (histogram width), h<i> (non-zero histogram slots)   |
  * | P usage:index:<keyId>             | zset   | `<minute>:<secretId>`, score = minute                      |
  * | P usage:keys                      | set    | ids of keys that have usage buckets                        |
+ * | P usage:flush:<flushId>:<n>       | string | marker of a usage chunk already applied (TTL 7 days)       |
  * | P logs:<keyId>                    | zset (lex) | `<at> <id>` of API log lines                           |
  * | P logs:<keyId>:lines              | hash   | request id → log line JSON                                 |
  * | P logs:keys                       | set    | ids of keys that have log lines                            |
@@ -66,6 +67,7 @@ export function createKeyNames(prefix: string) {
       `${prefix}usage:${keyId}:${secretId}:${minute}`,
     usageIndex: (keyId: string) => `${prefix}usage:index:${keyId}`,
     usageKeys: `${prefix}usage:keys`,
+    usageFlush: (flushId: string) => `${prefix}usage:flush:${flushId}`,
     logs: (keyId: string) => `${prefix}logs:${keyId}`,
     logLines: (keyId: string) => `${prefix}logs:${keyId}:lines`,
     logKeys: `${prefix}logs:keys`,

@@ -70,12 +70,18 @@ redis.call('PUBLISH', ARGV[1], ARGV[2])
 return 1
 `;
 
-/** See usageArgs in redis-writes.ts. Sums buckets, advances counters; never touches a key's version. */
+/**
+ * See usageArgs in redis-writes.ts. Sums buckets, advances counters; never touches a key's version.
+ * Returns 0 without writing when the chunk's flush marker (KEYS[2]) is already set: a retried chunk.
+ */
 const RECORD_USAGE = `${LATER}
 local ttl = ARGV[1]
-for i = 0, (#KEYS - 1) / 4 - 1 do
-  local bucket, index, secret, key = KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4], KEYS[i * 4 + 5]
-  local a = 1 + i * 10
+if KEYS[2] ~= KEYS[1] then
+  if not redis.call('SET', KEYS[2], 1, 'NX', 'EX', ARGV[2]) then return 0 end
+end
+for i = 0, (#KEYS - 2) / 4 - 1 do
+  local bucket, index, secret, key = KEYS[i * 4 + 3], KEYS[i * 4 + 4], KEYS[i * 4 + 5], KEYS[i * 4 + 6]
+  local a = 2 + i * 10
   local calls, last = ARGV[a + 4], ARGV[a + 9]
   redis.call('HINCRBY', bucket, 'calls', calls)
   redis.call('HINCRBY', bucket, 'errors4xx', ARGV[a + 5])

@@ -13,6 +13,8 @@ export interface InvalidationSubscriberOptions extends RedisConnectionOptions {
   onMessage(message: string): void;
   /** The connection came back and is subscribed again: messages sent meanwhile are lost. */
   onResubscribed(): void;
+  /** The connection was lost (once per loss): messages sent from now on are lost until `onResubscribed`. */
+  onLost?(): void;
 }
 
 /**
@@ -26,13 +28,22 @@ export async function openInvalidationSubscriber(
 ): Promise<{ close(): Promise<void> }> {
   const client = createRedisClient(url, options.role, options, { autoResubscribe: false });
   let opened = false;
+  let lost = false;
+  client.on('close', () => {
+    if (!opened || lost) return;
+    lost = true;
+    options.onLost?.();
+  });
   client.on('message', (channel: string, message: string) => {
     if (channel === options.channel) options.onMessage(message);
   });
   client.on('ready', () => {
     if (!opened) return;
     client.subscribe(options.channel).then(
-      () => options.onResubscribed(),
+      () => {
+        lost = false;
+        options.onResubscribed();
+      },
       (error: Error) => {
         options.logger?.warn({ err: error, role: options.role }, 'redis resubscribe failed; reconnecting');
         if (client.status === 'ready') client.disconnect(true);

@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import { type Redis, ReplyError } from 'ioredis';
+import { GatewayError } from '../errors.ts';
 import type { AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
 import { encodeHistogram, encodeKeyData, encodeSecretClosing, encodeSecretData } from './redis-codec.ts';
 import {
@@ -17,6 +18,8 @@ export interface RedisStoreContext {
   scripts: RedisScripts;
   /** This store's id on the invalidation channel. */
   origin: string;
+  /** How long a commit whose answer was lost (timeout, dropped connection) is re-checked; default 3000 ms. */
+  settleTimeoutMs?: number;
 }
 
 /** Buckets (and log lines) per script call: bounds how long one call blocks the server. */
@@ -80,20 +83,63 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
   return [keys.length, ...keys, ...args];
 }
 
-/** Applies a key change in one script; false on a version conflict. */
+/**
+ * Applies a key change in one script; false on a version conflict. When the answer is lost
+ * (command timeout, dropped connection) the script may still have run: the outcome is settled by
+ * reading back the change's activity entry (written by the same script). Applied → true; shown not
+ * applied → the original error; still unknown after `settleTimeoutMs` → 503 OUTCOME_UNKNOWN.
+ */
 export async function commitKeyChange(ctx: RedisStoreContext, change: KeyChange): Promise<boolean> {
-  return (await ctx.scripts.commitChange(...commitArgs(ctx, change))) === 1;
+  try {
+    return (await ctx.scripts.commitChange(...commitArgs(ctx, change))) === 1;
+  } catch (error) {
+    if (!isInDoubt(error)) throw error;
+    const applied = await settleCommit(ctx, change.activity.id);
+    if (applied === true) return true;
+    if (applied === false) throw error;
+    throw Object.assign(
+      new GatewayError(
+        'OUTCOME_UNKNOWN',
+        'The key store stopped answering while applying the change; it may or may not have been applied. Read the key again before retrying.',
+      ),
+      { cause: error },
+    );
+  }
 }
 
+/** A reply (the script ran and refused) or a command never sent is certain; anything else may have run. */
+function isInDoubt(error: unknown): boolean {
+  if (error instanceof ReplyError) return false;
+  return !/enableOfflineQueue|redis circuit open/i.test(String((error as Error)?.message));
+}
+
+/** Whether the activity entry of a commit exists: true/false once Redis answers, null if it does not in time. */
+async function settleCommit(ctx: RedisStoreContext, activityId: string): Promise<boolean | null> {
+  const deadline = Date.now() + (ctx.settleTimeoutMs ?? 3000);
+  for (let attempt = 0; Date.now() < deadline; attempt++) {
+    try {
+      return (await ctx.client.hexists(ctx.names.activity, activityId)) === 1;
+    } catch {
+      const wait = Math.min(100 * 2 ** attempt, deadline - Date.now());
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  return null;
+}
+
+/** How long a usage chunk's flush marker is kept: a retry later than this could count it twice. */
+export const USAGE_FLUSH_MARKER_SECONDS = 7 * 24 * 60 * 60;
+
 /**
- * KEYS: usage:keys, then per bucket: bucket hash, usage index, secret hash, key hash. ARGV: TTL
- * seconds, then per bucket: index member, minute, trim bound (minute − retention), calls,
+ * KEYS: usage:keys, the chunk's flush marker (usage:keys again when there is none), then per
+ * bucket: bucket hash, usage index, secret hash, key hash. ARGV: TTL seconds, marker TTL seconds, then per bucket: index member, minute, trim bound (minute − retention), calls,
  * errors4xx, errors5xx, latencyMsSum, histogram CSV, lastCallAt, keyId.
  */
-function usageArgs(ctx: RedisStoreContext, buckets: UsageBucket[]): (string | number)[] {
+function usageArgs(ctx: RedisStoreContext, buckets: UsageBucket[], chunkId?: string): (string | number)[] {
   const { names } = ctx;
   const keys = [
     names.usageKeys,
+    chunkId === undefined ? names.usageKeys : names.usageFlush(chunkId),
     ...buckets.flatMap((b) => [
       names.usage(b.keyId, b.secretId, b.minute),
       names.usageIndex(b.keyId),
@@ -113,13 +159,22 @@ function usageArgs(ctx: RedisStoreContext, buckets: UsageBucket[]): (string | nu
     b.lastCallAt,
     b.keyId,
   ]);
-  return [keys.length, ...keys, USAGE_RETENTION_SECONDS, ...args];
+  return [keys.length, ...keys, USAGE_RETENTION_SECONDS, USAGE_FLUSH_MARKER_SECONDS, ...args];
 }
 
-/** Sums buckets in script calls of up to BATCH buckets each. */
-export async function recordUsageBuckets(ctx: RedisStoreContext, buckets: UsageBucket[]): Promise<void> {
+/**
+ * Sums buckets in script calls of up to BATCH buckets each. With a `flushId` each chunk is
+ * marked `<flushId>:<n>` atomically with its increments, so retrying the same buckets with the
+ * same id skips the chunks that already landed.
+ */
+export async function recordUsageBuckets(
+  ctx: RedisStoreContext,
+  buckets: UsageBucket[],
+  flushId?: string,
+): Promise<void> {
   for (let i = 0; i < buckets.length; i += BATCH) {
-    await ctx.scripts.recordUsage(...usageArgs(ctx, buckets.slice(i, i + BATCH)));
+    const chunkId = flushId === undefined ? undefined : `${flushId}:${i / BATCH}`;
+    await ctx.scripts.recordUsage(...usageArgs(ctx, buckets.slice(i, i + BATCH), chunkId));
   }
 }
 

@@ -34,6 +34,8 @@ import type { KeyStore } from './store.ts';
 export interface RedisKeyStoreOptions extends RedisConnectionOptions {
   /** Prefix of every key and of the invalidation channel; default `keygate:`. */
   keyPrefix?: string;
+  /** How long a commit whose answer was lost is re-checked before answering OUTCOME_UNKNOWN; default 3000 ms. */
+  settleTimeoutMs?: number;
 }
 
 /** The Redis key store: a KeyStore that always has `readKeyVersion`, plus its command connection. */
@@ -82,7 +84,7 @@ export async function openRedisKeyStore(
     await closeRedis(client);
     throw error;
   }
-  const ctx: RedisStoreContext = { client, names, scripts, origin };
+  const ctx: RedisStoreContext = { client, names, scripts, origin, settleTimeoutMs: options.settleTimeoutMs };
   return {
     client,
     commitChange: (change) => commitKeyChange(ctx, change),
@@ -91,7 +93,7 @@ export async function openRedisKeyStore(
     listSecrets: (keyId) => readSecrets(ctx, keyId),
     findByLookup: (lookup) => readByLookup(ctx, lookup),
     listActivity: (filter) => readActivityPage(ctx, filter),
-    recordUsage: (buckets) => recordUsageBuckets(ctx, buckets),
+    recordUsage: (buckets, flushId) => recordUsageBuckets(ctx, buckets, flushId),
     queryUsage: (query) => readUsage(ctx, query),
     pruneUsage: (beforeMs) => pruneUsageBuckets(ctx, beforeMs),
     appendLogs: (entries) => appendLogLines(ctx, entries),

@@ -72,7 +72,11 @@ export interface KeyStore {
   /** Activity entries matching the filter, newest first. */
   listActivity(filter: ActivityFilter): Promise<Page<ActivityEntry>>;
   /** Adds usage buckets (summing into existing ones) and advances per-secret and per-key call counters and last-call times. */
-  recordUsage(buckets: UsageBucket[]): Promise<void>;
+  /**
+   * A `flushId` makes the call idempotent: a store that writes in several steps records each
+   * step under it, so retrying the same buckets with the same id never counts a step twice.
+   */
+  recordUsage(buckets: UsageBucket[], flushId?: string): Promise<void>;
   /** Usage buckets of a key in a range, oldest first. */
   queryUsage(query: UsageQuery): Promise<UsageBucket[]>;
   /** Deletes usage buckets of every key whose minute starts before `beforeMs` (epoch ms); returns how many went. */

@@ -1,8 +1,20 @@
 import { GatewayError } from '../errors.ts';
 import type { KeyStore } from './store.ts';
 
-/** The 503 a caller gets when the store failed; the store's own error is kept as `cause` (logged, never sent). */
+/**
+ * Drops what a driver attached about the failed command (ioredis sets `command` = name and
+ * arguments: key JSON, lookups, secret hashes) so the error can be logged whole. Returns `error`.
+ */
+export function stripCommandDetails(error: unknown): unknown {
+  if (error !== null && typeof error === 'object' && 'command' in error) {
+    delete (error as { command?: unknown }).command;
+  }
+  return error;
+}
+
+/** The 503 a caller gets when the store failed; the store's own error (minus its command) is kept as `cause`. */
 export function storeUnavailableError(cause: unknown): GatewayError {
+  stripCommandDetails(cause);
   return Object.assign(
     new GatewayError('STORE_UNAVAILABLE', 'The key store is not answering; retry shortly.'),
     { cause },
@@ -12,8 +24,10 @@ export function storeUnavailableError(cause: unknown): GatewayError {
 /**
  * Wraps a shared store so every failed call (the KeyStore contract: stores throw only for I/O
  * failure) rejects with 503 STORE_UNAVAILABLE instead of an internal error, and is reported to
- * `onError` with the method name. A change the store refused this way was not applied: commits
- * are single atomic scripts. Results and synchronous returns pass through untouched, and every
+ * `onError` with the method name. A commit is one atomic script, so it applied entirely or not at
+ * all, but a failure does not say which: the answer may be lost after the script ran (timeout,
+ * dropped connection). Stores settle that themselves where they can (the Redis store reads the
+ * change back) and otherwise throw 503 OUTCOME_UNKNOWN, which passes through here. Results and synchronous returns pass through untouched, and every
  * call still reaches the store in the same tick (auto-pipelining is unaffected).
  */
 export function withUnavailableErrors<S extends KeyStore>(store: S, onError?: (method: string) => void): S {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type ApiLogEntry, LATENCY_BUCKETS_MS, type UsageBucket } from '../keys/model.ts';
 import { redactTokens } from '../keys/token.ts';
 import type { KeyStore } from '../store/store.ts';
@@ -54,6 +55,8 @@ export interface UsageRecorderOptions {
 
 export const MAX_LOGGED_PATH = 512;
 const MINUTE_MS = 60_000;
+/** Buckets per recordUsage call: each call is one idempotent unit (a store may apply it atomically). */
+const FLUSH_CHUNK = 200;
 const DAY_MS = 86_400_000;
 
 function bucketIndex(latencyMs: number): number {
@@ -88,36 +91,62 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   );
   const timers: NodeJS.Timeout[] = [];
   let flushing: Promise<void> = Promise.resolve();
+  /**
+   * Chunks taken out for a flush that did not finish, oldest first, each under its own id: a
+   * retry sends the same chunk under the same id, so one that landed (or whose outcome is unknown,
+   * e.g. after a timeout) is not counted again. Chunks only ever lose buckets (trimming), never gain.
+   */
+  const unsent: { id: string; buckets: UsageBucket[] }[] = [];
+  const unsentCount = () => unsent.reduce((sum, chunk) => sum + chunk.buckets.length, 0);
 
-  /** Drops the oldest buckets beyond the bound (a Map iterates oldest first). */
+  /** Drops the oldest buckets beyond the bound: unsent chunks first, then the aggregates (a Map iterates oldest first). */
   function trimBuckets(): void {
+    let excess = unsentCount() + buckets.size - maxBuckets;
     let dropped = 0;
+    while (excess > 0 && unsent.length > 0) {
+      const chunk = unsent[0] as { buckets: UsageBucket[] };
+      const cut = Math.min(excess, chunk.buckets.length);
+      chunk.buckets.splice(0, cut);
+      if (chunk.buckets.length === 0) unsent.shift();
+      excess -= cut;
+      dropped += cut;
+    }
     for (const id of buckets.keys()) {
-      if (buckets.size <= maxBuckets) break;
+      if (excess <= 0) break;
       buckets.delete(id);
+      excess--;
       dropped++;
     }
     if (dropped > 0) options.onBucketsDropped?.(dropped);
   }
 
+  /** Writes the unsent chunks (if any), then the buckets aggregated since, one chunk (and flush id) at a time. */
+  async function writeUsage(): Promise<void> {
+    for (let round = 0; round < 2; round++) {
+      if (unsent.length === 0) {
+        if (buckets.size === 0) return;
+        const flushId = `usf_${randomBytes(12).toString('base64url')}`;
+        const batch = [...buckets.values()];
+        buckets = new Map();
+        for (let i = 0; i < batch.length; i += FLUSH_CHUNK) {
+          unsent.push({ id: `${flushId}.${i / FLUSH_CHUNK}`, buckets: batch.slice(i, i + FLUSH_CHUNK) });
+        }
+      }
+      while (unsent.length > 0) {
+        const chunk = unsent[0] as { id: string; buckets: UsageBucket[] };
+        await store.recordUsage(chunk.buckets, chunk.id);
+        unsent.shift();
+      }
+    }
+  }
+
   async function writeOut(): Promise<void> {
-    const batch = [...buckets.values()];
     const lines = logs.drain();
-    buckets = new Map();
-    if (batch.length === 0 && lines.length === 0) return;
-    let usageWritten = batch.length === 0;
     try {
-      if (!usageWritten) await store.recordUsage(batch);
-      usageWritten = true;
+      await writeUsage();
       if (lines.length > 0) await store.appendLogs(lines);
     } catch (error) {
-      // Put back what was not written (aggregates merge with calls recorded meanwhile); the next flush retries.
-      if (!usageWritten) {
-        const newer = buckets;
-        buckets = new Map();
-        for (const bucket of [...batch, ...newer.values()]) mergeInto(buckets, bucket);
-        trimBuckets();
-      }
+      // Chunks not confirmed stay in `unsent` under their ids; the next flush retries them.
       logs.restore(lines);
       options.onFlushError?.(error);
     }
@@ -139,7 +168,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         latencyHistogram: histogram,
         lastCallAt: at,
       });
-      if (buckets.size > maxBuckets) trimBuckets();
+      if (buckets.size + unsentCount() > maxBuckets) trimBuckets();
       logs.push({
         id: call.requestId,
         keyId: call.keyId,
@@ -177,7 +206,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       for (const timer of timers.splice(0)) clearInterval(timer);
       await recorder.flush();
     },
-    pending: () => ({ buckets: buckets.size, logs: logs.size }),
+    pending: () => ({ buckets: buckets.size + unsentCount(), logs: logs.size }),
   };
   return recorder;
 }

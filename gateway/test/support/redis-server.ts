@@ -16,6 +16,8 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** Starts the server again, empty, on the same port (after `kill` or `stop`). Own server only. */
   restart(): Promise<void>;
+  /** Sends a signal to the server (SIGSTOP freezes it, SIGCONT thaws it). Own server only. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 const READY_TIMEOUT_MS = 5000;
@@ -123,6 +125,9 @@ async function startOwnServer(bin: string, keyPrefix: string): Promise<TestRedis
       await waitForExit(current, 'SIGKILL');
       current = await startServer(bin, port);
     },
+    signal(signal) {
+      current.kill(signal);
+    },
   };
 }
 
@@ -162,6 +167,9 @@ export async function startRedis(): Promise<TestRedis> {
       stop: () => deleteKeys(url, keyPrefix),
       kill: unsupported,
       restart: unsupported,
+      signal() {
+        throw new Error('signal needs redis-server on PATH; REDIS_URL points at a shared Redis');
+      },
     };
   }
   const ci = process.env.CI === 'true' ? ' (CI=true: a missing Redis fails the run)' : '';

@@ -55,10 +55,21 @@ function readHeader(headers: WebhookHeaders, name: string): string | undefined {
   return typeof value === 'string' ? value : value?.join(' ');
 }
 
-/** True when `candidate` (base64) equals `expected` (base64), compared in constant time. */
+/** A v1 signature: an HMAC-SHA256 (32 bytes) as exactly 43 base64 characters plus `=`. */
+const V1_SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
+
+/** The 32 bytes of a canonically encoded v1 signature, or null (wrong length, junk, stripped padding). */
+function decodeSignature(candidate: string): Buffer | null {
+  if (!V1_SIGNATURE.test(candidate)) return null;
+  const bytes = Buffer.from(candidate, 'base64');
+  return bytes.toString('base64') === candidate ? bytes : null;
+}
+
+/** True when `candidate` (strict base64) equals `expected` (base64), compared in constant time. */
 function isSameSignature(candidate: string, expected: string): boolean {
-  const a = Buffer.from(candidate, 'base64');
+  const a = decodeSignature(candidate);
   const b = Buffer.from(expected, 'base64');
+  if (a === null) return false;
   return a.length === b.length && timingSafeEqual(a, b);
 }
 

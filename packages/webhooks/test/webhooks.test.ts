@@ -221,6 +221,24 @@ describe('@keygate/webhooks', () => {
           'NO_MATCHING_SIGNATURE',
         );
       });
+      it('refuses a matching signature that is not exactly 43 base64 characters plus =', () => {
+        const value = VECTOR.signature.slice(3);
+        const variants = [
+          `${value}junk`,
+          `${value}=`,
+          value.slice(0, -1),
+          `${value.slice(0, -2)}F=`,
+          ` ${value}`.replace(' ', '\t'),
+          value.replace('+', '-'),
+        ];
+        for (const variant of variants) {
+          assertRefused(
+            () =>
+              verifyWebhook(VECTOR.secret, vectorHeaders(`v1,${variant}`), VECTOR.body, { now: VECTOR_NOW }),
+            'NO_MATCHING_SIGNATURE',
+          );
+        }
+      });
       it('refuses a correctly signed body that is not JSON', () => {
         const message = { id: 'msg_x', timestamp: VECTOR.timestamp, body: 'not json' };
         assertRefused(

@@ -194,4 +194,85 @@ describe('KeyVerifier.confirm (per-request version check of a shared store)', ()
       assert.equal(store.totalCalls(), before);
     });
   });
+
+  describe('with the store unreachable and shared events whose subscriber may have dropped', () => {
+    function setupShared() {
+      const store = createMemoryStore({ versioned: true });
+      const hasher = createCountingHasher();
+      const clock = createTestClock();
+      const local = createLocalKeyEvents();
+      const resets = new Set<() => void>();
+      const losses = new Set<() => void>();
+      const register = (set: Set<() => void>) => (listener: () => void) => {
+        set.add(listener);
+        return () => set.delete(listener);
+      };
+      const events = { ...local, onReset: register(resets), onLost: register(losses) };
+      const shared = createKeyVerifier({
+        store,
+        hasher,
+        events,
+        clock,
+        maxEntries: 100,
+        stalenessMs: STALENESS_MS,
+      });
+      const request = async (token: string) => shared.confirm(await shared.verify(token, parseToken(token)!));
+      const fire = (set: Set<() => void>) => {
+        for (const listener of set) listener();
+      };
+      return {
+        store,
+        hasher,
+        clock,
+        verifier: shared,
+        request,
+        lose: () => fire(losses),
+        reset: () => fire(resets),
+      };
+    }
+
+    it('serves stale answers when the subscriber stayed subscribed from the confirmation until the outage', async () => {
+      const ctx = setupShared();
+      verifier = ctx.verifier;
+      const { token } = await seedKey(ctx.store, ctx.hasher);
+      await ctx.request(token);
+      ctx.clock.now += 500;
+      ctx.lose();
+      ctx.store.failing.add('readKeyVersion');
+      ctx.clock.now += 500;
+      assert.equal(await codeOf(ctx.request(token)), 'OK');
+    });
+
+    it('fails closed when the subscriber was already down at the last confirmation (an invalidation may be lost)', async () => {
+      const ctx = setupShared();
+      verifier = ctx.verifier;
+      const { token } = await seedKey(ctx.store, ctx.hasher);
+      ctx.clock.now += 100;
+      ctx.lose();
+      ctx.clock.now += 100;
+      await ctx.request(token);
+      ctx.store.failing.add('readKeyVersion');
+      ctx.clock.now += 100;
+      assert.equal(await codeOf(ctx.request(token)), 'STORE_UNAVAILABLE');
+    });
+
+    it('fails closed when the subscriber came back after the last confirmation', async () => {
+      const ctx = setupShared();
+      verifier = ctx.verifier;
+      const { token } = await seedKey(ctx.store, ctx.hasher);
+      await ctx.request(token);
+      ctx.clock.now += 100;
+      ctx.lose();
+      ctx.clock.now += 100;
+      ctx.reset();
+      ctx.clock.now += 100;
+      ctx.store.failing.add('readKeyVersion');
+      assert.equal(await codeOf(ctx.request(token)), 'STORE_UNAVAILABLE');
+      ctx.store.failing.delete('readKeyVersion');
+      assert.equal(await codeOf(ctx.request(token)), 'OK', 'a fresh confirmation counts again');
+      ctx.store.failing.add('readKeyVersion');
+      ctx.clock.now += 100;
+      assert.equal(await codeOf(ctx.request(token)), 'OK');
+    });
+  });
 });

@@ -109,10 +109,13 @@ describe('createUsageRecorder', () => {
     await recorder.flush();
     assert.equal(failures.length, 1);
     recorder.record(call({ requestId: 'req_2' }));
-    assert.deepEqual(recorder.pending(), { buckets: 1, logs: 2 });
+    assert.deepEqual(recorder.pending(), { buckets: 2, logs: 2 }, 'the unsent chunk is kept apart');
     store.failing.delete('recordUsage');
     await recorder.flush();
-    assert.equal(store.usage.at(-1)?.[0]?.calls, 2);
+    assert.equal(
+      store.usage.flat().reduce((sum, bucket) => sum + bucket.calls, 0),
+      2,
+    );
     assert.equal(store.logs.length, 2);
   });
 
@@ -162,6 +165,42 @@ describe('createUsageRecorder', () => {
       store.usage.flat().map((bucket) => bucket.minute),
       [MINUTE + 2 * 60_000, MINUTE + 3 * 60_000],
     );
+  });
+
+  it('retries a chunk that failed after landing under the same id, so 300 calls count 300', async () => {
+    const store = createMemoryStore();
+    const applied = new Set<string>();
+    const ids: string[] = [];
+    let failAfterApplying = 1;
+    const recorder = createUsageRecorder({
+      store: {
+        ...store,
+        async recordUsage(buckets, flushId) {
+          assert.ok(flushId, 'every flushed chunk has an id');
+          ids.push(flushId);
+          if (applied.has(flushId)) return;
+          await store.recordUsage(buckets);
+          applied.add(flushId);
+          if (buckets.length < 200 && failAfterApplying-- > 0) throw new Error('timed out (but applied)');
+        },
+      },
+      clock: createTestClock(),
+      flushIntervalMs: 1_000,
+      retentionDays: 14,
+      usageRetentionDays: 90,
+    });
+    for (let n = 0; n < 300; n++) recorder.record(call({ requestId: `req_${n}`, secretId: `sec_${n}` }));
+    await recorder.flush();
+    assert.equal(recorder.pending().buckets, 100, 'only the chunk in doubt is kept');
+    await recorder.flush();
+    assert.equal(
+      store.usage.flat().reduce((sum, bucket) => sum + bucket.calls, 0),
+      300,
+    );
+    assert.equal(ids.length, 3);
+    assert.equal(ids[2], ids[1], 'the retry reuses the chunk id');
+    assert.notEqual(ids[0], ids[1]);
+    assert.deepEqual(recorder.pending(), { buckets: 0, logs: 0 });
   });
 
   it('does not count usage twice when only the log append failed', async () => {
