@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
 import { createKeyPipeline } from './auth/pipeline.ts';
+import { createPoliciesOffPipeline } from './auth/policies-off.ts';
 import type { GatewayConfig } from './config.ts';
 import { createErrorHandler, notFound } from './http/error-handler.ts';
 import { createLogger } from './http/logger.ts';
@@ -106,22 +107,27 @@ export function createApp(deps: AppDeps): GatewayApp {
   app.set('etag', false);
   app.use(createOpsRouter({ store, upstreams: routes.upstreamTargets, metrics, logger }));
   app.get('/.well-known/jwks.json', createJwksHandler(deps.signer));
-  app.use(
-    createKeyPipeline({
-      routes,
-      verifier,
-      rateLimiter: deps.rateLimiter ?? createMemoryRateLimiter(),
-      trustedProxies: compileIpRules(config.trustedProxies),
-      recorder,
-      metrics,
-      reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
-      clock,
-      logger,
-    }),
-  );
-  const keysRouter =
-    deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
-  if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
+  if (config.policies === 'off') {
+    // Benchmarking mode (config refuses it without KEYGATE_BENCH_MODE=1): no keys, so no key API either.
+    app.use(createPoliciesOffPipeline(routes));
+  } else {
+    app.use(
+      createKeyPipeline({
+        routes,
+        verifier,
+        rateLimiter: deps.rateLimiter ?? createMemoryRateLimiter(),
+        trustedProxies: compileIpRules(config.trustedProxies),
+        recorder,
+        metrics,
+        reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
+        clock,
+        logger,
+      }),
+    );
+    const keysRouter =
+      deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
+    if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
+  }
   app.use(proxy.handle);
   app.use(notFound);
   app.use(createErrorHandler(logger));

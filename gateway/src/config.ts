@@ -64,7 +64,14 @@ const EnvSchema = z.object({
   KEYGATE_REDIS_COMMAND_TIMEOUT_MS: positiveInt(1000),
   GATEWAY_KEEP_ALIVE_TIMEOUT_MS: positiveInt(65_000),
   KEYGATE_SHUTDOWN_GRACE_MS: positiveInt(10_000),
+  KEYGATE_POLICIES: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
+  KEYGATE_BENCH_MODE: z.enum(['0', '1'], { error: "must be '0' or '1'" }).default('0'),
 });
+
+/** Why KEYGATE_POLICIES=off alone is refused. */
+const POLICIES_OFF_REFUSED =
+  'KEYGATE_POLICIES: off turns off key checks, rate limits and usage (a benchmarking mode); ' +
+  'set KEYGATE_BENCH_MODE=1 too to run it, never in production';
 
 const PrivateJwkSchema = z.looseObject({
   kty: z.literal('OKP'),
@@ -119,6 +126,12 @@ export interface GatewayConfig {
   keepAliveTimeoutMs: number;
   /** On SIGTERM, in-flight requests get this long to finish before connections are cut. */
   shutdownGraceMs: number;
+  /**
+   * `off` is a benchmarking mode (`pnpm bench`): no key check, rate limit or usage, no management
+   * routes; every proxied route is forwarded by the same proxy code, signed for a fixed test-environment
+   * caller. Accepted only together with KEYGATE_BENCH_MODE=1.
+   */
+  policies: 'on' | 'off';
 }
 
 type Issue = { path: ReadonlyArray<PropertyKey>; message: string };
@@ -173,7 +186,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   if (Array.isArray(routes)) problems.push(...routes);
   const jwk = parseJwk(present.KEYGATE_IDENTITY_PRIVATE_JWK);
   if (Array.isArray(jwk)) problems.push(...jwk);
-  if (!parsed.success || Array.isArray(routes) || Array.isArray(jwk)) {
+  // Read raw, so the refusal is listed even when another variable failed to parse.
+  const policiesRefused = present.KEYGATE_POLICIES === 'off' && present.KEYGATE_BENCH_MODE !== '1';
+  if (policiesRefused) problems.push(POLICIES_OFF_REFUSED);
+  if (!parsed.success || Array.isArray(routes) || Array.isArray(jwk) || policiesRefused) {
     throw new Error(problems.join('; '));
   }
   const vars = parsed.data;
@@ -205,5 +221,6 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     redisCommandTimeoutMs: vars.KEYGATE_REDIS_COMMAND_TIMEOUT_MS,
     keepAliveTimeoutMs: vars.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
     shutdownGraceMs: vars.KEYGATE_SHUTDOWN_GRACE_MS,
+    policies: vars.KEYGATE_POLICIES,
   });
 }

@@ -37,9 +37,16 @@ async function shutDown(server: Server, opened: OpenedGateway, graceMs: number) 
   await opened.close();
 }
 
+/** Said at start and once listening, at warn level so it shows at any usual log level. */
+const POLICIES_OFF_WARNING =
+  '!!! KEYGATE_POLICIES=off (KEYGATE_BENCH_MODE=1): BENCHMARKING MODE. No API key is checked, no rate ' +
+  'limit applies, no usage is recorded: anyone reaching this port reaches the upstreams. Never run this ' +
+  'in production !!!';
+
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
+  if (config.policies === 'off') logger.warn({ policies: 'off' }, POLICIES_OFF_WARNING);
   const opened = await openGateway(config, { logger });
   const { keyService, gateway } = opened;
   collectDefaultMetrics({ register: gateway.metrics.registry });
@@ -62,6 +69,7 @@ async function main(): Promise<void> {
     const { port } = server.address() as AddressInfo;
     const store = config.redisUrl ? `redis (prefix ${config.redisPrefix})` : config.databaseFile;
     logger.info({ store }, `keygate gateway listening on http://${config.host}:${port}`);
+    if (config.policies === 'off') logger.warn({ policies: 'off' }, POLICIES_OFF_WARNING);
   });
 
   let stopping = false;

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
-import { createIdentitySigner } from '@keygate/identity';
 import type { Logger } from 'pino';
 import { createApp, type GatewayApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadIdentityKey } from './identity/identity-key.ts';
+import { createGatewayIdentitySigner } from './identity/identity-signer.ts';
 import { createArgon2Hasher } from './keys/hasher.ts';
 import { createKeyService, type KeyService } from './keys/key-service.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
@@ -61,7 +61,7 @@ export async function openGateway(
       privateJwk: config.identityPrivateJwk,
       keyFile: config.identityKeyFile,
     });
-    const signer = await createIdentitySigner({ privateJwk });
+    const signer = createGatewayIdentitySigner({ privateJwk });
     const hasher = createArgon2Hasher();
     const { store, events } = backend;
     const keyService = createKeyService({

@@ -104,20 +104,29 @@ function createObserveResponse(deps: PipelineDeps) {
 
 /** Wraps a step so every refusal it throws is counted by reason; keeps the step's name. */
 function counted(step: RequestHandler, metrics: GatewayMetrics): RequestHandler {
-  const wrapped = async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      await step(req, res, next);
-    } catch (error) {
-      if (error instanceof GatewayError) {
-        if (error.code === 'RATE_LIMITED') metrics.rateLimited.inc();
-        else if (error.status === 401 || error.status === 403)
-          metrics.authFailures.inc({ reason: error.code });
-      }
-      throw error;
+  const count = (error: unknown) => {
+    if (error instanceof GatewayError) {
+      if (error.code === 'RATE_LIMITED') metrics.rateLimited.inc();
+      else if (error.status === 401 || error.status === 403) metrics.authFailures.inc({ reason: error.code });
     }
   };
+  // Synchronous steps stay synchronous (no promise per step and request); async ones are awaited.
+  const wrapped = (req: Request, res: Response, next: NextFunction) => {
+    let result: unknown;
+    try {
+      result = step(req, res, next);
+    } catch (error) {
+      count(error);
+      throw error;
+    }
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      count(error);
+      throw error;
+    });
+  };
   Object.defineProperty(wrapped, 'name', { value: step.name });
-  return wrapped;
+  return wrapped as RequestHandler;
 }
 
 /**

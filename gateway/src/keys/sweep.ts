@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { applyChange, type ChangeOrigin } from './change-runner.ts';
 import { expiryReminder } from './lifecycle.ts';
 import type { ApiKey, SecretRecord } from './model.ts';
@@ -5,6 +6,11 @@ import { snapshotSecret } from './public-key.ts';
 import type { ServiceContext } from './service-context.ts';
 
 const SYSTEM: ChangeOrigin = { actor: { type: 'system', id: 'keygate' }, sourceIp: null };
+/**
+ * Keys swept between two turns of the event loop. A synchronous store (SQLite) answers every await
+ * in a microtask, so without these turns a sweep of 100,000 keys held every request for seconds.
+ */
+const KEYS_PER_TURN = 100;
 
 /** What one sweep did. */
 export interface SweepResult {
@@ -31,7 +37,9 @@ function isDue(secret: SecretRecord, nowMs: number): boolean {
 export async function sweep(ctx: ServiceContext, nowMs: number = ctx.clock()): Promise<SweepResult> {
   const result: SweepResult = { secretsClosed: 0, remindersWritten: 0 };
   const failures: unknown[] = [];
+  let swept = 0;
   for (const key of await ctx.store.listKeys({ status: 'active' })) {
+    if (++swept % KEYS_PER_TURN === 0) await yieldToEventLoop();
     try {
       result.secretsClosed += await closeEndedOverlaps(ctx, key.id, nowMs);
       result.remindersWritten += await writeReminders(ctx, key, nowMs);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Environment } from './model.ts';
 
@@ -26,13 +26,27 @@ export interface ParsedToken {
   prefix: string;
 }
 
+/**
+ * CSPRNG bytes fetched 4 KiB at a time (ids are made on every request: one system call per id
+ * would cost more than the id); every byte is handed out once.
+ */
+const RANDOM_POOL = Buffer.alloc(4096);
+let poolOffset = RANDOM_POOL.length;
+
+function randomByte(): number {
+  if (poolOffset === RANDOM_POOL.length) {
+    randomFillSync(RANDOM_POOL);
+    poolOffset = 0;
+  }
+  return RANDOM_POOL[poolOffset++]!;
+}
+
 /** Random base62 string; rejection sampling keeps every character uniform. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

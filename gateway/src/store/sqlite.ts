@@ -44,6 +44,24 @@ function runMigrations(db: SqliteDb): void {
 }
 
 function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore {
+  // Read on every request (the key cache's change marker): prepared once, not per call.
+  const dataVersion = client.prepare('PRAGMA data_version').pluck();
+  // Every answered call becomes a log line: one statement prepared once, run per line in one transaction.
+  const insertLog = db
+    .insert(apiLogs)
+    .values({
+      id: sql.placeholder('id'),
+      keyId: sql.placeholder('keyId'),
+      secretId: sql.placeholder('secretId'),
+      at: sql.placeholder('at'),
+      method: sql.placeholder('method'),
+      path: sql.placeholder('path'),
+      status: sql.placeholder('status'),
+      latencyMs: sql.placeholder('latencyMs'),
+      clientIp: sql.placeholder('clientIp'),
+    })
+    .onConflictDoNothing()
+    .prepare();
   return {
     async commitChange(change: KeyChange) {
       return commitKeyChange(db, change);
@@ -104,9 +122,9 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
     },
     async appendLogs(entries: ApiLogEntry[]) {
       if (entries.length === 0) return;
-      db.transaction((tx) => {
-        for (const entry of entries) tx.insert(apiLogs).values(entry).onConflictDoNothing().run();
-      });
+      client.transaction(() => {
+        for (const entry of entries) insertLog.run({ ...entry });
+      })();
     },
     async queryLogs(filter: LogFilter) {
       return queryLogPage(db, filter);
@@ -131,7 +149,7 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
       return row ? adminFromRow(row) : null;
     },
     changeMarker() {
-      return client.pragma('data_version', { simple: true }) as number;
+      return dataVersion.get() as number;
     },
     async ping() {
       try {

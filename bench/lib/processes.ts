@@ -1,0 +1,142 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A child the bench started; every one of them is stopped by `stopAll`, whatever happens. */
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  /** The last few KB of its output, for error messages. */
+  output(): string;
+}
+
+const children = new Set<Child>();
+const tempDirs = new Set<string>();
+
+/** A port the OS reports free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A fresh temp directory, removed by `stopAll`. */
+export function tempDir(prefix: string): string {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(path);
+  return path;
+}
+
+/**
+ * Spawns a long-running child. Its stdin stays an open pipe: the bench's own servers exit when it
+ * closes, so they die with the bench even if it is killed outright.
+ */
+export function startChild(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Child {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.stdin?.on('error', () => {});
+  const entry: Child = { name, process: child, output: () => output };
+  children.add(entry);
+  child.on('exit', () => children.delete(entry));
+  return entry;
+}
+
+/** Runs a command to completion; rejects with its output when it fails. */
+export function runToEnd(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const entry = startChild(name, command, args, env);
+  entry.process.stdin?.end();
+  let stdout = '';
+  entry.process.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  return new Promise((resolveRun, reject) => {
+    entry.process.on('error', reject);
+    entry.process.on('exit', (code, signal) => {
+      if (code === 0) resolveRun(stdout);
+      else reject(new Error(`${name} failed (${signal ?? code}):\n${entry.output()}`));
+    });
+  });
+}
+
+/** Polls `url` until it answers 2xx; fails at once if the child exits. */
+export async function waitForOk(child: Child, url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null || child.process.signalCode !== null) {
+      throw new Error(`${child.name} exited early (${child.process.exitCode}):\n${child.output()}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${child.name}: ${url} not ready after ${timeoutMs} ms:\n${child.output()}`);
+}
+
+/** Stops every child (SIGTERM, then SIGKILL after `graceMs`) and removes the temp directories. */
+export async function stopAll(graceMs = 3000): Promise<void> {
+  const running = [...children];
+  await Promise.all(
+    running.map(
+      (child) =>
+        new Promise<void>((resolveStop) => {
+          const { process: proc } = child;
+          if (proc.exitCode !== null || proc.signalCode !== null) return resolveStop();
+          const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+          proc.once('exit', () => {
+            clearTimeout(timer);
+            resolveStop();
+          });
+          proc.kill('SIGTERM');
+        }),
+    ),
+  );
+  removeTempDirs();
+}
+
+/** Last resort on the way out (synchronous): SIGKILL whatever still runs, remove temp directories. */
+export function killAllNow(): void {
+  for (const child of children) {
+    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+  }
+  removeTempDirs();
+}
+
+function removeTempDirs(): void {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}

@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import type { Measurement } from './wrk.ts';
+
+/** The median of each figure over the rounds. */
+export interface Summary {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Every round's rps, in order, to show the spread. */
+  rounds: number[];
+  errors: number;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function summarize(runs: readonly Measurement[]): Summary {
+  return {
+    rps: median(runs.map((run) => run.rps)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    rounds: runs.map((run) => run.rps),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+}
+
+/** One target line: a measured value against its bound. */
+export interface Target {
+  name: string;
+  value: number;
+  /** `>=` bound for ratios, `<=` for added latency, `=` for exact counts. */
+  op: '>=' | '<=' | '=';
+  bound: number;
+  unit: string;
+  pass: boolean;
+}
+
+export function target(name: string, value: number, op: Target['op'], bound: number, unit = ''): Target {
+  const pass = op === '>=' ? value >= bound : op === '<=' ? value <= bound : value === bound;
+  return { name, value, op, bound, unit, pass };
+}
+
+/** Machine and code facts written with every result. */
+export interface RunFacts {
+  date: string;
+  node: string;
+  cpu: string;
+  cores: number;
+  commit: string;
+  settings: string;
+}
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
+export function collectFacts(settings: string): RunFacts {
+  const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown';
+  const dirty = git(['status', '--porcelain']) !== '';
+  return {
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    node: process.version,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: cpus().length,
+    commit: dirty ? `${commit} (with uncommitted changes)` : commit,
+    settings,
+  };
+}
+
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+
+export function formatRow(label: string, connections: number, summary: Summary): string {
+  const spread = summary.rounds.map((rps) => Math.round(rps)).join(' / ');
+  const errors = summary.errors > 0 ? ` **${summary.errors} errors**` : '';
+  return `| ${label} | ${connections} | ${Math.round(summary.rps)} | ${fixed(summary.p50Ms, 3)} | ${fixed(summary.p99Ms, 3)} | ${spread}${errors} |`;
+}
+
+export const TABLE_HEAD = [
+  '| scenario | conns | rps (median) | p50 ms | p99 ms | rps per round |',
+  '|---|---:|---:|---:|---:|---|',
+];
+
+export function formatTarget(t: Target): string {
+  const digits = t.unit === 'ms' ? 3 : t.op === '=' ? 0 : 3;
+  const value = `${fixed(t.value, digits)}${t.unit ? ` ${t.unit}` : ''}`;
+  const bound = `${t.op} ${fixed(t.bound, t.op === '=' ? 0 : 2)}${t.unit ? ` ${t.unit}` : ''}`;
+  return `| ${t.name} | ${value} | ${bound} | ${t.pass ? 'PASS' : 'MISS'} |`;
+}
+
+export const TARGET_HEAD = ['| target | measured | bound | result |', '|---|---:|---:|---|'];
+
+export function formatFacts(facts: RunFacts): string[] {
+  return [
+    `- date: ${facts.date}`,
+    `- node: ${facts.node}`,
+    `- cpu: ${facts.cpu}, ${facts.cores} cores`,
+    `- commit: ${facts.commit}`,
+    `- settings: ${facts.settings}`,
+  ];
+}
+
+const TITLE = '# keygate benchmark results';
+const INTRO = [
+  TITLE,
+  '',
+  'Written by `pnpm bench` (bench/run.ts): the newest run under "Latest", the one before it under',
+  '"Previous". Figures are medians over interleaved rounds on one shared machine; compare ratios, not',
+  'absolute numbers across machines.',
+  '',
+];
+
+/** Writes the new run as "Latest" and moves the old "Latest" (if any) to "Previous". */
+export function writeResults(file: string, latestBody: string[], facts: RunFacts): void {
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = previous.indexOf('\n## Latest');
+  let previousSection = '';
+  if (start !== -1) {
+    const end = previous.indexOf('\n## Previous', start + 1);
+    previousSection = previous
+      .slice(start + 1, end === -1 ? undefined : end)
+      .replace(/^## Latest/, '## Previous')
+      .trimEnd();
+  }
+  const lines = [...INTRO, `## Latest: ${facts.date}`, '', ...latestBody];
+  if (previousSection) lines.push('', previousSection);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+}

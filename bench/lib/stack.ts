@@ -1,0 +1,245 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
+
+/** A gateway process under test and what the bench expects of it. */
+export interface BenchGateway {
+  name: string;
+  url: string;
+  pid: number;
+  /** argon2 verifications the run should cause: one per secret called on this instance. */
+  expectedVerifications: number;
+}
+
+/** Every process of the bench, up and answering, with the tokens of the keys under load. */
+export interface Stack {
+  noopUrl: string;
+  pipeUrl: string;
+  /** Express 5 + http-proxy-middleware alone, in front of the no-op upstream. */
+  expressProxyUrl: string;
+  expressUrl: string;
+  gateways: {
+    policiesOff: BenchGateway;
+    memory: BenchGateway;
+    memory100k: BenchGateway;
+    redis: BenchGateway;
+    commerce: BenchGateway;
+  };
+  tokens: {
+    memory: string;
+    memory100k: string;
+    redis: string;
+    commerceLive: string;
+    commerceTest: string;
+  };
+}
+
+export interface StackOptions {
+  /** Log level of every gateway (their stdout goes to /dev/null). */
+  gatewayLogLevel: string;
+  /** Keys in the store of the "100 keys" and the "100k keys" memory-mode gateways. */
+  smallKeyCount: number;
+  largeKeyCount: number;
+  products: number;
+  log: (line: string) => void;
+}
+
+const NODE = process.execPath;
+
+/** `node bench/servers/<script> PORT …` once it answers. */
+async function startServer(name: string, script: string, args: string[] = []): Promise<string> {
+  const port = await freePort();
+  const child = startChild(name, NODE, [join('bench/servers', script), String(port), ...args]);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(child, `${url}/healthz`);
+  return url;
+}
+
+/** One PING over a raw socket: true on +PONG. */
+async function redisAnswers(port: number): Promise<boolean> {
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+async function startRedis(dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const args = [
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+  ];
+  const child = startChild('redis-server', 'redis-server', args);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null) break;
+    if (await redisAnswers(port)) return `redis://127.0.0.1:${port}`;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`redis-server did not start:\n${child.output()}`);
+}
+
+/** Runs bench/setup/seed-keys.ts and returns the tokens it created, by environment. */
+async function seedKeys(args: string[]): Promise<Record<string, string>> {
+  const out = await runToEnd('seed-keys', NODE, ['bench/setup/seed-keys.ts', ...args]);
+  return (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { tokens: Record<string, string> }).tokens;
+}
+
+async function startGateway(
+  name: string,
+  env: Record<string, string>,
+  logLevel: string,
+  expectedVerifications: number,
+  port?: number,
+): Promise<BenchGateway> {
+  port ??= await freePort();
+  const nodeArgs = process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child: Child = startChild(name, NODE, [...nodeArgs, 'gateway/src/main.ts'], {
+    GATEWAY_PORT: String(port),
+    GATEWAY_HOST: '127.0.0.1',
+    LOG_LEVEL: logLevel,
+    ...env,
+  });
+  // Access log lines (info) are written, as in production, but to /dev/null rather than into the bench.
+  child.process.stdout?.removeAllListeners('data');
+  child.process.stdout?.resume();
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(child, `${url}/readyz`);
+  return { name, url, pid: child.process.pid ?? 0, expectedVerifications };
+}
+
+/**
+ * Starts the whole bench: no-op upstream, raw pipe proxy, bare Express app, redis-server, commerce
+ * (live, 10,000 products) and five gateways (policies off; memory mode with 100 and with 100k keys;
+ * Redis mode; memory mode in front of commerce, live keys to commerce, test keys to bare Express).
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const { log } = options;
+  const dir = tempDir('keygate-bench-');
+  const data = (name: string) => join(dir, name);
+  log(`data in ${dir}`);
+
+  const [noopUrl, expressUrl, redisUrl] = await Promise.all([
+    startServer('noop-upstream', 'noop-upstream.ts'),
+    startServer('bare-express', 'bare-express.ts'),
+    startRedis(data('redis')),
+  ]);
+  const [pipeUrl, expressProxyUrl] = await Promise.all([
+    startServer('pipe-proxy', 'pipe-proxy.ts', [noopUrl]),
+    startServer('express-hpm-proxy', 'express-hpm-proxy.ts', [noopUrl]),
+  ]);
+
+  log(
+    `seeding commerce (${options.products} products) and keys (${options.largeKeyCount} in the largest store)`,
+  );
+  const commerceDb = data('commerce-live.db');
+  const [memoryKeys, largeKeys, commerceKeys, redisKeys] = await Promise.all([
+    seedKeys([
+      '--db',
+      data('memory/gateway.db'),
+      '--fillers',
+      String(options.smallKeyCount - 1),
+      '--key',
+      'test',
+    ]),
+    seedKeys([
+      '--db',
+      data('memory100k/gateway.db'),
+      '--fillers',
+      String(options.largeKeyCount - 1),
+      '--key',
+      'test',
+    ]),
+    seedKeys(['--db', data('commerce-gw/gateway.db'), '--key', 'live', '--key', 'test']),
+    seedKeys(['--redis', redisUrl, '--prefix', 'bench:', '--key', 'test']),
+    runToEnd('seed-commerce', NODE, [
+      'commerce/src/seed-cli.ts',
+      '--env',
+      'live',
+      '--products',
+      String(options.products),
+      '--db',
+      commerceDb,
+    ]),
+  ]);
+
+  log('starting gateways and commerce');
+  const level = options.gatewayLogLevel;
+  const toNoop = { KEYGATE_UPSTREAM_LIVE: noopUrl, KEYGATE_UPSTREAM_TEST: noopUrl };
+  const [commercePort, commerceGatewayPort] = await Promise.all([freePort(), freePort()]);
+  const commerceUrl = `http://127.0.0.1:${commercePort}`;
+  // Commerce fetches the gateway's JWKS on its first request, so it can start before the gateway.
+  const commerceChild = startChild('commerce', NODE, ['commerce/src/main.ts'], {
+    COMMERCE_ENV: 'live',
+    COMMERCE_PORT: String(commercePort),
+    COMMERCE_DB_FILE: commerceDb,
+    KEYGATE_DATA_DIR: data('commerce'),
+    KEYGATE_JWKS_URL: `http://127.0.0.1:${commerceGatewayPort}/.well-known/jwks.json`,
+    LOG_LEVEL: 'warn',
+  });
+  await waitForOk(commerceChild, `${commerceUrl}/healthz`);
+  const [policiesOff, memory, memory100k, redis, commerce] = await Promise.all([
+    startGateway(
+      'gateway (policies off)',
+      { ...toNoop, KEYGATE_DATA_DIR: data('off'), KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' },
+      level,
+      0,
+    ),
+    startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level, 1),
+    startGateway(
+      'gateway (memory, 100k keys)',
+      { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') },
+      level,
+      1,
+    ),
+    startGateway(
+      'gateway (redis)',
+      { ...toNoop, KEYGATE_DATA_DIR: data('redis-gw'), REDIS_URL: redisUrl, KEYGATE_REDIS_PREFIX: 'bench:' },
+      level,
+      1,
+    ),
+    startGateway(
+      'gateway (commerce)',
+      {
+        KEYGATE_DATA_DIR: data('commerce-gw'),
+        KEYGATE_UPSTREAM_LIVE: commerceUrl,
+        KEYGATE_UPSTREAM_TEST: expressUrl,
+      },
+      level,
+      2,
+      commerceGatewayPort,
+    ),
+  ]);
+
+  return {
+    noopUrl,
+    pipeUrl,
+    expressProxyUrl,
+    expressUrl,
+    gateways: { policiesOff, memory, memory100k, redis, commerce },
+    tokens: {
+      memory: memoryKeys.test!,
+      memory100k: largeKeys.test!,
+      redis: redisKeys.test!,
+      commerceLive: commerceKeys.live!,
+      commerceTest: commerceKeys.test!,
+    },
+  };
+}

@@ -1,0 +1,288 @@
+// `pnpm bench`: starts every process it needs, drives load with wrk (interleaved rounds, medians),
+// prints rps / p50 / p99 and the targets, and writes bench/RESULTS.md. Child processes are stopped on
+// success, failure and Ctrl-C. Settings (environment, all optional):
+//   BENCH_SECONDS (5) per run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2) per target before round 1,
+//   BENCH_GATEWAY_LOG_LEVEL (info, the gateway's default; access lines go to /dev/null),
+//   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
+//   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
+import {
+  collectFacts,
+  formatFacts,
+  formatRow,
+  formatTarget,
+  type Summary,
+  summarize,
+  TABLE_HEAD,
+  TARGET_HEAD,
+  type Target,
+  target,
+  writeResults,
+} from './lib/report.ts';
+import { type BenchGateway, type Stack, startStack } from './lib/stack.ts';
+import { createLoadRunner, type Measurement } from './lib/wrk.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
+const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
+const PRODUCTS = 10_000;
+const SMALL_KEYS = 100;
+const LARGE_KEYS = 100_000;
+const RESULTS_FILE = join(ROOT, 'bench', 'RESULTS.md');
+
+const ROUTE = '/v2/catalog/products';
+const CATALOG = '/v2/catalog/products?limit=50';
+const GRAPHQL_QUERY =
+  '{ products(channel: WEB_DE, first: 50) { sku name taxClass price { amount net vat gross currency } stock { available } } }';
+const GRAPHQL = `/v2/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}`;
+
+interface Scenario {
+  id: string;
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  connections: number;
+}
+
+const started = Date.now();
+function log(line: string): void {
+  const seconds = ((Date.now() - started) / 1000).toFixed(0).padStart(4);
+  process.stderr.write(`[bench ${seconds}s] ${line}\n`);
+}
+
+function scenariosOf(stack: Stack): Scenario[] {
+  const { gateways: gw, tokens } = stack;
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const proxies: Array<[string, string, string, Record<string, string>]> = [
+    ['direct', 'direct to the no-op upstream', stack.noopUrl, {}],
+    ['pipe', 'raw node:http keep-alive pipe proxy', stack.pipeUrl, {}],
+    ['express-hpm', 'Express 5 + http-proxy-middleware only', stack.expressProxyUrl, {}],
+    ['off', 'gateway, policies off', gw.policiesOff.url, {}],
+    ['memory', 'gateway, memory mode (100 keys)', gw.memory.url, bearer(tokens.memory)],
+    ['redis', 'gateway, Redis mode', gw.redis.url, bearer(tokens.redis)],
+  ];
+  const channel = { 'X-Channel': 'WEB_DE' };
+  return [
+    ...proxies.map(([id, label, url, headers]) => ({
+      id,
+      label,
+      url: url + ROUTE,
+      headers,
+      connections: 32,
+    })),
+    {
+      id: 'memory100k',
+      label: 'gateway, memory mode (100k keys)',
+      url: gw.memory100k.url + ROUTE,
+      headers: bearer(tokens.memory100k),
+      connections: 32,
+    },
+    ...proxies.map(([id, label, url, headers]) => ({
+      id: `${id}-c1`,
+      label,
+      url: url + ROUTE,
+      headers,
+      connections: 1,
+    })),
+    {
+      id: 'express',
+      label: 'bare Express JSON route, direct',
+      url: stack.expressUrl + ROUTE,
+      headers: {},
+      connections: 32,
+    },
+    {
+      id: 'express-gw',
+      label: 'bare Express JSON route, via gateway',
+      url: gw.commerce.url + ROUTE,
+      headers: { ...bearer(tokens.commerceTest), ...channel },
+      connections: 32,
+    },
+    {
+      id: 'catalog',
+      label: 'commerce catalogue (50 of 10,000), via gateway',
+      url: gw.commerce.url + CATALOG,
+      headers: { ...bearer(tokens.commerceLive), ...channel },
+      connections: 32,
+    },
+    {
+      id: 'graphql',
+      label: 'commerce GraphQL products (50), via gateway',
+      url: gw.commerce.url + GRAPHQL,
+      headers: bearer(tokens.commerceLive),
+      connections: 32,
+    },
+  ];
+}
+
+/** One request per scenario must answer 200 before any load: a 401 or 404 would measure nothing. */
+async function checkScenarios(scenarios: readonly Scenario[]): Promise<void> {
+  for (const scenario of scenarios) {
+    const response = await fetch(scenario.url, { headers: scenario.headers });
+    const body = await response.text();
+    if (response.status !== 200) {
+      throw new Error(`${scenario.id}: ${scenario.url} answered ${response.status}: ${body.slice(0, 300)}`);
+    }
+  }
+}
+
+/** argon2 verifications a gateway counted (`keygate_argon2_verifications_total`, every result). */
+async function argon2Verifications(gateway: BenchGateway): Promise<number> {
+  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('keygate_argon2_verifications_total'))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kib / 1024;
+}
+
+async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Map<string, Summary>> {
+  const load = createLoadRunner(tempDir('keygate-bench-wrk-'));
+  if (WARMUP_SECONDS > 0) {
+    log(`warm-up: ${WARMUP_SECONDS} s per target`);
+    for (const scenario of scenarios.filter((s) => s.connections > 1)) {
+      await load({ ...scenario, seconds: WARMUP_SECONDS });
+    }
+  }
+  const runs = new Map<string, Measurement[]>(scenarios.map((s) => [s.id, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    log(`round ${round + 1}/${ROUNDS}: ${scenarios.length} runs of ${SECONDS} s`);
+    // Each round starts one scenario further on, so no scenario always follows the same one.
+    const offset = (round * Math.ceil(scenarios.length / ROUNDS)) % scenarios.length;
+    const order = [...scenarios.slice(offset), ...scenarios.slice(0, offset)];
+    for (const scenario of order) {
+      runs.get(scenario.id)!.push(await load({ ...scenario, seconds: SECONDS }));
+    }
+  }
+  void stack;
+  return new Map([...runs].map(([id, measured]) => [id, summarize(measured)]));
+}
+
+function ratio(results: Map<string, Summary>, a: string, b: string): number | null {
+  const x = results.get(a);
+  const y = results.get(b);
+  return x && y ? x.rps / y.rps : null;
+}
+
+function targetsOf(results: Map<string, Summary>, verifications: Map<BenchGateway, number>): Target[] {
+  const targets: Target[] = [];
+  const add = (name: string, value: number | null, op: Target['op'], bound: number, unit = '') => {
+    if (value !== null) targets.push(target(name, value, op, bound, unit));
+  };
+  add('full (memory) ÷ policies off, rps', ratio(results, 'memory', 'off'), '>=', 0.9);
+  add('policies off ÷ raw pipe, rps', ratio(results, 'off', 'pipe'), '>=', 0.85);
+  add('Redis ÷ memory, rps', ratio(results, 'redis', 'memory'), '>=', 0.75);
+  const full = results.get('memory-c1');
+  const direct = results.get('direct-c1');
+  add(
+    'added p50 at 1 connection (memory − direct)',
+    full && direct ? full.p50Ms - direct.p50Ms : null,
+    '<=',
+    0.3,
+    'ms',
+  );
+  add('100k keys ÷ 100 keys, rps', ratio(results, 'memory100k', 'memory'), '>=', 0.95);
+  for (const [gateway, count] of verifications) {
+    add(`argon2 verifications, ${gateway.name}`, count, '=', gateway.expectedVerifications);
+  }
+  return targets;
+}
+
+async function main(): Promise<void> {
+  log(`wrk -t1, ${SECONDS} s per run, ${ROUNDS} rounds, gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}`);
+  const stack = await startStack({
+    gatewayLogLevel: GATEWAY_LOG_LEVEL,
+    smallKeyCount: SMALL_KEYS,
+    largeKeyCount: LARGE_KEYS,
+    products: PRODUCTS,
+    log,
+  });
+  const scenarios = scenariosOf(stack).filter((s) => !ONLY || ONLY.includes(s.id));
+  await checkScenarios(scenarios);
+  const results = await measure(stack, scenarios);
+
+  const exercised = new Set(scenarios.map((s) => new URL(s.url).origin));
+  const gateways = Object.values(stack.gateways).filter(
+    (g) => g.expectedVerifications > 0 && exercised.has(new URL(g.url).origin),
+  );
+  const verifications = new Map<BenchGateway, number>();
+  for (const gateway of gateways) verifications.set(gateway, await argon2Verifications(gateway));
+  const rss = Object.values(stack.gateways).map((g) => `- ${g.name}: ${rssMiB(g.pid).toFixed(1)} MiB`);
+
+  const rows = scenarios.map((s) => formatRow(s.label, s.connections, results.get(s.id)!));
+  const targets = targetsOf(results, verifications);
+  const libraries = [
+    ['Express 5 + http-proxy-middleware ÷ raw pipe', ratio(results, 'express-hpm', 'pipe')],
+    ['policies off ÷ Express 5 + http-proxy-middleware', ratio(results, 'off', 'express-hpm')],
+  ].flatMap(([name, value]) => (value === null ? [] : [`- ${name}: ${(value as number).toFixed(3)}`]));
+  const commerce = [
+    ['catalogue ÷ bare Express, both via gateway', ratio(results, 'catalog', 'express-gw')],
+    ['GraphQL ÷ bare Express, both via gateway', ratio(results, 'graphql', 'express-gw')],
+    ['bare Express via gateway ÷ direct', ratio(results, 'express-gw', 'express')],
+  ].flatMap(([name, value]) => (value === null ? [] : [`- ${name}: ${(value as number).toFixed(3)}`]));
+  const facts = collectFacts(
+    `wrk -t1, ${SECONDS} s per run, ${ROUNDS} rounds (median), ${WARMUP_SECONDS} s warm-up per target, ` +
+      `gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}, ${PRODUCTS} products, ${SMALL_KEYS} / ${LARGE_KEYS} keys`,
+  );
+  const body = [
+    ...formatFacts(facts),
+    '',
+    ...TABLE_HEAD,
+    ...rows,
+    '',
+    ...TARGET_HEAD,
+    ...targets.map(formatTarget),
+    '',
+    'Data-plane libraries (no targets):',
+    ...libraries,
+    '',
+    'Commerce (no targets):',
+    ...commerce,
+    '',
+    'Gateway RSS after the runs:',
+    ...rss,
+  ];
+  process.stdout.write(`\n${body.join('\n')}\n`);
+  if (ONLY) log('BENCH_ONLY is set: bench/RESULTS.md left as it was');
+  else {
+    writeResults(RESULTS_FILE, body, facts);
+    log('written to bench/RESULTS.md');
+  }
+  const missed = targets.filter((t) => !t.pass).length;
+  log(
+    `${targets.length - missed} targets pass, ${missed} miss; done in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping every child process`);
+    void stopAll(1000).finally(() => process.exit(130));
+  });
+}
+process.on('exit', killAllNow);
+
+try {
+  await main();
+  await stopAll();
+} catch (error) {
+  // After Ctrl-C the children are being stopped on purpose; their failures are not news.
+  if (!interrupted)
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  await stopAll(1000);
+  process.exitCode = 1;
+}

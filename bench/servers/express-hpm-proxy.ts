@@ -1,0 +1,30 @@
+// The gateway's two data-plane libraries and nothing else: Express 5 with one
+// http-proxy-middleware (keep-alive agent, as the gateway configures it). Separates what the
+// libraries cost from what the gateway's own code costs.
+//   node bench/servers/express-hpm-proxy.ts PORT UPSTREAM_URL
+import { Agent } from 'node:http';
+import { createRequire } from 'node:module';
+import { exitWithParent, portArgument } from './lifeline.ts';
+
+type Middleware = (req: unknown, res: unknown, next: () => void) => void;
+interface ExpressApp {
+  disable(setting: string): void;
+  set(setting: string, value: unknown): void;
+  use(handler: Middleware): void;
+  listen(port: number, host: string): { keepAliveTimeout: number };
+}
+
+const requireFromGateway = createRequire(new URL('../../gateway/package.json', import.meta.url));
+const express = requireFromGateway('express') as () => ExpressApp;
+const { createProxyMiddleware } = requireFromGateway('http-proxy-middleware') as {
+  createProxyMiddleware(options: Record<string, unknown>): Middleware;
+};
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+app.use(createProxyMiddleware({ target: process.argv[3], changeOrigin: true, xfwd: false, agent }));
+const server = app.listen(portArgument(), '127.0.0.1');
+server.keepAliveTimeout = 65_000;
+exitWithParent();

@@ -1,0 +1,171 @@
+// Creates the bench's API keys in a gateway store (SQLite file or Redis), then prints one JSON line:
+//   node bench/setup/seed-keys.ts (--db FILE | --redis URL --prefix P) [--fillers N] --key ENV [--key ENV]
+// Filler keys (never called) get a cheap SHA-256 hash instead of argon2 and, on SQLite, are written
+// with the store's own commit function inside one outer transaction (each commit becomes a
+// savepoint): 100,000 separate commits would take a minute. The keys under load are argon2id-hashed
+// like any real key and committed through the store API, with a rate limit far above the key API's
+// 100,000/min cap so it never triggers while wrk drives thousands of calls per second.
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { drizzle } from '../../gateway/node_modules/drizzle-orm/better-sqlite3/index.js';
+import { createArgon2Hasher } from '../../gateway/src/keys/hasher.ts';
+import type { ApiKey, Environment, KeyChange } from '../../gateway/src/keys/model.ts';
+import { snapshotKey } from '../../gateway/src/keys/public-key.ts';
+import { newSecretRecord } from '../../gateway/src/keys/rotation.ts';
+import { generateToken, newId } from '../../gateway/src/keys/token.ts';
+import { openRedisKeyStore } from '../../gateway/src/store/redis.ts';
+import { openSqliteKeyStore } from '../../gateway/src/store/sqlite.ts';
+import { activityToRow, keyToRow } from '../../gateway/src/store/sqlite-rows.ts';
+import * as schema from '../../gateway/src/store/sqlite-schema.ts';
+import type { KeyStore } from '../../gateway/src/store/store.ts';
+
+/** Far above anything wrk can send in a minute on one machine. */
+const LOAD_KEY_RATE_LIMIT = 1_000_000_000;
+const SCOPES = ['article:r'];
+const FILLERS_PER_TRANSACTION = 10_000;
+/** Rows per INSERT statement, well below SQLite's bound on bound parameters. */
+const ROWS_PER_INSERT = 200;
+
+type Database = { transaction(fn: () => void): () => void; close(): void };
+const requireFromGateway = createRequire(new URL('../../gateway/package.json', import.meta.url));
+const BetterSqlite3 = requireFromGateway('better-sqlite3') as new (file: string) => Database;
+
+/** A key record as the key service builds it, with its one secret and its `key.created` activity. */
+function buildKeyChange(environment: Environment, perMinute: number, hash: (token: string) => string) {
+  const token = generateToken(environment);
+  const at = new Date().toISOString();
+  const key: ApiKey = {
+    id: newId('key'),
+    name: `bench-${environment}`,
+    environment,
+    scopes: SCOPES,
+    expiresAt: null,
+    ipAllowlist: [],
+    rateLimit: { perMinute },
+    prefix: token.prefix,
+    status: 'active',
+    revokedAt: null,
+    remindersSent: [],
+    createdAt: at,
+    updatedAt: at,
+    lastCallAt: null,
+    version: 1,
+  };
+  const secret = newSecretRecord(key.id, { ...token, hash: hash(token.token) }, at);
+  const change: KeyChange = {
+    key,
+    expectedVersion: null,
+    secrets: [secret],
+    activity: {
+      id: newId('act'),
+      keyId: key.id,
+      environment,
+      action: 'key.created',
+      actor: { type: 'system', id: 'keygate' },
+      at,
+      sourceIp: null,
+      before: null,
+      after: snapshotKey(key),
+      details: { secretId: secret.id },
+    },
+  };
+  return { change, token: token.token };
+}
+
+const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Writes `count` filler keys into the SQLite file: the same rows the store's commit writes (its own
+ * row mapping and tables), inserted many rows per statement in a few transactions.
+ */
+function createSqliteFillers(file: string, count: number): void {
+  const client = new BetterSqlite3(file);
+  const db = drizzle({ client: client as never, schema });
+  try {
+    for (let done = 0; done < count; done += FILLERS_PER_TRANSACTION) {
+      const batch = Math.min(FILLERS_PER_TRANSACTION, count - done);
+      const changes = Array.from(
+        { length: batch },
+        (_, i) => buildKeyChange(i % 2 ? 'live' : 'test', 600, sha256).change,
+      );
+      client.transaction(() => {
+        for (let at = 0; at < changes.length; at += ROWS_PER_INSERT) {
+          const slice = changes.slice(at, at + ROWS_PER_INSERT);
+          db.insert(schema.keys)
+            .values(slice.map((change) => keyToRow(change.key)))
+            .run();
+          db.insert(schema.secrets)
+            .values(slice.map((change) => change.secrets[0]!))
+            .run();
+          db.insert(schema.activity)
+            .values(slice.map((change) => activityToRow(change.activity)))
+            .run();
+        }
+      })();
+    }
+  } finally {
+    client.close();
+  }
+}
+
+/** Writes `count` filler keys through the store API (Redis: one atomic script per key, pipelined). */
+async function createStoreFillers(store: KeyStore, count: number): Promise<void> {
+  for (let done = 0; done < count; done += 256) {
+    const batch = Math.min(256, count - done);
+    await Promise.all(
+      Array.from({ length: batch }, (_, i) =>
+        store.commitChange(buildKeyChange(i % 2 ? 'live' : 'test', 600, sha256).change),
+      ),
+    );
+  }
+}
+
+/** One argon2id key whose rate limit never triggers; returns its token. */
+async function createLoadKey(store: KeyStore, environment: Environment): Promise<string> {
+  const hash = await createArgon2Hasher().hash('placeholder');
+  const built = buildKeyChange(environment, LOAD_KEY_RATE_LIMIT, () => hash);
+  const secret = built.change.secrets[0]!;
+  secret.hash = await createArgon2Hasher().hash(built.token);
+  if (!(await store.commitChange(built.change))) throw new Error('the load key could not be stored');
+  return built.token;
+}
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    redis: { type: 'string' },
+    prefix: { type: 'string', default: 'keygate:' },
+    fillers: { type: 'string', default: '0' },
+    key: { type: 'string', multiple: true, default: [] },
+  },
+});
+const started = performance.now();
+const fillers = Number(values.fillers);
+let store: KeyStore;
+let close: () => Promise<void>;
+if (values.db) {
+  const sqlite = openSqliteKeyStore(values.db);
+  store = sqlite;
+  close = () => sqlite.close();
+  createSqliteFillers(values.db, fillers);
+} else if (values.redis) {
+  const redis = await openRedisKeyStore(values.redis, { keyPrefix: values.prefix });
+  store = redis;
+  close = () => redis.close();
+  await createStoreFillers(store, fillers);
+} else {
+  throw new Error('pass --db FILE or --redis URL');
+}
+try {
+  const tokens: Record<string, string> = {};
+  for (const environment of values.key) {
+    if (environment !== 'live' && environment !== 'test')
+      throw new Error(`--key ${environment}: live or test`);
+    tokens[environment] = await createLoadKey(store, environment);
+  }
+  const ms = Math.round(performance.now() - started);
+  process.stdout.write(`${JSON.stringify({ tokens, fillers, ms })}\n`);
+} finally {
+  await close();
+}

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { createIdentityVerifier } from '@keygate/identity';
+import express from 'express';
+import request from 'supertest';
+import { POLICIES_OFF_KEY_ID } from '../../../src/auth/policies-off.ts';
+import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { seedKey } from '../../support/keys.ts';
+
+const BENCH_ENV = { KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' };
+
+describe('policies-off pipeline (KEYGATE_POLICIES=off, KEYGATE_BENCH_MODE=1)', () => {
+  let gw: TestGateway;
+  let keysRouterCalls: number;
+  beforeEach(async () => {
+    keysRouterCalls = 0;
+    // A keys router that would answer if it were mounted: the mode must leave it out.
+    const keysRouter = express.Router();
+    keysRouter.use((_req, res) => {
+      keysRouterCalls++;
+      res.status(200).json({ items: [] });
+    });
+    gw = await startTestGateway({ env: BENCH_ENV, keysRouter });
+  });
+  afterEach(() => gw.stop());
+
+  describe('GET /v2/catalog/products/{sku}', () => {
+    describe('with no key at all', () => {
+      it('responds 200 from the test upstream with a valid signed identity holding the route scope', async () => {
+        const res = await request(gw.app).get('/v2/catalog/products/SKU-1?expand=price');
+        assert.equal(res.status, 200);
+        assert.equal(res.body.upstream, 'test');
+        assert.equal(gw.live.seen.length, 0);
+        assert.equal(gw.test.seen.length, 1);
+        const seen = gw.test.seen[0]!;
+        assert.equal(seen.url, '/v2/catalog/products/SKU-1?expand=price');
+        assert.match(String(res.headers['x-request-id']), /^req_/);
+        const verifier = createIdentityVerifier({ keys: gw.publicJwks, audience: 'commerce' });
+        const identity = await verifier.verify(String(seen.headers['x-keygate-identity']), {
+          method: 'GET',
+          path: seen.url,
+        });
+        assert.deepEqual(identity, {
+          keyId: POLICIES_OFF_KEY_ID,
+          environment: 'test',
+          scopes: ['article:r'],
+          secretId: 'sec_policies_off',
+          method: 'GET',
+          path: '/v2/catalog/products/SKU-1?expand=price',
+          requestId: res.headers['x-request-id'],
+        });
+      });
+
+      it('reads no key from the store', async () => {
+        await request(gw.app).get('/v2/catalog/products/SKU-1').expect(200);
+        await request(gw.app).post('/v2/carts').send({}).expect(200);
+        assert.equal(gw.store.calls.findByLookup ?? 0, 0);
+        assert.equal(gw.store.calls.getKey ?? 0, 0);
+        assert.equal(gw.hasher.verifications, 0);
+      });
+    });
+
+    describe('with a route requiring another scope', () => {
+      it('asserts exactly that route scope', async () => {
+        await request(gw.app).post('/v2/carts').send({}).expect(200);
+        const seen = gw.test.seen[0]!;
+        const verifier = createIdentityVerifier({ keys: gw.publicJwks, audience: 'commerce' });
+        const identity = await verifier.verify(String(seen.headers['x-keygate-identity']), {
+          method: 'POST',
+          path: seen.url,
+        });
+        assert.deepEqual(identity.scopes, ['order:rw']);
+      });
+    });
+  });
+
+  describe('GET /v2/auth/keys', () => {
+    describe('even with a valid key', () => {
+      it('responds 404 problem+json: there is no key API in this mode', async () => {
+        const { token } = await seedKey(gw.store, gw.hasher, { scopes: ['auth:rw'] });
+        for (const path of ['/v2/auth/keys', '/v2/auth/keys/key_x']) {
+          const res = await request(gw.app).get(path).set('Authorization', `Bearer ${token}`);
+          assert.equal(res.status, 404, path);
+          assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+          assert.equal(res.body.code, 'ROUTE_NOT_FOUND');
+        }
+        const created = await request(gw.app)
+          .post('/v2/auth/keys')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ name: 'x', environment: 'test', scopes: ['article:r'] });
+        assert.equal(created.status, 404);
+        assert.equal(keysRouterCalls, 0);
+        assert.equal(gw.test.seen.length + gw.live.seen.length, 0);
+      });
+    });
+  });
+
+  describe('GET on a path with no route', () => {
+    it('responds 404 and proxies nothing', async () => {
+      const res = await request(gw.app).get('/v2/nowhere');
+      assert.equal(res.status, 404);
+      assert.equal(res.body.code, 'ROUTE_NOT_FOUND');
+      assert.equal(gw.test.seen.length + gw.live.seen.length, 0);
+    });
+  });
+});
+
+describe('key pipeline (policies on), for contrast', () => {
+  let gw: TestGateway;
+  afterEach(() => gw.stop());
+
+  it('responds 401 to a request without a key and proxies nothing', async () => {
+    gw = await startTestGateway();
+    const res = await request(gw.app).get('/v2/catalog/products/SKU-1');
+    assert.equal(res.status, 401);
+    assert.equal(gw.test.seen.length + gw.live.seen.length, 0);
+  });
+});

@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import {
+  createIdentitySigner,
+  createIdentityVerifier,
+  generateIdentityKeyPair,
+  type Identity,
+  IdentityError,
+  type IdentityKeyPair,
+} from '@keygate/identity';
+import { createGatewayIdentitySigner } from '../../../src/identity/identity-signer.ts';
+
+const NOW = Date.parse('2026-01-15T12:00:00.750Z');
+const IAT = Math.floor(NOW / 1000);
+const IDENTITY: Identity = {
+  keyId: 'key_abc',
+  environment: 'live',
+  scopes: ['article:r', 'order:rw'],
+  secretId: 'sec_abc',
+  method: 'POST',
+  path: '/v2/carts/c1/items?x=1',
+  requestId: 'req_abc',
+};
+const REQUEST = { method: IDENTITY.method, path: IDENTITY.path };
+
+/** The decoded header and payload of a compact JWS. */
+function decode(token: string): { header: unknown; payload: Record<string, unknown> } {
+  const [header, payload] = token.split('.');
+  return {
+    header: JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')),
+    payload: JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')),
+  };
+}
+
+/** Replaces one part of a compact JWS. */
+function withPart(token: string, index: number, part: string): string {
+  const parts = token.split('.');
+  parts[index] = part;
+  return parts.join('.');
+}
+
+async function rejectsWithCode(promise: Promise<unknown>, code: string): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => error instanceof IdentityError && error.code === code);
+}
+
+describe('createGatewayIdentitySigner', () => {
+  let pair: IdentityKeyPair;
+  before(async () => {
+    pair = await generateIdentityKeyPair();
+  });
+  const verifierFor = (keys: { keys: IdentityKeyPair['publicJwk'][] }, audience = 'commerce', now = NOW) =>
+    createIdentityVerifier({ keys, audience, now: () => now });
+
+  describe('with an Ed25519 key', () => {
+    it('publishes the public key only, with its kid', () => {
+      const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk });
+      assert.deepEqual(signer.jwks, { keys: [pair.publicJwk] });
+      assert.equal(signer.jwks.keys[0]?.d, undefined);
+    });
+
+    it('signs assertions the identity verifier accepts with its JWKS, carrying the identity', async () => {
+      const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      const token = await signer.sign(IDENTITY, 'commerce');
+      assert.deepEqual(await verifierFor(signer.jwks).verify(token, REQUEST), IDENTITY);
+    });
+
+    it('carries every claim, exp at iat + the default 60 s ttl', async () => {
+      const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      const { payload } = decode(await signer.sign(IDENTITY, 'commerce'));
+      assert.deepEqual(payload, {
+        env: 'live',
+        scp: ['article:r', 'order:rw'],
+        sid: 'sec_abc',
+        htm: 'POST',
+        htp: '/v2/carts/c1/items?x=1',
+        iss: 'keygate',
+        sub: 'key_abc',
+        aud: 'commerce',
+        jti: 'req_abc',
+        iat: IAT,
+        exp: IAT + 60,
+      });
+    });
+
+    it('honours ttlSeconds and issuer, and the assertion expires after the ttl', async () => {
+      const signer = createGatewayIdentitySigner({
+        privateJwk: pair.privateJwk,
+        ttlSeconds: 30,
+        issuer: 'keygate-eu',
+        now: () => NOW,
+      });
+      const token = await signer.sign(IDENTITY, 'commerce');
+      const { payload } = decode(token);
+      assert.equal(payload.iss, 'keygate-eu');
+      assert.equal(payload.exp, IAT + 30);
+      const verifier = (now: number) =>
+        createIdentityVerifier({
+          keys: signer.jwks,
+          audience: 'commerce',
+          issuer: 'keygate-eu',
+          now: () => now,
+        });
+      assert.equal((await verifier(NOW + 25_000).verify(token, REQUEST)).keyId, 'key_abc');
+      await rejectsWithCode(verifier((IAT + 30 + 6) * 1000).verify(token, REQUEST), 'IDENTITY_EXPIRED');
+    });
+
+    it('reads the clock at each signature', async () => {
+      let now = NOW;
+      const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => now });
+      const first = decode(await signer.sign(IDENTITY, 'commerce')).payload;
+      now += 10_000;
+      const second = decode(await signer.sign({ ...IDENTITY, requestId: 'req_2' }, 'commerce')).payload;
+      assert.equal(second.iat, Number(first.iat) + 10);
+      assert.equal(second.exp, Number(first.exp) + 10);
+    });
+  });
+
+  describe('with a tampered or misdirected assertion', () => {
+    let token: string;
+    beforeEach(async () => {
+      const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      token = await signer.sign(IDENTITY, 'commerce');
+    });
+
+    it('refuses a payload changed after signing', async () => {
+      const { payload } = decode(token);
+      const forged = Buffer.from(JSON.stringify({ ...payload, scp: ['auth:rw'] })).toString('base64url');
+      await rejectsWithCode(
+        verifierFor({ keys: [pair.publicJwk] }).verify(withPart(token, 1, forged), REQUEST),
+        'IDENTITY_INVALID',
+      );
+    });
+
+    it('refuses a changed signature', async () => {
+      const signature = Buffer.from(token.split('.')[2] ?? '', 'base64url');
+      signature[0] = (signature[0] ?? 0) ^ 0xff;
+      await rejectsWithCode(
+        verifierFor({ keys: [pair.publicJwk] }).verify(
+          withPart(token, 2, signature.toString('base64url')),
+          REQUEST,
+        ),
+        'IDENTITY_INVALID',
+      );
+    });
+
+    it('refuses it for another audience', async () => {
+      await rejectsWithCode(
+        verifierFor({ keys: [pair.publicJwk] }, 'billing').verify(token, REQUEST),
+        'IDENTITY_WRONG_AUDIENCE',
+      );
+    });
+
+    it('refuses it against another key pair with the same kid', async () => {
+      const other = await generateIdentityKeyPair();
+      const impostor = { ...other.publicJwk, kid: pair.publicJwk.kid };
+      await rejectsWithCode(verifierFor({ keys: [impostor] }).verify(token, REQUEST), 'IDENTITY_INVALID');
+    });
+  });
+
+  describe("compared with jose's createIdentitySigner", () => {
+    it('emits the same compact JWS: 3 base64url parts, the same header (EdDSA, kid) and claims', async () => {
+      const ours = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      const jose = await createIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      const token = await ours.sign(IDENTITY, 'commerce');
+      const reference = await jose.sign(IDENTITY, 'commerce');
+      const parts = token.split('.');
+      assert.equal(parts.length, 3);
+      for (const part of parts) assert.match(part, /^[A-Za-z0-9_-]+$/);
+      const decoded = decode(token);
+      assert.deepEqual(decoded.header, { alg: 'EdDSA', kid: pair.privateJwk.kid, typ: 'keygate-id+jwt' });
+      assert.deepEqual(decoded, decode(reference));
+      assert.deepEqual(ours.jwks, jose.jwks);
+    });
+
+    it("verifies with jose's JWKS, and jose's assertions verify with the gateway signer's JWKS", async () => {
+      const ours = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      const jose = await createIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      const token = await ours.sign(IDENTITY, 'commerce');
+      const reference = await jose.sign({ ...IDENTITY, requestId: 'req_jose' }, 'commerce');
+      assert.equal((await verifierFor(jose.jwks).verify(token, REQUEST)).requestId, 'req_abc');
+      assert.equal((await verifierFor(ours.jwks).verify(reference, REQUEST)).requestId, 'req_jose');
+    });
+  });
+
+  describe('with an unusable key', () => {
+    it('refuses a key without a kid', () => {
+      const { kid: _kid, ...withoutKid } = pair.privateJwk;
+      assert.throws(() => createGatewayIdentitySigner({ privateJwk: withoutKid }), /needs a kid/);
+    });
+
+    it('refuses a key that is not Ed25519', () => {
+      assert.throws(
+        () => createGatewayIdentitySigner({ privateJwk: { ...pair.privateJwk, crv: 'X25519' } }),
+        /must be Ed25519/,
+      );
+    });
+  });
+});
