@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Redis } from 'ioredis';
 
@@ -64,10 +65,21 @@ function pingOnce(port: number): Promise<boolean> {
   });
 }
 
-function spawnServer(bin: string, port: number): { child: ChildProcess; output: () => string } {
+/** Where a persistent server keeps its append-only file; null for a server that keeps nothing. */
+type DataDir = string | null;
+
+function spawnServer(
+  bin: string,
+  port: number,
+  dataDir: DataDir,
+): { child: ChildProcess; output: () => string } {
+  // appendfsync always: a write a client saw acknowledged survives a SIGKILL of the server.
+  const persistence = dataDir
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir]
+    : ['--appendonly', 'no'];
   const child = spawn(
     bin,
-    ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--daemonize', 'no'],
+    ['--save', '', ...persistence, '--port', String(port), '--bind', '127.0.0.1', '--daemonize', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -80,8 +92,8 @@ function spawnServer(bin: string, port: number): { child: ChildProcess; output: 
 }
 
 /** Spawns redis-server on `port` and waits until it answers PING. */
-async function startServer(bin: string, port: number): Promise<ChildProcess> {
-  const { child, output } = spawnServer(bin, port);
+async function startServer(bin: string, port: number, dataDir: DataDir): Promise<ChildProcess> {
+  const { child, output } = spawnServer(bin, port, dataDir);
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
@@ -99,15 +111,22 @@ async function waitForExit(child: ChildProcess, signal: NodeJS.Signals): Promise
   await exited;
 }
 
-async function startOwnServer(bin: string, keyPrefix: string): Promise<TestRedis> {
+async function startOwnServer(bin: string, keyPrefix: string, persistent: boolean): Promise<TestRedis> {
+  const dataDir: DataDir = persistent ? mkdtempSync(join(tmpdir(), 'keygate-redis-')) : null;
+  const removeDataDir = () => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
   let port = 0;
   let child: ChildProcess | undefined;
   for (let attempt = 0; !child; attempt++) {
     port = await freePort();
     try {
-      child = await startServer(bin, port);
+      child = await startServer(bin, port, dataDir);
     } catch (error) {
-      if (attempt >= 2) throw error;
+      if (attempt >= 2) {
+        removeDataDir();
+        throw error;
+      }
     }
   }
   let current: ChildProcess = child;
@@ -119,11 +138,12 @@ async function startOwnServer(bin: string, keyPrefix: string): Promise<TestRedis
     async stop() {
       process.removeListener('exit', killOnExit);
       await waitForExit(current, 'SIGTERM');
+      removeDataDir();
     },
     kill: () => waitForExit(current, 'SIGKILL'),
     async restart() {
       await waitForExit(current, 'SIGKILL');
-      current = await startServer(bin, port);
+      current = await startServer(bin, port, dataDir);
     },
     signal(signal) {
       current.kill(signal);
@@ -148,14 +168,15 @@ async function deleteKeys(url: string, prefix: string): Promise<void> {
 }
 
 /**
- * A Redis for tests: spawns `redis-server` (no persistence, loopback, a free port) when it is on
- * PATH; else uses REDIS_URL with a unique key prefix (no kill/restart then); else fails with a
+ * A Redis for tests: spawns `redis-server` (loopback, a free port; with `persistent`, an
+ * fsync-always append-only file in a temp dir, so a killed server restarts with its data) when it
+ * is on PATH; else uses REDIS_URL with a unique key prefix (no kill/restart then); else fails with a
  * clear message (under CI=true too: a missing Redis fails the run, it is never skipped).
  */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(options: { persistent?: boolean } = {}): Promise<TestRedis> {
   const keyPrefix = `kgtest:${process.pid}:${++handles}:${randomBytes(3).toString('hex')}:`;
   const bin = findRedisServer();
-  if (bin) return startOwnServer(bin, keyPrefix);
+  if (bin) return startOwnServer(bin, keyPrefix, options.persistent === true);
   const url = process.env.REDIS_URL;
   if (url) {
     const unsupported = async () => {
