@@ -34,6 +34,11 @@ export interface DeliveryStore {
   completeAttempt(claim: DeliveryClaim, result: AttemptResult, outcome: DeliveryOutcome, at: Date): void;
   /** Closes an attempt cut short by shutdown: the delivery is pending again, due at once, step unchanged. */
   releaseAttempt(claim: DeliveryClaim, error: string, at: Date): void;
+  /**
+   * `delivering` deliveries whose latest attempt started before `startedBefore` and whose id is not
+   * in `excludeIds` become pending again (same webhook-id, nothing else recorded). Returns how many.
+   */
+  requeueStale(startedBefore: Date, excludeIds: readonly string[]): number;
   /** The earliest due time of a pending delivery of an enabled endpoint, or null. */
   nextDueAt(): Date | null;
 }

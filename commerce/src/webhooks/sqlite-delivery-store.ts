@@ -66,6 +66,13 @@ export function createSqliteDeliveryStore(db: CommerceDatabase): DeliveryStore {
     requeueOne: sqlite.prepare(
       "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE id = ? AND status = 'delivering'",
     ),
+    // The IN term matches the queue index's condition, so only unfinished deliveries are scanned.
+    requeueStale: sqlite.prepare<[string, string]>(
+      `UPDATE webhook_deliveries SET status = 'pending'
+       WHERE status IN ('pending', 'delivering') AND status = 'delivering'
+         AND (SELECT max(a.started_at) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) < ?
+         AND id NOT IN (SELECT value FROM json_each(?))`,
+    ),
     nextDue: sqlite.prepare<[], { at: string | null }>(
       `SELECT min(d.next_attempt_at) AS at FROM webhook_endpoints e
        JOIN webhook_deliveries d ON d.seq = (${QUEUE_HEAD})
@@ -145,6 +152,9 @@ export function createSqliteDeliveryStore(db: CommerceDatabase): DeliveryStore {
           s.requeueOne.run(iso, claim.deliveryId);
         })
         .immediate();
+    },
+    requeueStale(startedBefore, excludeIds) {
+      return s.requeueStale.run(startedBefore.toISOString(), JSON.stringify(excludeIds)).changes;
     },
     nextDueAt() {
       const at = s.nextDue.get()?.at ?? null;

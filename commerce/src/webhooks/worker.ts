@@ -48,6 +48,9 @@ const NO_ANSWER: AttemptResult = {
   error: null,
 };
 
+/** How long past the request timeout a claim may stay `delivering` before it counts as abandoned. */
+const STALE_CLAIM_MARGIN_MS = 30_000;
+
 /** The shortest sleep between ticks, so a clock that stands still cannot spin the loop. */
 const MIN_SLEEP_MS = 5;
 
@@ -126,7 +129,7 @@ export function createWebhookWorker(deps: {
     }
   }
 
-  /** After a crash recording the attempt: the delivery is pending again, or it would block its endpoint until restart. */
+  /** After a crash recording the attempt: the delivery is pending again, or it blocks its endpoint until its claim goes stale. */
   function putBack(claim: DeliveryClaim): void {
     try {
       store.releaseAttempt(claim, 'interrupted: recording the attempt failed', clock());
@@ -150,9 +153,18 @@ export function createWebhookWorker(deps: {
     return done;
   }
 
+  /** Puts back deliveries left `delivering` (putBack failed too) that no attempt of this process holds. */
+  function requeueStale(now: Date): void {
+    const startedBefore = new Date(now.getTime() - options.timeoutMs - STALE_CLAIM_MARGIN_MS);
+    const requeued = store.requeueStale(startedBefore, [...inFlight.keys()]);
+    if (requeued > 0) logger.warn({ requeued }, 'webhook deliveries left delivering are pending again');
+  }
+
   function claimAndLaunch(): Promise<void>[] {
     if (isStopped) return [];
-    return store.claimDue(clock(), options.concurrency - inFlight.size).map(launch);
+    const now = clock();
+    requeueStale(now);
+    return store.claimDue(now, options.concurrency - inFlight.size).map(launch);
   }
 
   function schedule(ms: number): void {

@@ -50,9 +50,9 @@ describe('the webhook worker', () => {
     }>;
 
   /** A second worker on the same database, as a restarted process would build it. */
-  function restartedWorker(options: HarnessOptions['worker'] = {}) {
+  function restartedWorker(options: HarnessOptions['worker'] = {}, store = createSqliteDeliveryStore(h.db)) {
     return createWebhookWorker({
-      store: createSqliteDeliveryStore(h.db),
+      store,
       send: sendWebhookOverHttp,
       lookupHost: async () => [{ address: '127.0.0.1', family: 4 }],
       logger: pino({ level: 'silent' }),
@@ -118,6 +118,93 @@ describe('the webhook worker', () => {
       assert.equal(deliveryRows()[0]?.status, 'succeeded');
       assert.equal(receiver.received.length, 2, 'at least once: the first send is repeated');
       await worker.stop();
+    });
+  });
+
+  describe('when recording an attempt and putting the delivery back both fail', () => {
+    /** timeoutMs (2000) + the 30 s margin: a claim this old, not in flight here, counts as abandoned. */
+    const STALE_AFTER_MS = 32_000;
+    const openAttempts = () =>
+      h.db.sqlite
+        .prepare('SELECT id, delivery_id AS deliveryId FROM webhook_attempts WHERE finished_at IS NULL')
+        .all();
+
+    /** The SQLite store, except that recording and releasing the next `n` attempts throw. */
+    function storeFailingTimes(n: number) {
+      const store = createSqliteDeliveryStore(h.db);
+      let completeFailures = n;
+      let releaseFailures = n;
+      return {
+        ...store,
+        completeAttempt(...args: Parameters<typeof store.completeAttempt>) {
+          if (completeFailures-- > 0) throw new Error('database is locked');
+          store.completeAttempt(...args);
+        },
+        releaseAttempt(...args: Parameters<typeof store.releaseAttempt>) {
+          if (releaseFailures-- > 0) throw new Error('database is locked');
+          store.releaseAttempt(...args);
+        },
+      };
+    }
+
+    it('requeues a claim older than the bound on a later poll, same webhook-id; a younger one is untouched', async () => {
+      await setUp();
+      await h.createEndpoint({ url: receiver.url });
+      await changeStock(90);
+      const worker = restartedWorker({}, storeFailingTimes(2));
+      assert.equal(await worker.runOnce(), 1);
+      const [stuck] = deliveryRows();
+      assert.ok(stuck);
+      assert.equal(stuck.status, 'delivering', 'left delivering: both writes failed');
+      h.clock.advance(20_000);
+      const b = await h.createEndpoint({ url: receiver.url });
+      await changeStock(80);
+      assert.equal(await worker.runOnce(), 1, 'only b: a is blocked by its stuck head');
+      const young = h.db.sqlite
+        .prepare("SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'delivering'")
+        .get(b.id) as { id: string };
+      const youngAttempts = openAttempts().filter(
+        (r) => (r as { deliveryId: string }).deliveryId === young.id,
+      );
+      assert.equal(youngAttempts.length, 1);
+
+      h.clock.advance(STALE_AFTER_MS - 20_000);
+      assert.equal(await worker.runOnce(), 0, 'exactly at the bound: not yet stale');
+      assert.equal(deliveryRows()[0]?.status, 'delivering');
+
+      h.clock.advance(1);
+      assert.equal(await worker.runOnce(), 1);
+      const byId = new Map(deliveryRows().map((r) => [r.id, r]));
+      assert.equal(byId.get(stuck.id)?.status, 'succeeded');
+      assert.equal(byId.get(stuck.id)?.attempts, 2);
+      assert.deepEqual(
+        receiver.received.map((r) => r.id),
+        [stuck.id, young.id, stuck.id],
+        'redelivered with the same webhook-id',
+      );
+      assert.deepEqual(byId.get(young.id), { id: young.id, status: 'delivering', attempts: 1 });
+      assert.deepEqual(
+        openAttempts().filter((r) => (r as { deliveryId: string }).deliveryId === young.id),
+        youngAttempts,
+        'the younger claim is not touched',
+      );
+      await worker.stop();
+    });
+
+    it('never requeues a delivery in flight in this process, however old its claim', async () => {
+      await setUp();
+      receiver.setReply(() => ({ hang: true }));
+      await h.createEndpoint({ url: receiver.url });
+      await changeStock(90);
+      const worker = restartedWorker();
+      const running = worker.runOnce();
+      await waitFor(() => receiver.received.length === 1, 'the first request');
+      h.clock.advance(10 * MINUTES);
+      assert.equal(await worker.runOnce(), 0, 'not requeued, so not claimed a second time');
+      assert.equal(deliveryRows()[0]?.status, 'delivering');
+      await worker.stop();
+      await running;
+      assert.equal(receiver.received.length, 1);
     });
   });
 
