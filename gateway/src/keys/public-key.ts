@@ -1,6 +1,6 @@
 import type { ExpiryReminder } from './lifecycle.ts';
 import { expiryReminder, isKeyExpired, isSecretUsable, openOldSecrets } from './lifecycle.ts';
-import type { ApiKey, Environment, KeyStatus, SecretRecord } from './model.ts';
+import type { ApiKey, SecretRecord } from './model.ts';
 
 /** Lead time (days) behind the `expiryReminder` of the public view unless the caller says otherwise. */
 export const DEFAULT_VIEW_REMINDER_DAYS = 7;
@@ -8,39 +8,21 @@ export const DEFAULT_VIEW_REMINDER_DAYS = 7;
 export const MAX_LISTED_SECRETS = 10;
 
 /** One secret as listed: never its hash or token. */
-export interface PublicSecret {
-  id: string;
-  prefix: string;
-  createdAt: string;
-  closesAt: string | null;
-  closedAt: string | null;
-  closedReason: SecretRecord['closedReason'];
+export interface PublicSecret
+  extends Pick<
+    SecretRecord,
+    'id' | 'prefix' | 'createdAt' | 'closesAt' | 'closedAt' | 'closedReason' | 'callCount' | 'lastCallAt'
+  > {
   /** True while the secret authenticates. */
   usable: boolean;
-  callCount: number;
-  lastCallAt: string | null;
 }
 
-/** A key as the API, the CLI and the admin interface show it. */
-export interface PublicKey {
-  id: string;
-  name: string;
-  environment: Environment;
-  scopes: string[];
-  expiresAt: string | null;
-  ipAllowlist: string[];
-  rateLimit: { perMinute: number };
-  prefix: string;
-  status: KeyStatus;
-  revokedAt: string | null;
+/** A key as the API, the CLI and the admin interface show it: the stored fields but `remindersSent`, plus derived state. */
+export interface PublicKey extends Omit<ApiKey, 'remindersSent'> {
   /** True once the last valid day is over (the key no longer authenticates). */
   expired: boolean;
   /** Set while the key is within the reminder lead time of its expiry. */
   expiryReminder: ExpiryReminder | null;
-  lastCallAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
   rotation: {
     /** True while an older secret still authenticates beside the current one. */
     inProgress: boolean;
