@@ -1,8 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-import { getIdentity, requireScope } from '@keygate/identity';
+import { requireScope } from '@keygate/identity';
 import { Router } from 'express';
 import { z } from 'zod';
 import { presentPrice } from '../catalog/present.ts';
+import { callerKeyId } from '../http/params.ts';
 import { parseInput } from '../http/validate.ts';
 import { type CartService, type CartView, MAX_LINE_QUANTITY } from './cart-service.ts';
 
@@ -51,13 +51,6 @@ export function presentCart(view: CartView) {
     updatedAt: cart.updatedAt,
     checkedOutAt: cart.checkedOutAt,
   };
-}
-
-/** The verified caller's key id; `requireScope` before every cart route guarantees an identity. */
-function callerKeyId(req: IncomingMessage): string {
-  const identity = getIdentity(req);
-  if (!identity) throw new Error('cart route reached without a verified identity');
-  return identity.keyId;
 }
 
 /** Cart routes: create (order:rw), add items (order:rw), read (order:r); a cart is its key's only. */

@@ -1,8 +1,13 @@
-import { type CatalogEntry, isSellable, type PricingContext, vatRateOf } from '../catalog/catalog-service.ts';
+import {
+  type CatalogEntry,
+  isSellable,
+  type PricingContext,
+  priceEntry,
+} from '../catalog/catalog-service.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { Channel, Customer, PriceRow, StockedProduct } from '../catalog/types.ts';
 import { CommerceError } from '../errors.ts';
-import { isValidAt, type ResolvedPrice, resolvePrice } from '../pricing/resolve-price.ts';
+import { isValidAt, type ResolvedPrice } from '../pricing/resolve-price.ts';
 
 /** One agreement price row of the customer. */
 export interface AgreementView {
@@ -111,14 +116,7 @@ function priceChannel(
         (r.level === 'tier' && r.tierCode === customer.tier),
     );
     if (!isPersonal || !isSellable(entry, context)) continue;
-    const price = resolvePrice({
-      candidates: entry.prices,
-      buyer: { customerId: customer.id, tier: customer.tier },
-      quantity: 1,
-      at: context.at,
-      channel: context.channel,
-      vatRateBp: vatRateOf(context.vatRates, context.channel.taxCountry, product.taxClass),
-    });
+    const price = priceEntry(entry, context);
     if (price) prices.push({ sku: product.sku, name: product.name, price });
   }
   return prices;

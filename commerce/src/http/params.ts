@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { getIdentity } from '@keygate/identity';
 import type { Request } from 'express';
 
 /**
@@ -6,4 +8,11 @@ import type { Request } from 'express';
  */
 export function pathParam(req: Request, name: string): string {
   return String((req.params as Record<string, unknown>)[name]);
+}
+
+/** The verified caller's key id; `requireScope` before every route guarantees an identity. */
+export function callerKeyId(req: IncomingMessage): string {
+  const identity = getIdentity(req);
+  if (!identity) throw new Error('route reached without a verified identity');
+  return identity.keyId;
 }

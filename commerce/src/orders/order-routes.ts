@@ -1,8 +1,7 @@
-import type { IncomingMessage } from 'node:http';
-import { getIdentity, requireScope } from '@keygate/identity';
+import { requireScope } from '@keygate/identity';
 import { Router } from 'express';
 import { z } from 'zod';
-import { pathParam } from '../http/params.ts';
+import { callerKeyId, pathParam } from '../http/params.ts';
 import { parseInput } from '../http/validate.ts';
 import type { OrderService } from './order-service.ts';
 import { presentOrder } from './order-types.ts';
@@ -11,12 +10,6 @@ import { presentOrder } from './order-types.ts';
 export const OrderActionSchema = z
   .strictObject({}, { error: 'send no body or an empty JSON object' })
   .optional();
-
-function callerKeyId(req: IncomingMessage): string {
-  const identity = getIdentity(req);
-  if (!identity) throw new Error('order route reached without a verified identity');
-  return identity.keyId;
-}
 
 /**
  * Order routes: POST /v2/carts/{id}:checkout (order:rw, 201), GET /v2/orders/{id} (order:r),

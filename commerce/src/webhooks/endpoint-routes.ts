@@ -1,8 +1,7 @@
-import type { IncomingMessage } from 'node:http';
-import { getIdentity, requireScope } from '@keygate/identity';
+import { requireScope } from '@keygate/identity';
 import { type Request, Router } from 'express';
 import { CommerceError } from '../errors.ts';
-import { pathParam } from '../http/params.ts';
+import { callerKeyId, pathParam } from '../http/params.ts';
 import { parseInput } from '../http/validate.ts';
 import {
   CreateEndpointSchema,
@@ -15,12 +14,6 @@ import {
 import type { EndpointService } from './endpoint-service.ts';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from './event-catalogue.ts';
 import { decodeDeliveryCursor, encodeDeliveryCursor, presentDelivery, presentEndpoint } from './present.ts';
-
-function callerKeyId(req: IncomingMessage): string {
-  const identity = getIdentity(req);
-  if (!identity) throw new Error('webhook route reached without a verified identity');
-  return identity.keyId;
-}
 
 const BASE = '/v2/webhooks/endpoints';
 

@@ -48,6 +48,11 @@ async function readLimited(res: IncomingMessage): Promise<{ text: string; trunca
   return { text: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8'), truncated };
 }
 
+/** The attempt's error text: our own deadline reads as the timeout it was, anything else as is. */
+function failureReason(error: Error, timeoutMs: number): string {
+  return error.message === 'timeout' ? `timeout after ${timeoutMs} ms` : error.message;
+}
+
 /** The webhook sender over node:http(s): no redirects followed, one overall deadline, body ≤ 1 KiB kept. */
 export const sendWebhookOverHttp: SendWebhook = (outgoing) => {
   const started = performance.now();
@@ -72,8 +77,7 @@ export const sendWebhookOverHttp: SendWebhook = (outgoing) => {
     const deadline = setTimeout(() => req.destroy(new Error('timeout')), outgoing.timeoutMs);
     req.on('error', (error) => {
       clearTimeout(deadline);
-      const reason = error.message === 'timeout' ? `timeout after ${outgoing.timeoutMs} ms` : error.message;
-      resolve(failed(outgoing.signal.aborted ? 'aborted' : reason));
+      resolve(failed(outgoing.signal.aborted ? 'aborted' : failureReason(error, outgoing.timeoutMs)));
     });
     req.on('response', (res) => {
       readLimited(res).then(
@@ -91,9 +95,7 @@ export const sendWebhookOverHttp: SendWebhook = (outgoing) => {
         },
         (error: Error) => {
           clearTimeout(deadline);
-          resolve(
-            failed(error.message === 'timeout' ? `timeout after ${outgoing.timeoutMs} ms` : error.message),
-          );
+          resolve(failed(failureReason(error, outgoing.timeoutMs)));
         },
       );
     });
