@@ -5,7 +5,7 @@ import { redactTokens } from '../keys/token.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import type { RouteMatcher } from '../routes/route-matcher.ts';
-import type { UsageRecorder } from '../usage/usage-recorder.ts';
+import { MAX_LOGGED_PATH, type UsageRecorder } from '../usage/usage-recorder.ts';
 import type { IpRules } from './ip-rules.ts';
 import type { KeyVerifier } from './key-verifier.ts';
 import type { Principal } from './principal.ts';
@@ -36,26 +36,29 @@ export interface PipelineDeps {
   logger?: Logger;
 }
 
-/** Logged paths and client-sent request ids are capped to this many characters. */
-const MAX_LOGGED = 512;
-
 /** One structured access-log line: ids, route, status, latency; never a header, token-like text redacted. */
-function logRequest(logger: Logger | undefined, req: Request, res: Response, status: number): void {
+function logRequest(
+  logger: Logger | undefined,
+  req: Request,
+  res: Response,
+  status: number,
+  latencyMs: number,
+): void {
   if (!logger?.isLevelEnabled('info')) return;
   const principal = res.locals.principal as Principal | undefined;
   const clientRequestId = res.locals.clientRequestId as string | undefined;
   logger.info(
     {
       requestId: res.locals.requestId as string,
-      clientRequestId: clientRequestId && redactTokens(clientRequestId).slice(0, MAX_LOGGED),
+      clientRequestId: clientRequestId && redactTokens(clientRequestId).slice(0, MAX_LOGGED_PATH),
       method: req.method,
-      path: redactTokens(req.originalUrl).slice(0, MAX_LOGGED),
+      path: redactTokens(req.originalUrl).slice(0, MAX_LOGGED_PATH),
       status,
       rule: routeOf(res)?.rule,
       keyId: principal?.key.id,
       secretId: principal?.secret.id,
       clientIp: res.locals.clientIp as string | undefined,
-      latencyMs: Math.round(Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e3) / 1e3,
+      latencyMs: Math.round(latencyMs * 1e3) / 1e3,
     },
     'request',
   );
@@ -79,9 +82,9 @@ function createObserveResponse(deps: PipelineDeps) {
       const environment = principal?.key.environment ?? 'none';
       const rule = routeOf(res)?.rule ?? 'none';
       deps.metrics.requests.inc({ rule, environment, status: String(status) });
-      logRequest(deps.logger, req, res, status);
-      if (!principal) return;
       const latencyMs = Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e6;
+      logRequest(deps.logger, req, res, status, latencyMs);
+      if (!principal) return;
       deps.recorder.record({
         requestId: principal.requestId,
         keyId: principal.key.id,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DAY_MS } from '../keys/lifecycle.ts';
 import { type ApiLogEntry, LATENCY_BUCKETS_MS, type UsageBucket } from '../keys/model.ts';
 import { redactTokens } from '../keys/token.ts';
 import type { KeyStore } from '../store/store.ts';
@@ -57,28 +58,10 @@ export const MAX_LOGGED_PATH = 512;
 const MINUTE_MS = 60_000;
 /** Buckets per recordUsage call: each call is one idempotent unit (a store may apply it atomically). */
 const FLUSH_CHUNK = 200;
-const DAY_MS = 86_400_000;
 
 function bucketIndex(latencyMs: number): number {
   const index = LATENCY_BUCKETS_MS.findIndex((bound) => latencyMs <= bound);
   return index === -1 ? LATENCY_BUCKETS_MS.length : index;
-}
-
-function mergeInto(target: Map<string, UsageBucket>, bucket: UsageBucket): void {
-  const id = `${bucket.keyId}|${bucket.secretId}|${bucket.minute}`;
-  const existing = target.get(id);
-  if (!existing) {
-    target.set(id, { ...bucket, latencyHistogram: [...bucket.latencyHistogram] });
-    return;
-  }
-  existing.calls += bucket.calls;
-  existing.errors4xx += bucket.errors4xx;
-  existing.errors5xx += bucket.errors5xx;
-  existing.latencyMsSum += bucket.latencyMsSum;
-  bucket.latencyHistogram.forEach((count, index) => {
-    existing.latencyHistogram[index] = (existing.latencyHistogram[index] ?? 0) + count;
-  });
-  if (bucket.lastCallAt > existing.lastCallAt) existing.lastCallAt = bucket.lastCallAt;
 }
 
 /** Aggregates usage per (key, secret, minute) and buffers API log lines; the store sees only flushes. */
@@ -155,19 +138,29 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   const recorder: UsageRecorder = {
     record(call) {
       const at = new Date(call.atMs).toISOString();
-      const histogram = new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0);
-      histogram[bucketIndex(call.latencyMs)] = 1;
-      mergeInto(buckets, {
-        keyId: call.keyId,
-        secretId: call.secretId,
-        minute: Math.floor(call.atMs / MINUTE_MS) * MINUTE_MS,
-        calls: 1,
-        errors4xx: call.status >= 400 && call.status < 500 ? 1 : 0,
-        errors5xx: call.status >= 500 ? 1 : 0,
-        latencyMsSum: call.latencyMs,
-        latencyHistogram: histogram,
-        lastCallAt: at,
-      });
+      const minute = Math.floor(call.atMs / MINUTE_MS) * MINUTE_MS;
+      const id = `${call.keyId}|${call.secretId}|${minute}`;
+      let bucket = buckets.get(id);
+      if (!bucket) {
+        bucket = {
+          keyId: call.keyId,
+          secretId: call.secretId,
+          minute,
+          calls: 0,
+          errors4xx: 0,
+          errors5xx: 0,
+          latencyMsSum: 0,
+          latencyHistogram: new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0),
+          lastCallAt: at,
+        };
+        buckets.set(id, bucket);
+      }
+      bucket.calls += 1;
+      if (call.status >= 400 && call.status < 500) bucket.errors4xx += 1;
+      if (call.status >= 500) bucket.errors5xx += 1;
+      bucket.latencyMsSum += call.latencyMs;
+      bucket.latencyHistogram[bucketIndex(call.latencyMs)]! += 1;
+      if (at > bucket.lastCallAt) bucket.lastCallAt = at;
       if (buckets.size + unsentCount() > maxBuckets) trimBuckets();
       logs.push({
         id: call.requestId,
