@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pingOnce } from '../../gateway/test/support/redis-server.ts';
 import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
 
 /** A gateway process under test and what the bench expects of it. */
@@ -55,22 +56,6 @@ async function startServer(name: string, script: string, args: string[] = []): P
   return url;
 }
 
-/** One PING over a raw socket: true on +PONG. */
-async function redisAnswers(port: number): Promise<boolean> {
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
-  });
-}
-
 async function startRedis(dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
@@ -90,7 +75,7 @@ async function startRedis(dir: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.process.exitCode !== null) break;
-    if (await redisAnswers(port)) return `redis://127.0.0.1:${port}`;
+    if (await pingOnce(port)) return `redis://127.0.0.1:${port}`;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`redis-server did not start:\n${child.output()}`);

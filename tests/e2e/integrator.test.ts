@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { type System, startSystem } from '../support/system.ts';
+import { json, type System, startSystem } from '../support/system.ts';
 
 const ALL_READ = ['article:r', 'order:rw', 'stock:r', 'pricing:r'];
 
 function isoDay(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
-  return (await res.json()) as T;
 }
 
 /** Polls until `check` passes: usage is flushed on an interval, not per request. */

@@ -11,7 +11,7 @@ import {
 import { connect } from 'node:net';
 import { freePort, type Service, startService, tempDir } from '../support/processes.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
-import { type System, startSystem } from '../support/system.ts';
+import { json, type System, startSystem } from '../support/system.ts';
 import { burst, type Sample, startTraffic, tally, waitUntil } from '../support/traffic.ts';
 
 /** Kept small so the outage test needs no long waits. */
@@ -26,10 +26,6 @@ interface Key {
 
 function log(line: string): void {
   console.log(`      measured: ${line}`);
-}
-
-async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
-  return (await res.json()) as T;
 }
 
 /** True when nothing accepts a TCP connection on `url`'s port. */

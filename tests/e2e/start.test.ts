@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort, ROOT, tempDir, waitForOk } from '../support/processes.ts';
+import { waitUntil } from '../support/traffic.ts';
 
 describe('pnpm start', () => {
   it('starts the gateway and both commerce services, and Ctrl-C stops them all', async () => {
@@ -33,9 +34,7 @@ describe('pnpm start', () => {
       await waitForOk(`http://127.0.0.1:${gatewayPort}/healthz`, 30_000);
       await waitForOk(`http://127.0.0.1:${livePort}/readyz`, 30_000);
       await waitForOk(`http://127.0.0.1:${testPort}/readyz`, 30_000);
-      const deadline = Date.now() + 10_000;
-      while (!output.includes('keys create') && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
+      await waitUntil('start prints the banner', () => output.includes('keys create'), 10_000);
       assert.match(output, /pnpm keygate keys create/, 'start prints how to get a first key');
     } finally {
       child.kill('SIGINT');

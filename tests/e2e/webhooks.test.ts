@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@keygate/webhooks';
 import { type System, startSystem } from '../support/system.ts';
+import { waitUntil } from '../support/traffic.ts';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -65,9 +66,7 @@ describe('webhooks through the gateway', function () {
       });
       assert.equal(put.status, 200, await put.clone().text());
 
-      const deadline = Date.now() + 15_000;
-      while (receiver.received.length === 0 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
+      await waitUntil('the receiver got the event', () => receiver.received.length > 0);
       const delivery = receiver.received[0];
       assert.ok(delivery, 'the receiver got the event');
       const verified = verifyWebhook(secret, delivery.headers, delivery.body);

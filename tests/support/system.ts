@@ -1,6 +1,11 @@
 import { generateIdentityKeyPair } from '@keygate/identity';
 import { freePort, runNode, type Service, startService, tempDir } from './processes.ts';
 
+/** The JSON body of a response, typed as the test expects it. */
+export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
 /** Gateway(s) + commerce live + commerce test as real processes on free ports, one temp data dir. */
 export interface System {
   /** The first gateway (the only one unless `gateways` was given). */

@@ -51,7 +51,7 @@ async function freePort(): Promise<number> {
 }
 
 /** One PING over a raw socket: true on +PONG. */
-function pingOnce(port: number): Promise<boolean> {
+export function pingOnce(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const done = (ok: boolean) => {
