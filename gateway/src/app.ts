@@ -1,11 +1,13 @@
 import type { IdentitySigner } from '@keygate/identity';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { createAdminRouter } from './admin/admin-router.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
 import { createKeyPipeline } from './auth/pipeline.ts';
 import { createPoliciesOffPipeline } from './auth/policies-off.ts';
 import type { GatewayConfig } from './config.ts';
+import { createDocsRouter } from './docs/docs-router.ts';
 import { createErrorHandler, notFound } from './http/error-handler.ts';
 import { createLogger } from './http/logger.ts';
 import { createJwksHandler } from './identity/jwks-route.ts';
@@ -107,6 +109,23 @@ export function createApp(deps: AppDeps): GatewayApp {
   app.set('etag', false);
   app.use(createOpsRouter({ store, upstreams: routes.upstreamTargets, metrics, logger }));
   app.get('/.well-known/jwks.json', createJwksHandler(deps.signer));
+  // Public documentation and the admin interface: answered by the gateway itself, before any key check.
+  app.use(createDocsRouter({ openapiFile: config.openapiFile, routeTable: config.routes }));
+  const trustedProxies = compileIpRules(config.trustedProxies);
+  if (config.policies === 'on' && deps.keyService) {
+    app.use(
+      '/admin',
+      createAdminRouter({
+        config,
+        store,
+        hasher: deps.hasher,
+        keyService: deps.keyService,
+        trustedProxies,
+        clock,
+        logger,
+      }),
+    );
+  }
   if (config.policies === 'off') {
     // Benchmarking mode (config refuses it without KEYGATE_BENCH_MODE=1): no keys, so no key API either.
     app.use(createPoliciesOffPipeline(routes));
@@ -116,7 +135,7 @@ export function createApp(deps: AppDeps): GatewayApp {
         routes,
         verifier,
         rateLimiter: deps.rateLimiter ?? createMemoryRateLimiter(),
-        trustedProxies: compileIpRules(config.trustedProxies),
+        trustedProxies,
         recorder,
         metrics,
         reminderLeadDays: Math.max(0, ...config.expiryReminderDays),

@@ -10,6 +10,14 @@ import { applyUpstreamOverrides, type RouteTable, RouteTableSchema } from './rou
 /** The route table shipped with the package, used when KEYGATE_ROUTES_FILE is unset. */
 export const DEFAULT_ROUTES_FILE = fileURLToPath(new URL('../routes.json', import.meta.url));
 
+/** The OpenAPI document of the shipped stack (gateway + commerce), used when KEYGATE_OPENAPI_FILE is unset. */
+export const DEFAULT_OPENAPI_FILE = fileURLToPath(
+  new URL('../../packages/openapi/openapi.json', import.meta.url),
+);
+
+/** The built admin interface, used when KEYGATE_ADMIN_UI_DIR is unset. */
+export const DEFAULT_ADMIN_UI_DIR = fileURLToPath(new URL('../../packages/admin-ui/dist', import.meta.url));
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -66,6 +74,15 @@ const EnvSchema = z.object({
   KEYGATE_SHUTDOWN_GRACE_MS: positiveInt(10_000),
   KEYGATE_POLICIES: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
   KEYGATE_BENCH_MODE: z.enum(['0', '1'], { error: "must be '0' or '1'" }).default('0'),
+  KEYGATE_OPENAPI_FILE: z.string().min(1).optional(),
+  KEYGATE_ADMIN_UI_DIR: z.string().min(1).optional(),
+  KEYGATE_ADMIN_SESSION_IDLE_MINUTES: positiveInt(30),
+  KEYGATE_ADMIN_SESSION_MAX_HOURS: positiveInt(12),
+  KEYGATE_ADMIN_COOKIE_SECURE: z
+    .enum(['auto', 'true', 'false'], { error: "must be 'auto', 'true' or 'false'" })
+    .default('auto'),
+  KEYGATE_ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
+  KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES: positiveInt(15),
 });
 
 /** Why KEYGATE_POLICIES=off alone is refused. */
@@ -132,6 +149,22 @@ export interface GatewayConfig {
    * caller. Accepted only together with KEYGATE_BENCH_MODE=1.
    */
   policies: 'on' | 'off';
+  /** The OpenAPI 3.1 document served at `/v2/openapi.json` and rendered at `/docs`. */
+  openapiFile: string;
+  /** The built admin interface (static files) served at `/admin`. */
+  adminUiDir: string;
+  /** An admin session ends after this long without a request. */
+  adminSessionIdleMinutes: number;
+  /** An admin session ends this long after login, however active. */
+  adminSessionMaxHours: number;
+  /**
+   * `Secure` on the admin session cookie: `auto` sets it when the request came over TLS (directly,
+   * or `X-Forwarded-Proto: https` from a trusted proxy); `true` always; `false` never.
+   */
+  adminCookieSecure: 'auto' | 'true' | 'false';
+  /** Failed logins per email (and per client IP) within the window before logins are refused with 429. */
+  adminLoginMaxFailures: number;
+  adminLoginWindowMinutes: number;
 }
 
 type Issue = { path: ReadonlyArray<PropertyKey>; message: string };
@@ -222,5 +255,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     keepAliveTimeoutMs: vars.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
     shutdownGraceMs: vars.KEYGATE_SHUTDOWN_GRACE_MS,
     policies: vars.KEYGATE_POLICIES,
+    openapiFile: resolve(vars.KEYGATE_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILE),
+    adminUiDir: resolve(vars.KEYGATE_ADMIN_UI_DIR ?? DEFAULT_ADMIN_UI_DIR),
+    adminSessionIdleMinutes: vars.KEYGATE_ADMIN_SESSION_IDLE_MINUTES,
+    adminSessionMaxHours: vars.KEYGATE_ADMIN_SESSION_MAX_HOURS,
+    adminCookieSecure: vars.KEYGATE_ADMIN_COOKIE_SECURE,
+    adminLoginMaxFailures: vars.KEYGATE_ADMIN_LOGIN_MAX_FAILURES,
+    adminLoginWindowMinutes: vars.KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES,
   });
 }

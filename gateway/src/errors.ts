@@ -34,6 +34,12 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'OUTCOME_UNKNOWN'
   | 'VERIFICATION_BUSY'
+  | 'UNKNOWN_API_VERSION'
+  | 'ADMIN_SESSION_REQUIRED'
+  | 'INVALID_CREDENTIALS'
+  | 'LOGIN_THROTTLED'
+  | 'CSRF_REJECTED'
+  | 'ADMIN_UI_NOT_BUILT'
   | 'INTERNAL';
 
 export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
@@ -64,6 +70,12 @@ export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
   STORE_UNAVAILABLE: { status: 503, title: 'Key store unavailable' },
   OUTCOME_UNKNOWN: { status: 503, title: 'Outcome of the change unknown' },
   VERIFICATION_BUSY: { status: 503, title: 'Too many key verifications in progress' },
+  UNKNOWN_API_VERSION: { status: 404, title: 'Unknown API version' },
+  ADMIN_SESSION_REQUIRED: { status: 401, title: 'Administrator session required' },
+  INVALID_CREDENTIALS: { status: 401, title: 'Wrong email or password' },
+  LOGIN_THROTTLED: { status: 429, title: 'Too many failed logins' },
+  CSRF_REJECTED: { status: 403, title: 'Cross-site request refused' },
+  ADMIN_UI_NOT_BUILT: { status: 503, title: 'Admin interface not built' },
   INTERNAL: { status: 500, title: 'Internal error' },
 };
 
