@@ -1,8 +1,9 @@
 // `pnpm start`: commerce live, commerce test and the gateway as child processes sharing one
 // data dir. Output is prefixed per process; Ctrl-C (or SIGTERM) stops all of them cleanly, and
 // if one dies the others are stopped too.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +13,36 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { COMMERCE_DB_FILE: _dbFile, COMMERCE_PORT: _port, COMMERCE_ENV: _env, ...inherited } = process.env;
 const env = { ...inherited, KEYGATE_DATA_DIR: resolve(process.env.KEYGATE_DATA_DIR ?? 'data') };
 const gatewayPort = env.GATEWAY_PORT ?? '8080';
+
+/** Newest modification time (ms) of the files under `dir`, skipping node_modules and dist. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the admin interface (Vite) when its build is missing or older than its sources. */
+function buildAdminUiIfStale(): void {
+  const uiDir = resolve(root, 'packages/admin-ui');
+  const built = join(uiDir, 'dist/index.html');
+  if (!existsSync(join(uiDir, 'package.json'))) return;
+  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(uiDir)) return;
+  process.stdout.write('building the admin interface (packages/admin-ui) …\n');
+  const vite = resolve(uiDir, 'node_modules/vite/bin/vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: uiDir,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    process.stderr.write('admin interface build failed; the gateway will answer /admin with 503\n');
+  }
+}
+
+buildAdminUiIfStale();
 
 const services = [
   { name: 'commerce-live', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'live' } },
@@ -81,6 +112,8 @@ if (await waitForReady(`http://127.0.0.1:${gatewayPort}/healthz`, Date.now() + 6
       '  pnpm keygate keys create --name first --env test --scopes article:r,order:rw,stock:r,pricing:r --json',
       'Then call the API through the gateway:',
       `  curl -H "Authorization: Bearer <secret>" -H "X-Channel: WEB_DE" http://127.0.0.1:${gatewayPort}/v2/catalog/products`,
+      `Admin interface: http://127.0.0.1:${gatewayPort}/admin — create an administrator first:`,
+      '  pnpm keygate admin create-user --email you@example.com --password-stdin',
       'Ctrl-C stops everything.',
       '',
     ].join('\n'),
