@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
+import { createHeldHasher, type HeldHasher } from '../../support/counting-hasher.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type AdminApp, logIn, read, send, startAdminApp } from './admin-app.ts';
 
 const MINUTE = 60_000;
@@ -201,6 +202,56 @@ describe('/admin/api/session', () => {
       }
       assert.equal((await attempt(ADMIN_PASSWORD)).status, 429);
       assert.equal((await attempt(ADMIN_PASSWORD, ADMIN_EMAIL, '198.51.100.21')).status, 201);
+    });
+  });
+
+  describe('with a burst of parallel logins', () => {
+    let hasher: HeldHasher;
+    beforeEach(async () => {
+      hasher = createHeldHasher();
+      a = await startAdminApp({
+        hasher,
+        env: { KEYGATE_ADMIN_LOGIN_MAX_FAILURES: '3', KEYGATE_TRUSTED_PROXIES: '127.0.0.1' },
+      });
+    });
+    let answered: number;
+    const attempt = async (email: string, ip: string) => {
+      const res = await request(a.app)
+        .post('/admin/api/session')
+        .set('X-Forwarded-For', ip)
+        .send({ email, password: 'guess guess' });
+      answered++;
+      return res;
+    };
+    const until = async (check: () => boolean) => {
+      while (!check()) await new Promise((resolve) => setTimeout(resolve, 2));
+    };
+    beforeEach(() => {
+      answered = 0;
+    });
+
+    it('checks no more passwords for one email than failures are allowed, answering the rest 429', async () => {
+      const all = Promise.all(
+        Array.from({ length: 10 }, (_, i) => attempt(ADMIN_EMAIL, `198.51.100.${i + 1}`)),
+      );
+      await until(() => answered === 7);
+      assert.equal(hasher.waiting, 3);
+      hasher.release();
+      const statuses = (await all).map((res) => res.status).sort();
+      assert.deepEqual(statuses, [401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+      assert.equal(hasher.verifications, 3);
+    });
+
+    it('runs at most four password checks at once per instance', async () => {
+      const all = Promise.all(
+        Array.from({ length: 6 }, (_, i) => attempt(`user${i}@example.com`, `198.51.100.${i + 1}`)),
+      );
+      await until(() => answered === 2);
+      assert.equal(hasher.waiting, 4);
+      hasher.release();
+      const results = await all;
+      assert.deepEqual(results.map((res) => res.status).sort(), [401, 401, 401, 401, 429, 429]);
+      assert.equal(results.find((res) => res.status === 429)?.headers['retry-after'], '1');
     });
   });
 
