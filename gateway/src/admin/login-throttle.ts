@@ -38,6 +38,23 @@ function throttled(retryAfter: number, detail: string): GatewayError {
   return new GatewayError('LOGIN_THROTTLED', detail, { retryAfter });
 }
 
+/**
+ * Seconds until the windows of every subject whose failures (stored, plus attempts in flight up to
+ * this one's place) exceed the limit have ended; null when none does. At least 1.
+ */
+function retryAfterOf(
+  windows: Array<LoginFailureWindow | null>,
+  places: number[],
+  limits: { maxFailures: number; windowMs: number; now: number },
+): number | null {
+  const { maxFailures, windowMs, now } = limits;
+  const resets = windows
+    .filter((window, i) => (window?.count ?? 0) + places[i]! > maxFailures)
+    .map((window) => window?.resetAt ?? now + windowMs);
+  if (resets.length === 0) return null;
+  return Math.max(1, Math.ceil((Math.max(...resets) - now) / 1000));
+}
+
 /** Builds the throttle; counts live in the store, attempts in flight in this instance. */
 export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottle {
   const { store, clock, maxFailures, windowMs } = options;
@@ -72,15 +89,9 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
         throw error;
       }
       const now = clock();
-      const spent = windows
-        .map((window, i) => ({
-          resetAt: window?.resetAt ?? now + windowMs,
-          used: (window?.count ?? 0) + places[i]!,
-        }))
-        .filter((subject) => subject.used > maxFailures);
-      if (spent.length > 0) {
+      const retryAfter = retryAfterOf(windows, places, { maxFailures, windowMs, now });
+      if (retryAfter !== null) {
         release(subjects);
-        const retryAfter = Math.max(1, Math.ceil((Math.max(...spent.map((s) => s.resetAt)) - now) / 1000));
         throw throttled(retryAfter, `Too many failed logins; try again in ${retryAfter} seconds.`);
       }
       return {
