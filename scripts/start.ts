@@ -81,8 +81,6 @@ if (await waitForReady(`http://127.0.0.1:${gatewayPort}/healthz`, Date.now() + 6
       '  pnpm keygate keys create --name first --env test --scopes article:r,order:rw,stock:r,pricing:r --json',
       'Then call the API through the gateway:',
       `  curl -H "Authorization: Bearer <secret>" -H "X-Channel: WEB_DE" http://127.0.0.1:${gatewayPort}/v2/catalog/products`,
-      `Manage keys in the admin interface at http://127.0.0.1:${gatewayPort}/admin after creating an administrator:`,
-      '  pnpm keygate admin create-user --email you@example.com --password-stdin',
       'Ctrl-C stops everything.',
       '',
     ].join('\n'),
