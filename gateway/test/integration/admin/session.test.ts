@@ -317,6 +317,8 @@ describe('/admin/api/session', () => {
       );
       assert.equal((await read(a.app, '/session', session)).status, 401);
       assert.equal((await read(a.app, '/keys', session)).status, 401);
+      const line = a.logs.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'admin logged out');
+      assert.equal(line?.userId, a.adminId);
     });
 
     it('logout on one instance ends the session on another sharing the store', async () => {
