@@ -1,0 +1,145 @@
+import type { z } from 'zod';
+import { headerRefs, OPTIONAL_HEADERS, SUCCESS_HEADERS } from './headers.ts';
+import { type JsonSchema, refTo, toInputSchema } from './json-schema.ts';
+import { type ErrorRefs, operationErrorResponses, resolveErrors } from './problems.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who answers an operation: the gateway itself, the upstream behind it, or nobody's key (public). */
+export type OperationKind = 'management' | 'proxied' | 'public';
+
+/** One documented operation, as the area modules under paths/ declare it. */
+export interface OperationSpec {
+  method: HttpMethod;
+  /** The path pattern exactly as the route table writes it, e.g. `/v2/carts/{id}:checkout`. */
+  path: string;
+  /** camelCase verb-noun, stable: the typed client is generated from it. */
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  kind: OperationKind;
+  /** Path parameters; by default every `{name}` is a required string described by `pathDescriptions`. */
+  pathParams?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  /** A registered request component; `required: false` when the body may be left out. */
+  body?: { schema: z.ZodType; required: boolean };
+  success: {
+    status: number;
+    description: string;
+    /** A registered response component; none for 204. */
+    schema?: z.ZodType;
+    /** Default application/json. */
+    contentTypes?: readonly string[];
+    /** True when the response carries `Location` (201). */
+    location?: boolean;
+  };
+  errors: ErrorRefs;
+}
+
+/** What the builder knows about an operation besides its spec. */
+export interface OperationContext {
+  /** The scope the route table (or the management prefix) requires; null for a public operation. */
+  scope: string | null;
+}
+
+const PATH_DESCRIPTIONS: Record<string, string> = {
+  id: 'The resource id.',
+  sku: 'The product SKU.',
+  country: 'ISO 3166-1 alpha-2 country code, e.g. DE.',
+  taxClass: 'Tax class.',
+};
+
+/** `/v2/carts/{id}:checkout` → `['id']`. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+}
+
+function parametersOf(schema: z.ZodObject, location: 'path' | 'query' | 'header'): JsonSchema[] {
+  const json = toInputSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...propertySchema } = property;
+    return {
+      name:
+        location === 'header'
+          ? name.replace(/(^|-)(\w)/g, (_m, dash: string, c: string) => dash + c.toUpperCase())
+          : name,
+      in: location,
+      required: location === 'path' || (json.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: propertySchema,
+    };
+  });
+}
+
+function pathParameters(spec: OperationSpec): JsonSchema[] {
+  if (spec.pathParams) return parametersOf(spec.pathParams, 'path');
+  return pathParamNames(spec.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: PATH_DESCRIPTIONS[name] ?? name,
+    schema: { type: 'string', minLength: 1 },
+  }));
+}
+
+function successResponse(spec: OperationSpec): JsonSchema {
+  const { success, kind } = spec;
+  const names: string[] = kind === 'public' ? [] : [...SUCCESS_HEADERS, ...OPTIONAL_HEADERS];
+  if (success.location) names.push('Location');
+  const response: JsonSchema = { description: success.description };
+  if (names.length > 0) response.headers = headerRefs(names);
+  if (success.schema) {
+    const schema = refTo(success.schema);
+    const types = success.contentTypes ?? ['application/json'];
+    response.content = Object.fromEntries(types.map((type) => [type, { schema }]));
+  }
+  return response;
+}
+
+function describe(spec: OperationSpec, scope: string | null): string {
+  const lines = [spec.description ?? spec.summary];
+  if (scope) {
+    lines.push(
+      '',
+      `**Required scope:** \`${scope}\`${spec.kind === 'management' ? ' (every key-management call needs it)' : ''}.`,
+      '',
+      'Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).',
+    );
+  } else {
+    lines.push('', 'Public: no API key needed, not rate-limited.');
+  }
+  return lines.join('\n');
+}
+
+/** The OpenAPI Operation Object of a spec. */
+export function buildOperation(spec: OperationSpec, { scope }: OperationContext): JsonSchema {
+  const problems = resolveErrors(spec.errors);
+  const parameters = [
+    ...pathParameters(spec),
+    ...(spec.query ? parametersOf(spec.query, 'query') : []),
+    ...(spec.headers ? parametersOf(spec.headers, 'header') : []),
+  ];
+  const operation: JsonSchema = {
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: describe(spec, scope),
+  };
+  if (scope) operation['x-required-scope'] = scope;
+  else operation.security = [];
+  if (parameters.length > 0) operation.parameters = parameters;
+  if (spec.body) {
+    operation.requestBody = {
+      required: spec.body.required,
+      content: { 'application/json': { schema: refTo(spec.body.schema) } },
+    };
+  }
+  operation.responses = {
+    [String(spec.success.status)]: successResponse(spec),
+    ...operationErrorResponses(problems),
+  };
+  if (problems.length > 0) operation['x-problem-types'] = problems.map((problem) => problem.type);
+  return operation;
+}
