@@ -206,6 +206,7 @@ describe('the OpenAPI document against the running system', function () {
       headers: { Accept: 'application/json' },
     });
     assert.equal((posted.data as { products: unknown[] }).products.length, 2);
+    await call('queryGraphql', 400, { body: {} });
   });
 
   it('changes stock, customers, prices and VAT rates', async () => {

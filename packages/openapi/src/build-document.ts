@@ -3,6 +3,7 @@ import {
   DEFAULT_ROUTES_FILE,
   MANAGEMENT_PREFIX,
   MANAGEMENT_SCOPE,
+  markDeprecations,
   type RouteTable,
   RouteTableSchema,
 } from '@keygate/gateway/api-schemas';
@@ -101,10 +102,10 @@ function buildPaths(table: RouteTable): Record<string, Record<string, JsonSchema
   return paths;
 }
 
-/** Builds the OpenAPI 3.1 document of the shipped stack from the services' schemas and tables. */
+/** Builds the OpenAPI 3.1 document of the shipped stack from the services' schemas, tables and route table. */
 export function buildDocument(table: RouteTable = loadDefaultRouteTable()): JsonSchema {
   const paths = buildPaths(table);
-  return {
+  const document: JsonSchema = {
     openapi: '3.1.1',
     info: {
       title: 'keygate API',
@@ -134,4 +135,6 @@ export function buildDocument(table: RouteTable = loadDefaultRouteTable()): Json
     },
     'x-problem-types': listProblemTypes(),
   };
+  // Routes the table deprecates (by route or by version) are `deprecated` here as when served.
+  return markDeprecations(document, table);
 }

@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import { headerRefs, OPTIONAL_HEADERS, SUCCESS_HEADERS } from './headers.ts';
 import { type JsonSchema, refTo, toInputSchema } from './json-schema.ts';
-import { type ErrorRefs, operationErrorResponses, resolveErrors } from './problems.ts';
+import {
+  type ErrorRefs,
+  operationErrorResponses,
+  type ProblemTypeEntry,
+  problemResponseOf,
+  resolveErrors,
+} from './problems.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -36,6 +42,16 @@ export interface OperationSpec {
     location?: boolean;
   };
   errors: ErrorRefs;
+  /**
+   * Answers of a status that are not problems (e.g. GraphQL's own 400 body): documented beside
+   * the problem+json of the same status, if any.
+   */
+  otherErrors?: ReadonlyArray<{
+    status: number;
+    description: string;
+    schema: z.ZodType;
+    contentTypes: readonly string[];
+  }>;
 }
 
 /** What the builder knows about an operation besides its spec. */
@@ -113,6 +129,34 @@ function describe(spec: OperationSpec, scope: string | null): string {
   return lines.join('\n');
 }
 
+/**
+ * Adds non-problem answers to the error responses: a status without problems gets its own
+ * response; one with problems is inlined from its component with the extra media types added.
+ */
+function withOtherErrors(
+  responses: Record<string, JsonSchema>,
+  others: NonNullable<OperationSpec['otherErrors']>,
+  problems: readonly ProblemTypeEntry[],
+): Record<string, JsonSchema> {
+  const merged = { ...responses };
+  for (const other of others) {
+    const media = Object.fromEntries(
+      other.contentTypes.map((type) => [type, { schema: refTo(other.schema) }]),
+    );
+    const existing = merged[String(other.status)];
+    const base = existing
+      ? problemResponseOf(other.status)
+      : { headers: headerRefs(['X-Request-Id']), content: {} };
+    merged[String(other.status)] = {
+      ...base,
+      description: [existing?.description, other.description].filter(Boolean).join('\n\n'),
+      content: { ...(base.content as JsonSchema), ...media },
+      'x-problem-types': problems.filter((problem) => problem.status === other.status).map((p) => p.type),
+    };
+  }
+  return merged;
+}
+
 /** The OpenAPI Operation Object of a spec. */
 export function buildOperation(spec: OperationSpec, { scope }: OperationContext): JsonSchema {
   const problems = resolveErrors(spec.errors);
@@ -138,7 +182,7 @@ export function buildOperation(spec: OperationSpec, { scope }: OperationContext)
   }
   operation.responses = {
     [String(spec.success.status)]: successResponse(spec),
-    ...operationErrorResponses(problems),
+    ...withOtherErrors(operationErrorResponses(problems), spec.otherErrors ?? [], problems),
   };
   if (problems.length > 0) operation['x-problem-types'] = problems.map((problem) => problem.type);
   return operation;

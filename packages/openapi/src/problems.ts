@@ -124,30 +124,26 @@ function describeEntries(entries: readonly ProblemTypeEntry[]): string {
   return entries.map((entry) => `- \`${entry.code}\`: ${entry.title}`).join('\n');
 }
 
-/** One `components.responses` entry per status any table uses, listing every problem type of it. */
+const PROBLEM_SCHEMA = { $ref: '#/components/schemas/Problem' };
+const VALIDATION_SCHEMA = { anyOf: [{ $ref: '#/components/schemas/ValidationProblem' }, PROBLEM_SCHEMA] };
+
+/** The `components.responses` entry of a status: every problem type of it, its headers and schema. */
+export function problemResponseOf(status: number): JsonSchema {
+  const entries = listProblemTypes().filter((entry) => entry.status === status);
+  return {
+    description: `${STATUS_CODES[status]}. Problem types:\n${describeEntries(entries)}`,
+    headers: Object.fromEntries(
+      problemHeadersOf(status).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+    ),
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: status === 422 ? VALIDATION_SCHEMA : PROBLEM_SCHEMA } },
+    'x-problem-types': entries.map((entry) => entry.type),
+  };
+}
+
+/** One `components.responses` entry per status any table uses. */
 export function problemResponses(): Record<string, JsonSchema> {
-  const byStatus = Map.groupBy(listProblemTypes(), (entry) => entry.status);
-  const responses: Record<string, JsonSchema> = {};
-  for (const [status, entries] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const schema =
-      status === 422
-        ? {
-            anyOf: [
-              { $ref: '#/components/schemas/ValidationProblem' },
-              { $ref: '#/components/schemas/Problem' },
-            ],
-          }
-        : { $ref: '#/components/schemas/Problem' };
-    responses[responseNameOf(status)] = {
-      description: `${STATUS_CODES[status]}. Problem types:\n${describeEntries(entries)}`,
-      headers: Object.fromEntries(
-        problemHeadersOf(status).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
-      ),
-      content: { [PROBLEM_CONTENT_TYPE]: { schema } },
-      'x-problem-types': entries.map((entry) => entry.type),
-    };
-  }
-  return responses;
+  const statuses = [...new Set(listProblemTypes().map((entry) => entry.status))].sort((a, b) => a - b);
+  return Object.fromEntries(statuses.map((status) => [responseNameOf(status), problemResponseOf(status)]));
 }
 
 /** The operation's error responses: a `$ref` per status with the codes this operation answers. */

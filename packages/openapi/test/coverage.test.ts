@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { ERROR_TABLE } from '@keygate/commerce/api-schemas';
-import { createKeysRouter, ERRORS, MANAGEMENT_PREFIX } from '@keygate/gateway/api-schemas';
+import { ERROR_TABLE, EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/commerce/api-schemas';
+import { createKeysRouter, ERRORS, MANAGEMENT_PREFIX, type RouteTable } from '@keygate/gateway/api-schemas';
 import { problemType } from '@keygate/problem';
-import { loadDefaultRouteTable } from '../src/index.ts';
+import { buildDocument, type JsonSchema, loadDefaultRouteTable } from '../src/index.ts';
 import { operationsOf, readCommittedDocument } from './document-file.ts';
 
 const document = readCommittedDocument();
@@ -59,7 +59,10 @@ describe('what the document covers', () => {
 
   it('lists every problem type of both error tables, with its status', () => {
     const listed = new Map(
-      (document['x-problem-types'] as Array<{ type: string; status: number }>).map((entry) => [entry.type, entry]),
+      (document['x-problem-types'] as Array<{ type: string; status: number }>).map((entry) => [
+        entry.type,
+        entry,
+      ]),
     );
     for (const [code, { status }] of [...Object.entries(ERRORS), ...Object.entries(ERROR_TABLE)]) {
       assert.equal(listed.get(problemType(code))?.status, status, code);
@@ -67,11 +70,18 @@ describe('what the document covers', () => {
   });
 
   it('has a webhook with a payload schema and the Standard Webhooks headers for every event type', () => {
-    const webhooks = document.webhooks as Record<string, { post: { parameters: Array<{ name: string }> } }>;
-    const types = ['order.created', 'stock.updated', 'stock.out_of_stock', 'customer.created', 'pricing.price.created'];
-    for (const type of types) {
+    type Webhook = { post: { parameters: Array<{ name: string }>; requestBody: JsonSchema } };
+    const webhooks = document.webhooks as Record<string, Webhook>;
+    const schemas = (document.components as { schemas: Record<string, JsonSchema> }).schemas;
+    assert.deepEqual(Object.keys(webhooks).sort(), [...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    for (const type of Object.keys(webhooks)) {
       const names = webhooks[type]?.post.parameters.map((parameter) => parameter.name);
       assert.deepEqual(names, ['webhook-id', 'webhook-timestamp', 'webhook-signature'], type);
+      const body = JSON.stringify(webhooks[type]?.post.requestBody);
+      const name = /"#\/components\/schemas\/(\w+)"/.exec(body)?.[1] ?? '';
+      const payload = schemas[name] as { properties: { type: { const: string } }; required: string[] };
+      assert.equal(payload.properties.type.const, type);
+      assert.deepEqual(payload.required, ['id', 'type', 'createdAt', 'environment', 'data']);
     }
   });
 
@@ -83,5 +93,29 @@ describe('what the document covers', () => {
       for (const part of pointer) node = (node as Record<string, unknown> | undefined)?.[part];
       assert.ok(node, `${ref} does not resolve`);
     }
+  });
+});
+
+describe('deprecations in the route table', () => {
+  it('mark the operations of deprecated routes, and only those', () => {
+    const table = loadDefaultRouteTable();
+    const deprecation = {
+      at: '2027-01-01T00:00:00Z',
+      sunset: '2027-07-01T00:00:00Z',
+      link: 'https://x.test/policy',
+    };
+    const routes = table.routes.map((route) =>
+      route.path === '/v2/channels' ? { ...route, deprecation } : route,
+    );
+    const built = buildDocument({ ...table, routes } as RouteTable);
+    const deprecated = operationsOf(built).filter(({ operation }) => operation.deprecated);
+    assert.deepEqual(
+      deprecated.map(({ key }) => key),
+      ['GET /v2/channels'],
+    );
+    assert.equal(
+      operationsOf(readCommittedDocument()).filter(({ operation }) => operation.deprecated).length,
+      0,
+    );
   });
 });

@@ -11,6 +11,9 @@ export function readCommittedDocument(): JsonSchema {
 export function operationsOf(document: JsonSchema): Array<{ key: string; operation: JsonSchema }> {
   const paths = document.paths as Record<string, Record<string, JsonSchema>>;
   return Object.entries(paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+    Object.entries(item).map(([method, operation]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      operation,
+    })),
   );
 }

@@ -10,7 +10,9 @@ describe('the committed openapi.json', () => {
       assert.deepEqual(committed, fresh);
     } catch (error) {
       const detail = error instanceof Error ? error.message.slice(0, 2000) : String(error);
-      assert.fail(`packages/openapi/openapi.json is out of date: run \`${GENERATE_COMMAND}\` and commit it.\n${detail}`);
+      assert.fail(
+        `packages/openapi/openapi.json is out of date: run \`${GENERATE_COMMAND}\` and commit it.\n${detail}`,
+      );
     }
   });
 });

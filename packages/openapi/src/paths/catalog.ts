@@ -8,9 +8,17 @@ import { ChannelListSchema, ProductDetailSchema, ProductPageSchema } from '../sc
 import { GraphqlQueryParamsSchema, GraphqlRequestSchema, GraphqlResponseSchema } from '../schemas/graphql.ts';
 import { proxiedErrors } from './errors.ts';
 
-const GRAPHQL_TYPES = ['application/graphql-response+json', 'application/json'] as const;
+const GRAPHQL_TYPES = ['application/json', 'application/graphql-response+json'] as const;
+const GRAPHQL_400 = [
+  {
+    status: 400,
+    description: 'A request GraphQL cannot run (e.g. no `query`): a GraphQL body with `errors`.',
+    schema: GraphqlResponseSchema,
+    contentTypes: GRAPHQL_TYPES,
+  },
+];
 const GRAPHQL =
-  'GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Send `Accept: application/json` to get 200 for every executed query.';
+  'GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Answers `application/json` unless `Accept` asks for `application/graphql-response+json`.';
 
 /** Catalogue, channels and GraphQL (scope article:r). */
 export const CATALOG_OPERATIONS: readonly OperationSpec[] = [
@@ -70,6 +78,7 @@ export const CATALOG_OPERATIONS: readonly OperationSpec[] = [
       contentTypes: GRAPHQL_TYPES,
     },
     errors: proxiedErrors([]),
+    otherErrors: GRAPHQL_400,
   },
   {
     method: 'POST',
@@ -87,5 +96,6 @@ export const CATALOG_OPERATIONS: readonly OperationSpec[] = [
       contentTypes: GRAPHQL_TYPES,
     },
     errors: proxiedErrors(['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
+    otherErrors: GRAPHQL_400,
   },
 ];
