@@ -18,6 +18,7 @@ h1{margin-top:0}h2{border-bottom:2px solid #e3e7ee;padding-bottom:.3rem;margin-t
 .deprecated{background:#fee2e2;color:#991b1b}
 table{border-collapse:collapse;width:100%;margin:.4rem 0;font-size:.9rem}
 td,th{border:1px solid #e3e7ee;padding:.3rem .5rem;vertical-align:top;text-align:left}th{background:#f6f8fa}
+td p{margin:.15rem 0}
 table.props table.props{margin:.3rem 0 0;font-size:.85rem}
 .req{color:#b91c1c;font-size:.75rem}.note{color:#667;font-size:.8rem}
 .type{font-size:.9rem}.media{margin:.3rem 0 .6rem}

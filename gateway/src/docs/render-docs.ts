@@ -5,6 +5,7 @@ import { asNode, type Node, renderSchema, schemaAnchor, typeLabel } from './rend
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 interface Entry {
+  isWebhook: boolean;
   method: string;
   /** The path, or the event name of a webhook. */
   path: string;
@@ -12,10 +13,11 @@ interface Entry {
   operation: Node;
 }
 
-function entriesOf(items: unknown): Entry[] {
+function entriesOf(items: unknown, isWebhook: boolean): Entry[] {
   return Object.entries(asNode(items)).flatMap(([path, value]) => {
     const pathItem = asNode(value);
     return METHODS.filter((method) => pathItem[method]).map((method) => ({
+      isWebhook,
       method,
       path,
       pathItem,
@@ -107,7 +109,7 @@ function renderGroups(document: Node, groups: Array<[string, Entry[]]>): string 
     .map(
       ([tag, entries]) =>
         `<h2 id="${anchorOf('tag', tag)}">${escapeHtml(tag)}</h2>${tagDescription(document, tag)}${entries
-          .map((e) => renderOperation(document, e.method, e.path, e.pathItem))
+          .map((entry) => renderOperation(document, entry))
           .join('')}`,
     )
     .join('');
@@ -116,8 +118,8 @@ function renderGroups(document: Node, groups: Array<[string, Entry[]]>): string 
 /** The whole reference page of an OpenAPI 3.x document: self-contained HTML with the given inline CSS. */
 export function renderDocsPage(document: Node, css: string): string {
   const info = asNode(document.info);
-  const groups = groupByTag(document, entriesOf(document.paths));
-  const webhookGroups = groupByTag(document, entriesOf(document.webhooks));
+  const groups = groupByTag(document, entriesOf(document.paths, false));
+  const webhookGroups = groupByTag(document, entriesOf(document.webhooks, true));
   const servers = (Array.isArray(document.servers) ? document.servers : []).map(asNode);
   const extra = ['Authentication', 'Headers', 'Problem types', 'Schemas'];
   return `<!doctype html>

@@ -65,8 +65,17 @@ function renderHeaders(document: Node, headers: unknown): string {
   return `<div class="headers">Headers: <ul>${items.join('')}</ul></div>`;
 }
 
+/** Successes first, then errors by status, `default` last. */
+function statusRank(status: string): number {
+  if (status === 'default') return 1000;
+  const rank = Number.parseInt(status.replace(/X/gi, '0'), 10);
+  return status.startsWith('2') ? rank - 1000 : rank;
+}
+
 function renderResponses(document: Node, operation: Node): string {
-  const rows = Object.entries(asNode(operation.responses)).map(([status, value]) => {
+  const entries = Object.entries(asNode(operation.responses));
+  entries.sort(([a], [b]) => statusRank(a) - statusRank(b));
+  const rows = entries.map(([status, value]) => {
     const response = resolveRef(document, value);
     const cls = status.startsWith('2') ? 'ok' : 'err';
     const body = status.startsWith('2') ? renderContent(document, response.content) : '';
@@ -75,15 +84,19 @@ function renderResponses(document: Node, operation: Node): string {
   return `<h4>Responses</h4>${rows.join('')}`;
 }
 
-/** One operation: method, path, scope, description, parameters, request body and responses (errors included). */
-export function renderOperation(document: Node, method: string, path: string, pathItem: Node): string {
+/** One operation (or webhook): method, path, scope, description, parameters, request body and responses. */
+export function renderOperation(
+  document: Node,
+  entry: { method: string; path: string; pathItem: Node; isWebhook: boolean },
+): string {
+  const { method, path, pathItem } = entry;
   const operation = asNode(pathItem[method]);
   const scope = operation['x-required-scope'];
+  const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
   const badges = [
     typeof scope === 'string' ? `<span class="scope">scope <code>${escapeHtml(scope)}</code></span>` : '',
-    Array.isArray(operation.security) && operation.security.length === 0
-      ? '<span class="scope">public</span>'
-      : '',
+    entry.isWebhook ? '<span class="scope">webhook: sent to your endpoint</span>' : '',
+    isPublic && !entry.isWebhook ? '<span class="scope">public</span>' : '',
     operation.deprecated ? '<span class="deprecated">deprecated</span>' : '',
   ].join('');
   return `<section class="op" id="${operationAnchor(method, path, operation)}">

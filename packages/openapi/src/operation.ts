@@ -60,12 +60,30 @@ export interface OperationContext {
   scope: string | null;
 }
 
-const PATH_DESCRIPTIONS: Record<string, string> = {
-  id: 'The resource id.',
-  sku: 'The product SKU.',
+/** What `{id}` names, by the collection segment before it. */
+const ID_DESCRIPTIONS: Record<string, string> = {
+  keys: 'The API key id (`key_…`).',
+  carts: 'The cart id (`crt_…`).',
+  orders: 'The order id (`ord_…`).',
+  customers: 'The customer id (`cus_…`).',
+  prices: 'The price id (`prc_…`).',
+  endpoints: 'The webhook endpoint id (`whe_…`).',
+  deliveries: 'The delivery id (`msg_…`, its `webhook-id`).',
+};
+
+const OTHER_DESCRIPTIONS: Record<string, string> = {
+  sku: 'The product SKU, e.g. KG-00001.',
   country: 'ISO 3166-1 alpha-2 country code, e.g. DE.',
   taxClass: 'Tax class.',
 };
+
+/** The description of a path parameter, from its name and the collection it identifies a member of. */
+function describePathParam(path: string, name: string): string {
+  const segments = path.split('/');
+  const index = segments.findIndex((segment) => segment.startsWith(`{${name}}`));
+  const collection = segments[index - 1] ?? '';
+  return (name === 'id' ? ID_DESCRIPTIONS[collection] : OTHER_DESCRIPTIONS[name]) ?? name;
+}
 
 /** `/v2/carts/{id}:checkout` → `['id']`. */
 export function pathParamNames(path: string): string[] {
@@ -90,12 +108,18 @@ function parametersOf(schema: z.ZodObject, location: 'path' | 'query' | 'header'
 }
 
 function pathParameters(spec: OperationSpec): JsonSchema[] {
-  if (spec.pathParams) return parametersOf(spec.pathParams, 'path');
+  if (spec.pathParams) {
+    return parametersOf(spec.pathParams, 'path').map(({ schema, ...parameter }) => ({
+      ...parameter,
+      description: parameter.description ?? describePathParam(spec.path, String(parameter.name)),
+      schema,
+    }));
+  }
   return pathParamNames(spec.path).map((name) => ({
     name,
     in: 'path',
     required: true,
-    description: PATH_DESCRIPTIONS[name] ?? name,
+    description: describePathParam(spec.path, name),
     schema: { type: 'string', minLength: 1 },
   }));
 }
