@@ -138,9 +138,12 @@ describe('the OpenAPI document against the running system', function () {
   });
 
   it('manages keys (/v2/auth/keys) as documented', async () => {
+    // Expiring in 3 days: its answers carry Keygate-Key-Expires and its view an expiryReminder.
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     const agency = await call('createKey', 201, {
-      body: { name: 'agency', scopes: ['article:r', 'order:r'], rateLimit: { perMinute: 100 } },
+      body: { name: 'agency', scopes: ['article:r', 'order:r'], expiresAt, rateLimit: { perMinute: 100 } },
     });
+    assert.ok(agency.expiryReminder, 'the key is within its reminder lead time');
     state.agencyId = String(agency.id);
     state.agencySecret = String(agency.secret);
     await call('listKeys', 200, { query: { status: 'active' } });
@@ -153,9 +156,14 @@ describe('the OpenAPI document against the running system', function () {
     await call('closeOldKeySecret', 200, { params: { id: state.agencyId }, body: {} });
     state.agencySecret = String(rotated.secret);
     await call('listChannels', 200, { key: state.agencySecret });
-    await call('getKeyUsage', 200, { params: { id: state.agencyId } });
+    // Usage is flushed on an interval: wait until the call shows, so the filled-in shapes are checked too.
+    await waitUntil('the call is in the usage', async () => {
+      const usage = await call('getKeyUsage', 200, { params: { id: state.agencyId } });
+      return (usage.totals as { calls: number }).calls > 0;
+    });
     await call('listKeyActivity', 200, { params: { id: state.agencyId }, query: { limit: '5' } });
-    await call('listKeyLogs', 200, { params: { id: state.agencyId }, query: { limit: '5' } });
+    const logs = await call('listKeyLogs', 200, { params: { id: state.agencyId }, query: { limit: '5' } });
+    assert.ok((logs.items as unknown[]).length > 0);
     const throwaway = await call('createKey', 201, { body: { name: 'throwaway', scopes: ['article:r'] } });
     await call('revokeKey', 200, { params: { id: String(throwaway.id) } });
   });
