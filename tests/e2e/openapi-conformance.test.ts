@@ -135,6 +135,8 @@ describe('the OpenAPI document against the running system', function () {
   it('serves its own document publicly', async () => {
     const served = await call('getOpenApiDocument', 200, { key: null });
     assert.deepEqual(served, checker.document);
+    const etag = (await system.call(null, '/v2/openapi.json')).headers.get('etag') ?? '';
+    await call('getOpenApiDocument', 304, { key: null, headers: { 'If-None-Match': etag } });
   });
 
   it('manages keys (/v2/auth/keys) as documented', async () => {

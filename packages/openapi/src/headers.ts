@@ -41,6 +41,11 @@ export function headerComponents(): Record<string, JsonSchema> {
       schema: string,
     },
     Location: { required: true, description: 'The path of the created resource.', schema: string },
+    ETag: {
+      required: true,
+      description: 'A strong validator of the representation; send it back as `If-None-Match` to get 304.',
+      schema: string,
+    },
     [EXPIRY_HEADER]: {
       required: false,
       description:

@@ -126,7 +126,7 @@ function pathParameters(spec: OperationSpec): JsonSchema[] {
 
 function successResponse(spec: OperationSpec): JsonSchema {
   const { success, kind } = spec;
-  const names: string[] = kind === 'public' ? [] : [...SUCCESS_HEADERS, ...OPTIONAL_HEADERS];
+  const names: string[] = kind === 'public' ? ['ETag'] : [...SUCCESS_HEADERS, ...OPTIONAL_HEADERS];
   if (success.location) names.push('Location');
   const response: JsonSchema = { description: success.description };
   if (names.length > 0) response.headers = headerRefs(names);
@@ -208,6 +208,14 @@ export function buildOperation(spec: OperationSpec, { scope }: OperationContext)
     [String(spec.success.status)]: successResponse(spec),
     ...withOtherErrors(operationErrorResponses(problems), spec.otherErrors ?? [], problems),
   };
+  if (spec.kind === 'public') {
+    Object.assign(operation.responses as JsonSchema, {
+      '304': {
+        description: 'Not modified: the `If-None-Match` sent is current.',
+        headers: headerRefs(['ETag']),
+      },
+    });
+  }
   if (problems.length > 0) operation['x-problem-types'] = problems.map((problem) => problem.type);
   return operation;
 }

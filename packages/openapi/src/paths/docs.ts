@@ -23,6 +23,12 @@ export const DOCS_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Get this OpenAPI document',
     description:
       'The document this API is described by; the same content is rendered for people at `/docs`. Cacheable (`ETag`).',
+    headers: z.object({
+      'if-none-match': z
+        .string()
+        .optional()
+        .meta({ description: 'The `ETag` of a copy held; 304 when current.' }),
+    }),
     success: { status: 200, description: 'The OpenAPI 3.1 document.', schema: OpenApiDocumentSchema },
     errors: {},
   },
