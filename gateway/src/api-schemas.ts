@@ -5,7 +5,7 @@
  */
 export { EXPIRY_HEADER } from './auth/steps.ts';
 export { DEFAULT_ROUTES_FILE } from './config.ts';
-export { markDeprecations } from './docs/load-document.ts';
+export { markDeprecations } from './docs/deprecations.ts';
 export { ERRORS, type ErrorCode } from './errors.ts';
 export {
   ChangeScopesInputSchema,

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type Request, type Response, Router } from 'express';
 import type { RouteTable } from '../routes/route-table.ts';
+import { markDeprecations } from './deprecations.ts';
 import { DOCS_CSS } from './docs-style.ts';
-import { loadOpenApiDocument, markDeprecations } from './load-document.ts';
+import { loadOpenApiDocument } from './load-document.ts';
 import { renderDocsPage } from './render-docs.ts';
 
+/** What the docs router serves from. */
 export interface DocsRouterDeps {
   /** The OpenAPI 3.1 document to serve (KEYGATE_OPENAPI_FILE). */
   openapiFile: string;

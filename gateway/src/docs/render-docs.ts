@@ -1,6 +1,7 @@
+import { asNode, type Node } from './document-node.ts';
 import { anchorOf, escapeHtml, renderMarkdown } from './html.ts';
 import { operationAnchor, renderOperation } from './render-operation.ts';
-import { asNode, type Node, renderSchema, schemaAnchor, typeLabel } from './render-schema.ts';
+import { renderSchema, schemaAnchor, typeLabel } from './render-schema.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

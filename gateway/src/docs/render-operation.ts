@@ -1,5 +1,6 @@
+import { asNode, type Node } from './document-node.ts';
 import { anchorOf, escapeHtml, renderMarkdown } from './html.ts';
-import { asNode, type Node, renderSchema, typeLabel } from './render-schema.ts';
+import { renderSchema, typeLabel } from './render-schema.ts';
 
 /** Follows a local `$ref` (also chains), keeping a sibling `description` as the override it is in 3.1. */
 export function resolveRef(document: Node, value: unknown): Node {
