@@ -1,0 +1,79 @@
+import { PRICE_LEVELS, TAX_CLASSES } from '@keygate/commerce/api-schemas';
+import { z } from 'zod';
+import { responseComponent } from '../registries.ts';
+import { CurrencySchema, count, money, NextCursorSchema } from './common.ts';
+
+export const ChannelSchema = responseComponent(
+  'Channel',
+  z.object({
+    code: z.string().meta({ description: 'Channel code, e.g. WEB_DE; send it as `X-Channel`.' }),
+    name: z.string(),
+    currency: CurrencySchema,
+    taxCountry: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .meta({ description: 'ISO 3166-1 alpha-2 country whose VAT applies.' }),
+    pricesIncludeVat: z.boolean().meta({ description: 'True when stored amounts are gross (VAT included).' }),
+  }),
+);
+
+export const ChannelListSchema = responseComponent('ChannelList', z.object({ data: z.array(ChannelSchema) }));
+
+export const PriceLevelSchema = responseComponent(
+  'PriceLevel',
+  z
+    .enum(PRICE_LEVELS)
+    .meta({ description: 'Which price applied: agreement (the customer’s own) > tier > base.' }),
+);
+
+export const TaxClassSchema = responseComponent('TaxClass', z.enum(TAX_CLASSES));
+
+/** A resolved unit price as catalogue, carts and customer pricing show it. */
+export const UnitPriceSchema = responseComponent(
+  'UnitPrice',
+  z.object({
+    amount: money('The stored price: gross in channels whose prices include VAT, else net (minor units).'),
+    net: money('Net unit price in minor units.'),
+    vat: money('VAT per unit in minor units.'),
+    gross: money('Gross unit price (net + vat) in minor units.'),
+    vatRate: z.number().meta({ description: 'VAT rate as a fraction, e.g. 0.19 (display only).' }),
+    vatRateBp: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .meta({ description: 'VAT rate in basis points, e.g. 1900; exact.' }),
+    currency: CurrencySchema,
+    source: PriceLevelSchema,
+    minQuantity: z.number().int().min(1).meta({ description: 'The quantity break this price starts at.' }),
+  }),
+);
+
+export const CatalogProductSchema = responseComponent(
+  'CatalogProduct',
+  z.object({
+    id: z.string(),
+    sku: z.string(),
+    name: z.string(),
+    taxClass: TaxClassSchema,
+    price: UnitPriceSchema,
+    stock: z.object({ available: count('Units available to order (on hand − allocated).') }),
+  }),
+);
+
+const catalogContext = {
+  channel: z.string().meta({ description: 'The channel code the prices are for.' }),
+  currency: CurrencySchema,
+  pricesIncludeVat: z.boolean(),
+  customer: z.string().nullable().meta({ description: 'The customer whose prices apply, or null.' }),
+};
+
+export const ProductPageSchema = responseComponent(
+  'ProductPage',
+  z.object({ ...catalogContext, data: z.array(CatalogProductSchema), nextCursor: NextCursorSchema }),
+);
+
+export const ProductDetailSchema = responseComponent(
+  'ProductDetail',
+  z.object({ ...catalogContext, data: CatalogProductSchema }),
+);

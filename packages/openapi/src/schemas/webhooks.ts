@@ -1,0 +1,93 @@
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/commerce/api-schemas';
+import { z } from 'zod';
+import { responseComponent } from '../registries.ts';
+import { count, NextCursorSchema, timestamp } from './common.ts';
+
+export const EventTypeSchema = responseComponent('EventType', z.enum(EVENT_TYPES));
+
+export const EventTypeListSchema = responseComponent(
+  'EventTypeList',
+  z.object({
+    data: z.array(EventTypeSchema),
+    testEventType: z
+      .literal(TEST_EVENT_TYPE)
+      .meta({ description: 'Sent only by `:test`; not subscribable.' }),
+  }),
+);
+
+export const WebhookEndpointSchema = responseComponent(
+  'WebhookEndpoint',
+  z.object({
+    id: z.string(),
+    url: z.string().meta({ format: 'uri' }),
+    description: z.string(),
+    eventTypes: z
+      .array(EventTypeSchema)
+      .nullable()
+      .meta({ description: 'Subscribed event types; null subscribes to every type.' }),
+    enabled: z.boolean(),
+    disabledReason: z
+      .enum(['manual', 'gone', 'failing'])
+      .nullable()
+      .meta({ description: 'Why the endpoint is disabled: by hand, after a 410, or after failing 5 days.' }),
+    secretRotation: z
+      .object({ previousSecretExpiresAt: timestamp() })
+      .nullable()
+      .meta({ description: 'While a rotated secret overlaps, deliveries carry both signatures.' }),
+    failingSince: timestamp().nullable(),
+    createdByKeyId: z.string(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }),
+);
+
+export const WebhookEndpointWithSecretSchema = responseComponent(
+  'WebhookEndpointWithSecret',
+  WebhookEndpointSchema.extend({
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]+$/)
+      .meta({ description: 'The signing secret (`whsec_` + base64), shown only here.' }),
+  }),
+);
+
+export const WebhookEndpointListSchema = responseComponent(
+  'WebhookEndpointList',
+  z.object({ data: z.array(WebhookEndpointSchema) }),
+);
+
+export const DeliveryAttemptSchema = responseComponent(
+  'DeliveryAttempt',
+  z.object({
+    startedAt: timestamp(),
+    finishedAt: timestamp().nullable(),
+    webhookTimestamp: z.number().int().meta({ description: 'The `webhook-timestamp` sent (Unix seconds).' }),
+    statusCode: z.number().int().nullable(),
+    durationMs: z.number().nullable(),
+    response: z.string().nullable().meta({ description: 'At most 1 KiB of the response body.' }),
+    responseTruncated: z.boolean(),
+    error: z.string().nullable(),
+  }),
+);
+
+const deliveryFields = {
+  id: z.string().meta({ description: 'The `webhook-id` of every attempt of this delivery.' }),
+  eventId: z.string(),
+  eventType: z.string().meta({ description: 'An event type, or `webhook.test`.' }),
+  endpointId: z.string(),
+  status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
+  attemptCount: count('Attempts made so far.'),
+  nextAttemptAt: timestamp().nullable().meta({ description: 'When a pending delivery is tried next.' }),
+  createdAt: timestamp(),
+  completedAt: timestamp().nullable(),
+};
+
+export const WebhookDeliverySchema = responseComponent('WebhookDelivery', z.object(deliveryFields));
+
+export const WebhookDeliveryPageSchema = responseComponent(
+  'WebhookDeliveryPage',
+  z.object({
+    data: z.array(z.object({ ...deliveryFields, attempts: z.array(DeliveryAttemptSchema) })),
+    nextCursor: NextCursorSchema,
+  }),
+);

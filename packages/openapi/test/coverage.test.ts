@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { ERROR_TABLE, EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/commerce/api-schemas';
+import { createKeysRouter, ERRORS, MANAGEMENT_PREFIX, type RouteTable } from '@keygate/gateway/api-schemas';
+import { problemType } from '@keygate/problem';
+import { buildDocument, type JsonSchema, loadDefaultRouteTable } from '../src/index.ts';
+import { operationsOf, readCommittedDocument } from './document-file.ts';
+
+const document = readCommittedDocument();
+const operations = operationsOf(document);
+const PUBLIC = new Set(['GET /v2/openapi.json']);
+
+/** `METHOD /v2/auth/keys/{id}:rotate` for every route the keys router really serves. */
+function keysRouterRoutes(): string[] {
+  const router = createKeysRouter({ keyService: {} as never }) as unknown as {
+    stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }>;
+  };
+  return router.stack.flatMap(({ route }) => {
+    if (!route) return [];
+    // Express writes a literal colon as `\:`; `:name` elsewhere is a parameter.
+    const [head = '', ...literals] = route.path.replace(/\/$/, '').split('\\:');
+    const path = [MANAGEMENT_PREFIX + head.replace(/:(\w+)/g, '{$1}'), ...literals].join(':');
+    return Object.keys(route.methods).map((method) => `${method.toUpperCase()} ${path}`);
+  });
+}
+
+describe('what the document covers', () => {
+  it('documents every route of the route table with its scope, and nothing the table lacks', () => {
+    const table = loadDefaultRouteTable();
+    const byKey = new Map(operations.map(({ key, operation }) => [key, operation]));
+    for (const route of table.routes) {
+      const operation = byKey.get(`${route.method} ${route.path}`);
+      assert.ok(operation, `${route.method} ${route.path} is not documented`);
+      assert.equal(operation['x-required-scope'], route.scope, `${route.method} ${route.path}`);
+      assert.match(String(operation.description), new RegExp(`\`${route.scope}\``));
+    }
+    const tableKeys = new Set(table.routes.map((route) => `${route.method} ${route.path}`));
+    const extra = operations
+      .map(({ key }) => key)
+      .filter((key) => !tableKeys.has(key) && !key.includes(` ${MANAGEMENT_PREFIX}`) && !PUBLIC.has(key));
+    assert.deepEqual(extra, []);
+  });
+
+  it('documents exactly the routes the key-management router serves, each needing auth:rw', () => {
+    const documented = operations
+      .filter(({ key }) => key.includes(` ${MANAGEMENT_PREFIX}`))
+      .map(({ key, operation }) => {
+        assert.equal(operation['x-required-scope'], 'auth:rw', key);
+        return key;
+      });
+    assert.deepEqual([...documented].sort(), keysRouterRoutes().sort());
+  });
+
+  it('gives every operation a unique camelCase operationId and one tag', () => {
+    const ids = operations.map(({ operation }) => String(operation.operationId));
+    for (const id of ids) assert.match(id, /^[a-z]+[A-Za-z]*$/);
+    assert.equal(new Set(ids).size, ids.length);
+    for (const { operation } of operations) assert.equal((operation.tags as string[]).length, 1);
+  });
+
+  it('lists every problem type of both error tables, with its status', () => {
+    const listed = new Map(
+      (document['x-problem-types'] as Array<{ type: string; status: number }>).map((entry) => [
+        entry.type,
+        entry,
+      ]),
+    );
+    for (const [code, { status }] of [...Object.entries(ERRORS), ...Object.entries(ERROR_TABLE)]) {
+      assert.equal(listed.get(problemType(code))?.status, status, code);
+    }
+  });
+
+  it('has a webhook with a payload schema and the Standard Webhooks headers for every event type', () => {
+    type Webhook = { post: { parameters: Array<{ name: string }>; requestBody: JsonSchema } };
+    const webhooks = document.webhooks as Record<string, Webhook>;
+    const schemas = (document.components as { schemas: Record<string, JsonSchema> }).schemas;
+    assert.deepEqual(Object.keys(webhooks).sort(), [...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    for (const type of Object.keys(webhooks)) {
+      const names = webhooks[type]?.post.parameters.map((parameter) => parameter.name);
+      assert.deepEqual(names, ['webhook-id', 'webhook-timestamp', 'webhook-signature'], type);
+      const body = JSON.stringify(webhooks[type]?.post.requestBody);
+      const name = /"#\/components\/schemas\/(\w+)"/.exec(body)?.[1] ?? '';
+      const payload = schemas[name] as { properties: { type: { const: string } }; required: string[] };
+      assert.equal(payload.properties.type.const, type);
+      assert.deepEqual(payload.required, ['id', 'type', 'createdAt', 'environment', 'data']);
+    }
+  });
+
+  it('resolves every $ref inside the document', () => {
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of new Set(refs)) {
+      const pointer = ref.slice('"$ref":"#/'.length, -1).split('/');
+      let node: unknown = document;
+      for (const part of pointer) node = (node as Record<string, unknown> | undefined)?.[part];
+      assert.ok(node, `${ref} does not resolve`);
+    }
+  });
+});
+
+describe('deprecations in the route table', () => {
+  it('mark the operations of deprecated routes, and only those', () => {
+    const table = loadDefaultRouteTable();
+    const deprecation = {
+      at: '2027-01-01T00:00:00Z',
+      sunset: '2027-07-01T00:00:00Z',
+      link: 'https://x.test/policy',
+    };
+    const routes = table.routes.map((route) =>
+      route.path === '/v2/channels' ? { ...route, deprecation } : route,
+    );
+    const built = buildDocument({ ...table, routes } as RouteTable);
+    const deprecated = operationsOf(built).filter(({ operation }) => operation.deprecated);
+    assert.deepEqual(
+      deprecated.map(({ key }) => key),
+      ['GET /v2/channels'],
+    );
+    assert.equal(
+      operationsOf(readCommittedDocument()).filter(({ operation }) => operation.deprecated).length,
+      0,
+    );
+  });
+});

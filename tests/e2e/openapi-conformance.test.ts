@@ -1,0 +1,352 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhook } from '@keygate/webhooks';
+import {
+  type ConformanceChecker,
+  createConformanceChecker,
+  type Node,
+  resolveRef,
+} from '../support/openapi-conformance.ts';
+import { type System, startSystem } from '../support/system.ts';
+import { waitUntil } from '../support/traffic.ts';
+
+interface CallOptions {
+  key?: string | null;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Sent as is instead of JSON (with its own Content-Type in `headers`). */
+  rawBody?: string;
+}
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A loopback receiver that records every webhook delivery and acknowledges it with 204. */
+async function startReceiver(): Promise<{ url: string; received: Delivery[]; close: () => void }> {
+  const received: Delivery[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks`, received, close: () => server.close() };
+}
+
+const typeOf = (delivery: Delivery) => (JSON.parse(delivery.body) as { type: string }).type;
+
+describe('the OpenAPI document against the running system', function () {
+  this.timeout(180_000);
+  let system: System;
+  let checker: ConformanceChecker;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let admin: string;
+  const webhookSecrets: string[] = [];
+  const state = { agencyId: '', agencySecret: '', endpointId: '', sku: '', customerId: '' };
+
+  /** Calls a documented operation through the gateway and checks the answer against the document. */
+  async function call(operationId: string, expected: number, options: CallOptions = {}): Promise<Node> {
+    const { method, path } = checker.operation(operationId);
+    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const value = options.params?.[name];
+      if (value === undefined) throw new Error(`${operationId}: no value for {${name}}`);
+      return encodeURIComponent(value);
+    });
+    const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const key = options.key === undefined ? admin : options.key;
+    const res = await system.call(key, url + query, { method: method.toUpperCase(), headers, body });
+    const text = await res.text();
+    const problems = checker.check(operationId, { status: res.status, headers: res.headers, text });
+    assert.equal(res.status, expected, `${operationId} answered ${res.status}: ${text.slice(0, 500)}`);
+    assert.deepEqual(problems, [], `${operationId} ${res.status} differs from the document`);
+    return text ? (JSON.parse(text) as Node) : {};
+  }
+
+  before(async () => {
+    checker = createConformanceChecker();
+    receiver = await startReceiver();
+    system = await startSystem({
+      commerceEnv: { KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true', COMMERCE_WEBHOOK_POLL_MS: '100' },
+    });
+    const scopes = [
+      'auth:rw',
+      'article:r',
+      'order:rw',
+      'stock:rw',
+      'customer:rw',
+      'pricing:rw',
+      'webhook:rw',
+    ];
+    admin = (await system.createKey({ name: 'conformance', env: 'live', scopes })).secret;
+  });
+
+  after(async () => {
+    receiver?.close();
+    await system?.stop();
+  });
+
+  it('has a checker that refuses what the document does not say', () => {
+    const fresh = createConformanceChecker();
+    const headers = new Headers({
+      'Content-Type': 'application/json',
+      'RateLimit-Policy': '"per-key";q=600;w=60',
+      RateLimit: '"per-key";r=599;t=60',
+      'X-Request-Id': 'req_1',
+    });
+    const channels = JSON.stringify({ data: [] });
+    assert.deepEqual(fresh.check('listChannels', { status: 200, headers, text: channels }), []);
+    const extra = JSON.stringify({ data: [], total: 0 });
+    assert.match(fresh.check('listChannels', { status: 200, headers, text: extra }).join(), /additional/);
+    const bare = new Headers({ 'Content-Type': 'application/json' });
+    assert.match(
+      fresh.check('listChannels', { status: 200, headers: bare, text: channels }).join(),
+      /RateLimit/,
+    );
+    assert.match(
+      fresh.check('listChannels', { status: 418, headers, text: channels }).join(),
+      /not documented/,
+    );
+    const html = new Headers(headers);
+    html.set('Content-Type', 'text/html');
+    assert.match(
+      fresh.check('listChannels', { status: 200, headers: html, text: channels }).join(),
+      /content type/,
+    );
+  });
+
+  it('serves its own document publicly', async () => {
+    const served = await call('getOpenApiDocument', 200, { key: null });
+    assert.deepEqual(served, checker.document);
+    const etag = (await system.call(null, '/v2/openapi.json')).headers.get('etag') ?? '';
+    await call('getOpenApiDocument', 304, { key: null, headers: { 'If-None-Match': etag } });
+  });
+
+  it('manages keys (/v2/auth/keys) as documented', async () => {
+    // Expiring in 3 days: its answers carry Keygate-Key-Expires and its view an expiryReminder.
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const agency = await call('createKey', 201, {
+      body: { name: 'agency', scopes: ['article:r', 'order:r'], expiresAt, rateLimit: { perMinute: 100 } },
+    });
+    assert.ok(agency.expiryReminder, 'the key is within its reminder lead time');
+    state.agencyId = String(agency.id);
+    state.agencySecret = String(agency.secret);
+    await call('listKeys', 200, { query: { status: 'active' } });
+    await call('getKey', 200, { params: { id: state.agencyId } });
+    await call('changeKeyScopes', 200, { params: { id: state.agencyId }, body: { scopes: ['article:r'] } });
+    const rotated = await call('rotateKey', 200, {
+      params: { id: state.agencyId },
+      body: { overlapDays: 1 },
+    });
+    await call('closeOldKeySecret', 200, { params: { id: state.agencyId }, body: {} });
+    state.agencySecret = String(rotated.secret);
+    await call('listChannels', 200, { key: state.agencySecret });
+    // Usage is flushed on an interval: wait until the call shows, so the filled-in shapes are checked too.
+    await waitUntil('the call is in the usage', async () => {
+      const usage = await call('getKeyUsage', 200, { params: { id: state.agencyId } });
+      return (usage.totals as { calls: number }).calls > 0;
+    });
+    await call('listKeyActivity', 200, { params: { id: state.agencyId }, query: { limit: '5' } });
+    const logs = await call('listKeyLogs', 200, { params: { id: state.agencyId }, query: { limit: '5' } });
+    assert.ok((logs.items as unknown[]).length > 0);
+    const throwaway = await call('createKey', 201, { body: { name: 'throwaway', scopes: ['article:r'] } });
+    await call('revokeKey', 200, { params: { id: String(throwaway.id) } });
+  });
+
+  it('answers key-management errors as documented', async () => {
+    await call('createKey', 422, { body: { name: '', scopes: [] } });
+    await call('getKey', 404, { params: { id: 'key_doesnotexist' } });
+    await call('createKey', 400, { rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
+    await call('listKeys', 403, { key: state.agencySecret });
+  });
+
+  it('answers authentication, scope and rate-limit refusals as documented', async () => {
+    await call('listChannels', 401, { key: null });
+    await call('listChannels', 401, { key: 'kg_live_not_a_real_key' });
+    await call('createCart', 403, { key: state.agencySecret, body: { channel: 'WEB_DE' } });
+    const limited = await call('createKey', 201, {
+      body: { name: 'limited', scopes: ['article:r'], rateLimit: { perMinute: 1 } },
+    });
+    await call('listChannels', 200, { key: String(limited.secret) });
+    await call('listChannels', 429, { key: String(limited.secret) });
+  });
+
+  it('subscribes a webhook endpoint to every event', async () => {
+    await call('listWebhookEventTypes', 200);
+    const endpoint = await call('createWebhookEndpoint', 201, {
+      body: { url: receiver.url, eventTypes: null },
+    });
+    state.endpointId = String(endpoint.id);
+    webhookSecrets.push(String(endpoint.secret));
+    await call('createWebhookEndpoint', 422, { body: { url: 'ftp://example.test/' } });
+  });
+
+  it('reads the catalogue, GraphQL included', async () => {
+    const channel = { 'X-Channel': 'WEB_DE' };
+    const page = await call('listProducts', 200, {
+      headers: channel,
+      query: { inStock: 'true', limit: '2' },
+    });
+    const products = page.data as Array<{ sku: string }>;
+    state.sku = products[0]?.sku ?? '';
+    await call('getProduct', 200, { headers: channel, params: { sku: state.sku } });
+    await call('getProduct', 404, { headers: channel, params: { sku: 'NO-SUCH-SKU' } });
+    await call('listProducts', 422, { query: { limit: '2' } });
+    const query = '{ products(channel: WEB_DE, first: 2) { sku } }';
+    await call('queryGraphqlGet', 200, { query: { query }, headers: { Accept: 'application/json' } });
+    const posted = await call('queryGraphql', 200, {
+      body: { query },
+      headers: { Accept: 'application/json' },
+    });
+    assert.equal((posted.data as { products: unknown[] }).products.length, 2);
+    await call('queryGraphql', 400, { body: {} });
+  });
+
+  it('changes stock, customers, prices and VAT rates', async () => {
+    const sku = { sku: state.sku };
+    const stock = await call('getStock', 200, { params: sku });
+    assert.ok(Number(stock.available) > 0);
+    // Down to what orders hold (available 0: out of stock), then up again (back in stock).
+    await call('setStock', 200, { params: sku, body: { onHand: stock.allocated } });
+    await call('adjustStock', 200, { params: sku, body: { delta: 20 } });
+    await call('setStock', 422, { params: sku, body: { onHand: -1 } });
+    const customer = await call('createCustomer', 201, { body: { name: 'Acme GmbH' } });
+    state.customerId = String(customer.id);
+    await call('getCustomer', 200, { params: { id: state.customerId } });
+    await call('updateCustomer', 200, {
+      params: { id: state.customerId },
+      body: { name: 'Acme AG', tier: 'gold' },
+    });
+    await call('getCustomer', 404, { params: { id: 'cus_nobody' } });
+    const price = await call('createPrice', 201, {
+      body: {
+        sku: state.sku,
+        channel: 'WEB_DE',
+        level: 'agreement',
+        customerId: state.customerId,
+        amount: 999,
+      },
+    });
+    const id = String(price.id);
+    await call('getPrice', 200, { params: { id } });
+    await call('replacePrice', 200, { params: { id }, body: { amount: 899 } });
+    const pricing = await call('getCustomerPricing', 200, { params: { id: state.customerId } });
+    assert.equal((pricing.agreements as unknown[]).length, 1);
+    await call('deletePrice', 204, { params: { id } });
+    await call('setVatRate', 200, { params: { country: 'DE', taxClass: 'zero' }, body: { rateBp: 1 } });
+    await call('setVatRate', 200, { params: { country: 'DE', taxClass: 'zero' }, body: { rateBp: 0 } });
+  });
+
+  it('fills carts, checks out, cancels and fulfils orders', async () => {
+    const cart = await call('createCart', 201, { body: { channel: 'WEB_DE', customerId: state.customerId } });
+    const params = { id: String(cart.id) };
+    await call('addCartItem', 200, { params, body: { sku: state.sku, qty: 2 } });
+    await call('getCart', 200, { params });
+    const order = await call('checkoutCart', 201, { params });
+    await call('getOrder', 200, { params: { id: String(order.id) } });
+    await call('cancelOrder', 200, { params: { id: String(order.id) } });
+    await call('cancelOrder', 409, { params: { id: String(order.id) } });
+    await call('addCartItem', 409, { params, body: { sku: state.sku, qty: 1 } });
+    const second = await call('createCart', 201, { body: { channel: 'WEB_DE' } });
+    await call('addCartItem', 200, { params: { id: String(second.id) }, body: { sku: state.sku, qty: 1 } });
+    const placed = await call('checkoutCart', 201, { params: { id: String(second.id) }, body: {} });
+    await call('fulfilOrder', 200, { params: { id: String(placed.id) } });
+    await call('getCart', 404, { params: { id: 'cart_nobody' } });
+    await call('createCart', 415, { rawBody: 'channel=WEB_DE', headers: { 'Content-Type': 'text/plain' } });
+    await call('createCart', 400, {
+      rawBody: '{"channel":',
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+
+  it('manages the endpoint and its deliveries', async () => {
+    const params = { id: state.endpointId };
+    await call('sendWebhookTest', 202, { params });
+    await call('listWebhookEndpoints', 200);
+    await call('getWebhookEndpoint', 200, { params });
+    await call('updateWebhookEndpoint', 200, { params, body: { description: 'conformance' } });
+    const rotated = await call('rotateWebhookSecret', 200, { params, body: { overlapHours: 1 } });
+    webhookSecrets.push(String(rotated.secret));
+    await call('closeOldWebhookSecret', 200, { params });
+    await waitUntil(
+      'every event type was delivered',
+      () => {
+        const types = new Set(receiver.received.map(typeOf));
+        return Object.keys(asWebhooks(checker.document.webhooks)).every((type) => types.has(type));
+      },
+      30_000,
+    );
+    const page = await call('listWebhookDeliveries', 200, { params, query: { limit: '5' } });
+    const deliveries = page.data as Array<{ id: string; status: string }>;
+    const done = deliveries.find((delivery) => delivery.status === 'succeeded');
+    assert.ok(done, 'a delivery succeeded');
+    await call('resendWebhookDelivery', 202, { params: { id: done.id } });
+    await call('resendWebhookDelivery', 404, { params: { id: 'nothing' } });
+    await call('getWebhookEndpoint', 404, { params: { id: 'whe_nothing' } });
+  });
+
+  it('delivered a signed payload matching the documented schema for every webhook event', () => {
+    const webhooks = asWebhooks(checker.document.webhooks);
+    for (const delivery of receiver.received) {
+      const type = typeOf(delivery);
+      const post = (webhooks[type] as { post?: Node } | undefined)?.post;
+      assert.ok(post, `${type} is not documented under webhooks`);
+      const schema = resolveRef(checker.document, post.requestBody).content as Record<
+        string,
+        { schema: unknown }
+      >;
+      assert.deepEqual(
+        checker.validate(schema['application/json']?.schema, JSON.parse(delivery.body)),
+        [],
+        type,
+      );
+      for (const parameter of post.parameters as Array<{ name: string; schema: unknown }>) {
+        const value = delivery.headers[parameter.name];
+        assert.equal(typeof value, 'string', `${type}: ${parameter.name}`);
+        assert.deepEqual(checker.validate(parameter.schema, value), [], `${type}: ${parameter.name}`);
+      }
+      verifyWebhook(webhookSecrets, delivery.headers, delivery.body);
+    }
+  });
+
+  it('deletes the endpoint', async () => {
+    await call('deleteWebhookEndpoint', 204, { params: { id: state.endpointId } });
+  });
+
+  it('exercised every documented operation with a documented success, and the main refusals', () => {
+    const missing = checker.operations
+      .filter(({ operationId, operation }) => {
+        const seen = [...(checker.exercised.get(operationId) ?? [])];
+        const successes = Object.keys(asWebhooks(operation.responses)).filter((status) =>
+          status.startsWith('2'),
+        );
+        return !seen.some((status) => successes.includes(String(status)));
+      })
+      .map(({ operationId }) => operationId);
+    assert.deepEqual(missing, [], 'operations never answered with their documented success');
+    const statuses = new Set([...checker.exercised.values()].flatMap((set) => [...set]));
+    for (const status of [400, 401, 403, 404, 409, 415, 422, 429])
+      assert.ok(statuses.has(status), `no ${status} seen`);
+  });
+});
+
+function asWebhooks(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
