@@ -14,7 +14,7 @@ export function groupFieldErrors(
     const index = /\/(\d+)$/.exec(error.pointer)?.[1];
     const detail =
       field && index !== undefined && field !== error.pointer
-        ? `#${Number(index) + 1}: ${error.detail}`
+        ? `entry ${Number(index) + 1}: ${error.detail}`
         : error.detail;
     grouped[field] = [...(grouped[field] ?? []), detail];
   }

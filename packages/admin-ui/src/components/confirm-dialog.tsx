@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 /** Props of a confirmation dialog. */
 export interface ConfirmDialogProps {
@@ -22,6 +22,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const opener = useRef<Element | null>(null);
+  const id = useId();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -69,13 +70,13 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     <dialog
       ref={ref}
       class="dialog"
-      aria-labelledby="dialog-title"
-      aria-describedby="dialog-body"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-body`}
       onCancel={onCancelEvent}
       onKeyDown={trapTab}
     >
-      <h2 id="dialog-title">{props.title}</h2>
-      <div id="dialog-body">{props.children}</div>
+      <h2 id={`${id}-title`}>{props.title}</h2>
+      <div id={`${id}-body`}>{props.children}</div>
       <div class="dialog-actions">
         <button type="button" ref={cancelRef} onClick={props.onCancel} disabled={props.busy}>
           Cancel

@@ -73,12 +73,7 @@ export function LineChart(props: LineChartProps) {
   return (
     <figure class="chart" aria-labelledby={`${props.id}-title`}>
       <figcaption id={`${props.id}-title`}>{props.title}</figcaption>
-      <svg
-        viewBox={`0 0 ${G.width} ${G.height}`}
-        role="img"
-        aria-label={`${props.title}: ${summary}`}
-        preserveAspectRatio="none"
-      >
+      <svg viewBox={`0 0 ${G.width} ${G.height}`} role="img" aria-label={`${props.title}: ${summary}`}>
         {ticks.map((tick) => {
           const y = G.top + G.plotHeight - (tick / max) * G.plotHeight;
           return (
