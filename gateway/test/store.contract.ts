@@ -11,6 +11,7 @@ import type {
 import { LATENCY_BUCKETS_MS } from '../src/keys/model.ts';
 import { InvalidCursorError } from '../src/store/cursor.ts';
 import type { KeyStore } from '../src/store/store.ts';
+import { describeAdminSessionContract } from './store-admin.contract.ts';
 
 /** One backend under test: a fresh, empty store, a second connection to the same data, and cleanup. */
 export interface StoreFixture {
@@ -501,5 +502,7 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         assert.equal(await store.ping(), true);
       });
     });
+
+    describeAdminSessionContract(() => ({ fixture, store }));
   });
 }

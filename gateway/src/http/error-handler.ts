@@ -59,7 +59,9 @@ export function createErrorHandler(logger: Logger) {
       return;
     }
     const headers: Record<string, string> = {};
-    if (problem.status === 401) headers['WWW-Authenticate'] = wwwAuthenticate(problem);
+    // Admin 401s are about a session cookie, not a Bearer key: no Bearer challenge for them.
+    const isAdminAuth = problem.code === 'ADMIN_SESSION_REQUIRED' || problem.code === 'INVALID_CREDENTIALS';
+    if (problem.status === 401 && !isAdminAuth) headers['WWW-Authenticate'] = wwwAuthenticate(problem);
     const { retryAfter } = problem.extensions;
     if (typeof retryAfter === 'number' && !res.hasHeader('Retry-After')) {
       headers['Retry-After'] = String(retryAfter);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-const ACTIVITY_ACTIONS = [
+export const ACTIVITY_ACTIONS = [
   'key.created',
   'key.scopes_changed',
   'key.rotated',
@@ -10,7 +10,9 @@ const ACTIVITY_ACTIONS = [
 ] as const;
 
 /** An ISO-8601 instant with a zone (`2025-03-01T12:00:00Z`), turned into its ISO UTC form. */
-const InstantSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
+export const InstantSchema = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value).toISOString());
 const LimitSchema = z.coerce.number().int().min(1).max(1000);
 const CursorSchema = z.string().min(1).max(512);
 

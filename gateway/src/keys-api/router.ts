@@ -5,7 +5,7 @@ import { routeOf } from '../auth/steps.ts';
 import { ChangeScopesInputSchema, CloseSecretInputSchema, parseInput } from '../keys/key-input.ts';
 import type { KeyService } from '../keys/key-service.ts';
 import type { Actor } from '../keys/model.ts';
-import type { PublicKey } from '../keys/public-key.ts';
+import { withSecret } from '../keys/public-key.ts';
 import { parseJsonBody } from './json-body.ts';
 import {
   ActivityQuerySchema,
@@ -42,12 +42,6 @@ function requireManagementRoute(_req: Request, res: Response, next: NextFunction
 
 /** The `:id` path parameter. */
 const idOf = (req: Request): string => String(req.params.id);
-
-/** `{id, prefix, secret, …key}`: the token beside the key it opens. */
-function withSecret(key: PublicKey, secret: string) {
-  const { id, prefix, ...rest } = key;
-  return { id, prefix, secret, ...rest };
-}
 
 const msOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 

@@ -3,9 +3,10 @@ import { type CreatedKey, type CreateKeyRequest, createKey } from './create-key.
 import type { ActivityEntry, Actor, ApiLogEntry } from './model.ts';
 import { changeScopes, closeSecret, revokeKey, rotateKey } from './modify-key.ts';
 import type { PublicKey } from './public-key.ts';
-import { getActivity, getKey, getLogs, getUsage, listKeys, withCursor } from './read-key.ts';
+import { getActivity, getKey, getLogs, getUsage, getUsageSeries, listKeys, withCursor } from './read-key.ts';
 import { createServiceContext, type KeyServiceDeps, type RequestContext } from './service-context.ts';
 import { type SweepResult, sweep } from './sweep.ts';
+import type { UsageSeries } from './usage-series.ts';
 import type { KeyUsage } from './usage-stats.ts';
 
 export type { CreatedKey, CreateKeyRequest } from './create-key.ts';
@@ -51,6 +52,12 @@ export interface KeyService {
   ): Promise<PublicKey>;
   /** Traffic of a key in [from, to) (epoch ms; default the last 24 h), totals and per secret with latency percentiles. */
   getUsage(actor: Actor, keyId: string, range?: { from?: number; to?: number }): Promise<KeyUsage>;
+  /** Usage of a key over [from, to) in steps (calls, 4xx, 5xx, latency percentiles), at most 288 points. */
+  getUsageSeries(
+    actor: Actor,
+    keyId: string,
+    range?: { from?: number; to?: number; stepMinutes?: number },
+  ): Promise<UsageSeries>;
   /** A key's API log, newest first. */
   getLogs(actor: Actor, keyId: string, filter?: Omit<LogFilter, 'keyId'>): Promise<Page<ApiLogEntry>>;
   /** A key's activity, newest first. */
@@ -77,6 +84,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
     rotateKey: (actor, keyId, input, origin) => rotateKey(ctx, actor, keyId, input, origin),
     closeSecret: (actor, keyId, secretId, origin) => closeSecret(ctx, actor, keyId, secretId, origin),
     getUsage: (actor, keyId, range) => getUsage(ctx, actor, keyId, range),
+    getUsageSeries: (actor, keyId, range) => getUsageSeries(ctx, actor, keyId, range),
     getLogs: (actor, keyId, filter) => getLogs(ctx, actor, keyId, filter),
     getActivity: (actor, keyId, filter) => getActivity(ctx, actor, keyId, filter),
     listActivity: (filter = {}) => withCursor(() => ctx.store.listActivity(filter)),

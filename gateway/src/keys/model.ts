@@ -139,3 +139,29 @@ export interface AdminUser {
   passwordHash: string;
   createdAt: string;
 }
+
+/**
+ * A logged-in administrator's session. Stored under the SHA-256 of its cookie token (never the
+ * token). Times are epoch ms; `idleExpiresAt` ≤ `expiresAt` always.
+ */
+export interface AdminSession {
+  /** Hex SHA-256 of the cookie token. */
+  tokenHash: string;
+  userId: string;
+  email: string;
+  /** Echoed by the interface in `X-CSRF-Token` on every state-changing call. */
+  csrfToken: string;
+  createdAt: number;
+  lastSeenAt: number;
+  /** The session ends here unless a request slides it forward. */
+  idleExpiresAt: number;
+  /** The session ends here however active (absolute timeout). */
+  expiresAt: number;
+}
+
+/** Failed logins counted for one subject (an email or a client IP) in a fixed window. */
+export interface LoginFailureWindow {
+  count: number;
+  /** When the window (and its count) ends, epoch ms. */
+  resetAt: number;
+}

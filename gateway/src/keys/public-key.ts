@@ -101,3 +101,9 @@ export function snapshotSecret(secret: SecretRecord): Record<string, unknown> {
     closedReason: secret.closedReason,
   };
 }
+
+/** `{id, prefix, secret, …key}`: a new token beside the key it opens (shown once, at creation or rotation). */
+export function withSecret(key: PublicKey, secret: string) {
+  const { id, prefix, ...rest } = key;
+  return { id, prefix, secret, ...rest };
+}

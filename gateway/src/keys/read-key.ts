@@ -7,6 +7,7 @@ import type { ActivityEntry, Actor, ApiKey, ApiLogEntry } from './model.ts';
 import type { PublicKey } from './public-key.ts';
 import { toPublicKey } from './public-key.ts';
 import type { ServiceContext } from './service-context.ts';
+import { buildUsageSeries, chooseStepMinutes, type UsageSeries } from './usage-series.ts';
 import { type KeyUsage, summarizeUsage } from './usage-stats.ts';
 
 /** Longest usage range one query may span. */
@@ -46,13 +47,8 @@ export async function listKeys(
 /** Default usage range: the last 24 hours. */
 export const DEFAULT_USAGE_RANGE_MS = 86_400_000;
 
-/** Usage of a key over [from, to) (epoch ms; default the last 24 h, at most 31 days), totals and per secret. */
-export async function getUsage(
-  ctx: ServiceContext,
-  actor: Actor,
-  keyId: string,
-  query: { from?: number; to?: number } = {},
-): Promise<KeyUsage> {
+/** [from, to) in epoch ms from a query: default the last 24 h (or 24 h from `from`), at most 31 days; else 422. */
+function resolveUsageRange(ctx: ServiceContext, query: { from?: number; to?: number }) {
   const to = query.to ?? (query.from !== undefined ? query.from + DEFAULT_USAGE_RANGE_MS : ctx.clock());
   const range = { from: query.from ?? to - DEFAULT_USAGE_RANGE_MS, to };
   if (!(range.from < range.to))
@@ -60,9 +56,38 @@ export async function getUsage(
   if (range.to - range.from > MAX_USAGE_RANGE_MS) {
     throw validationError([{ detail: 'the range is limited to 31 days', pointer: '/to' }]);
   }
+  return range;
+}
+
+/** Usage of a key over [from, to) (epoch ms; default the last 24 h, at most 31 days), totals and per secret. */
+export async function getUsage(
+  ctx: ServiceContext,
+  actor: Actor,
+  keyId: string,
+  query: { from?: number; to?: number } = {},
+): Promise<KeyUsage> {
+  const range = resolveUsageRange(ctx, query);
   await readableKey(ctx, actor, keyId);
   const buckets = await ctx.store.queryUsage({ keyId, from: range.from, to: range.to });
   return summarizeUsage(keyId, range.from, range.to, buckets);
+}
+
+/**
+ * A key's usage over time: [from, to) as for getUsage, `from` floored to its minute, cut into steps
+ * (`stepMinutes`, raised where needed so there are at most 288 points).
+ */
+export async function getUsageSeries(
+  ctx: ServiceContext,
+  actor: Actor,
+  keyId: string,
+  query: { from?: number; to?: number; stepMinutes?: number } = {},
+): Promise<UsageSeries> {
+  const range = resolveUsageRange(ctx, query);
+  const from = Math.floor(range.from / 60_000) * 60_000;
+  const stepMinutes = chooseStepMinutes(range.to - from, query.stepMinutes);
+  await readableKey(ctx, actor, keyId);
+  const buckets = await ctx.store.queryUsage({ keyId, from, to: range.to });
+  return buildUsageSeries(keyId, from, range.to, stepMinutes, buckets);
 }
 
 /** A key's API log, newest first. */

@@ -29,6 +29,8 @@ import type { Environment, KeyStatus } from '../keys/model.ts';
  * | P logs:keys                       | set    | ids of keys that have log lines                            |
  * | P admin:email:<lowercased email>  | string | administrator JSON                                         |
  * | P admin:ids                       | set    | administrator ids                                          |
+ * | P admin:session:<token sha256>    | hash   | an admin session (AdminSession fields); TTL = its idle end |
+ * | P admin:login-failures:<subject>  | string | failed logins in the window; TTL = the window's end        |
  * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation)         |
  *
  * Usage buckets and their index expire USAGE_RETENTION_SECONDS after their last write, and the
@@ -73,6 +75,8 @@ export function createKeyNames(prefix: string) {
     logKeys: `${prefix}logs:keys`,
     adminByEmail: (normalizedEmail: string) => `${prefix}admin:email:${normalizedEmail}`,
     adminIds: `${prefix}admin:ids`,
+    adminSession: (tokenHash: string) => `${prefix}admin:session:${tokenHash}`,
+    loginFailures: (subject: string) => `${prefix}admin:login-failures:${subject}`,
     channel: `${prefix}invalidate`,
   };
   /** Every filtered key index (all but `keys:all`): a commit removes the key from each, then adds it back where it belongs. */

@@ -206,6 +206,44 @@ redis.call('SADD', KEYS[2], ARGV[1])
 return 1
 `;
 
+/**
+ * KEYS: the session hash. ARGV: lastSeenAt, idleExpiresAt (epoch ms). Slides the idle expiry and
+ * the key's TTL (idleExpiresAt − lastSeenAt); never recreates a deleted or expired session.
+ * Returns 1, or 0 when the session is gone (or ends now, then it is deleted).
+ */
+const TOUCH_ADMIN_SESSION = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local ttl = tonumber(ARGV[2]) - tonumber(ARGV[1])
+if ttl <= 0 then
+  redis.call('DEL', KEYS[1])
+  return 0
+end
+redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[1], 'idleExpiresAt', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 1
+`;
+
+/**
+ * KEYS: the failure counter of one subject. ARGV: window ms. Counts one failure; the first one
+ * opens the window (the key's TTL). Returns { count, ms left in the window }.
+ */
+const COUNT_LOGIN_FAILURE = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  ttl = tonumber(ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return { count, ttl }
+`;
+
+/** KEYS: the failure counter of one subject. Returns { count, ms left } or false when no window is open. */
+const READ_LOGIN_FAILURES = `
+local count = redis.call('GET', KEYS[1])
+if not count then return false end
+return { tonumber(count), redis.call('PTTL', KEYS[1]) }
+`;
+
 const SCRIPTS = {
   commitChange: COMMIT_CHANGE,
   recordUsage: RECORD_USAGE,
@@ -215,6 +253,9 @@ const SCRIPTS = {
   pruneLogs: PRUNE_LOGS,
   pruneUsage: PRUNE_USAGE,
   createAdmin: CREATE_ADMIN,
+  touchAdminSession: TOUCH_ADMIN_SESSION,
+  countLoginFailure: COUNT_LOGIN_FAILURE,
+  readLoginFailures: READ_LOGIN_FAILURES,
 };
 
 /** Runs a script: `(numberOfKeys, ...keys, ...args)`. */

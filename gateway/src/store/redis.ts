@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { AdminUser } from '../keys/model.ts';
+import { createRedisAdminSessions } from './redis-admin.ts';
 import {
   closeRedis,
   connectRedis,
@@ -104,6 +105,7 @@ export async function openRedisKeyStore(
       const json = await client.get(names.adminByEmail(normalizeEmail(email)));
       return json ? (JSON.parse(json) as AdminUser) : null;
     },
+    ...createRedisAdminSessions(ctx),
     async readKeyVersion(keyId) {
       const version = await client.hget(names.key(keyId), 'version');
       return version === null ? null : Number(version);

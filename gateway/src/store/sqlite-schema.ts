@@ -120,3 +120,26 @@ export const adminUsers = sqliteTable(
   },
   (t) => [uniqueIndex('admin_users_email_normalized_idx').on(t.emailNormalized)],
 );
+
+/** Admin sessions under the SHA-256 of their cookie token; times in epoch ms. */
+export const adminSessions = sqliteTable(
+  'admin_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id').notNull(),
+    email: text('email').notNull(),
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+    idleExpiresAt: integer('idle_expires_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('admin_sessions_idle_expires_idx').on(t.idleExpiresAt)],
+);
+
+/** Failed logins per subject (`email:…` / `ip:…`) in a fixed window ending at `window_ends_at` (epoch ms). */
+export const adminLoginFailures = sqliteTable('admin_login_failures', {
+  subject: text('subject').primaryKey(),
+  count: integer('count').notNull(),
+  windowEndsAt: integer('window_ends_at').notNull(),
+});

@@ -6,6 +6,7 @@ import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
+import { createSqliteAdminSessions } from './sqlite-admin.ts';
 import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
 import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
 import * as schema from './sqlite-schema.ts';
@@ -148,6 +149,7 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
         .get();
       return row ? adminFromRow(row) : null;
     },
+    ...createSqliteAdminSessions(db),
     changeMarker() {
       return dataVersion.get() as number;
     },

@@ -1,12 +1,14 @@
 import type {
   ActivityAction,
   ActivityEntry,
+  AdminSession,
   AdminUser,
   ApiKey,
   ApiLogEntry,
   Environment,
   KeyChange,
   KeyStatus,
+  LoginFailureWindow,
   SecretRecord,
   UsageBucket,
 } from '../keys/model.ts';
@@ -54,8 +56,8 @@ export interface UsageQuery {
 }
 
 /**
- * Persistence of keys, secrets, activity, usage, API logs and admin users. One file per
- * backend (`sqlite.ts`, later `redis.ts`), all held to `test/store.contract.ts`.
+ * Persistence of keys, secrets, activity, usage, API logs, admin users, their sessions and
+ * failed-login counts. One file per backend (`sqlite.ts`, `redis.ts`), all held to `test/store.contract.ts`.
  * Reads return null for "not found"; methods throw only for I/O failure.
  */
 export interface KeyStore {
@@ -91,6 +93,28 @@ export interface KeyStore {
   createAdmin(user: AdminUser): Promise<boolean>;
   /** The administrator with this email (case-insensitive), or null. */
   findAdminByEmail(email: string): Promise<AdminUser | null>;
+  /**
+   * Stores an admin session. It lives until `min(idleExpiresAt, expiresAt)`, measured from its
+   * `lastSeenAt` (so the stores' own expiry follows the caller's clock, not the wall clock).
+   */
+  createAdminSession(session: AdminSession): Promise<void>;
+  /** The session stored under this token hash, or null (also once the store expired it). */
+  getAdminSession(tokenHash: string): Promise<AdminSession | null>;
+  /** Slides a session's idle expiry (atomically; never recreates a deleted session); false if it is gone. */
+  touchAdminSession(tokenHash: string, lastSeenAt: number, idleExpiresAt: number): Promise<boolean>;
+  /** Deletes a session (logout); deleting a missing one is no error. */
+  deleteAdminSession(tokenHash: string): Promise<void>;
+  /** Deletes sessions and login-failure windows that ended at or before `nowMs`; returns how many went. */
+  pruneAdminSessions(nowMs: number): Promise<number>;
+  /**
+   * Counts one failed login for `subject` atomically: a window of `windowMs` opens at the first
+   * failure and the count resets when it ends. Returns the count and window end after this failure.
+   */
+  countLoginFailure(subject: string, windowMs: number, nowMs: number): Promise<LoginFailureWindow>;
+  /** The failures counted for `subject` in its current window, or null when none is open. */
+  readLoginFailures(subject: string, nowMs: number): Promise<LoginFailureWindow | null>;
+  /** Forgets the failures counted for `subject`. */
+  clearLoginFailures(subject: string): Promise<void>;
   /**
    * A cheap marker that moves whenever another process or connection may have changed keys
    * (SQLite: `PRAGMA data_version`). The auth cache drops its key snapshots when it moves, so a

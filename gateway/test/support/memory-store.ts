@@ -1,5 +1,6 @@
 import type {
   ActivityEntry,
+  AdminSession,
   AdminUser,
   ApiKey,
   ApiLogEntry,
@@ -35,6 +36,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const secrets = new Map<string, SecretRecord>();
   const activity: ActivityEntry[] = [];
   const admins: AdminUser[] = [];
+  const sessions = new Map<string, AdminSession>();
+  const failures = new Map<string, { count: number; resetAt: number }>();
   const calls: Record<string, number> = {};
   const failing = new Set<string>();
   let marker = 0;
@@ -128,6 +131,56 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async findAdminByEmail(email) {
       track('findAdminByEmail');
       return admins.find((admin) => admin.email.toLowerCase() === email.toLowerCase()) ?? null;
+    },
+    async createAdminSession(session) {
+      track('createAdminSession');
+      sessions.set(session.tokenHash, clone(session));
+    },
+    async getAdminSession(tokenHash) {
+      track('getAdminSession');
+      const session = sessions.get(tokenHash);
+      return session ? clone(session) : null;
+    },
+    async touchAdminSession(tokenHash, lastSeenAt, idleExpiresAt) {
+      track('touchAdminSession');
+      const session = sessions.get(tokenHash);
+      if (!session) return false;
+      Object.assign(session, { lastSeenAt, idleExpiresAt });
+      return true;
+    },
+    async deleteAdminSession(tokenHash) {
+      track('deleteAdminSession');
+      sessions.delete(tokenHash);
+    },
+    async pruneAdminSessions(nowMs) {
+      track('pruneAdminSessions');
+      let removed = 0;
+      for (const [hash, session] of sessions) {
+        if (Math.min(session.idleExpiresAt, session.expiresAt) <= nowMs && sessions.delete(hash)) removed++;
+      }
+      for (const [subject, window] of failures) {
+        if (window.resetAt <= nowMs && failures.delete(subject)) removed++;
+      }
+      return removed;
+    },
+    async countLoginFailure(subject, windowMs, nowMs) {
+      track('countLoginFailure');
+      const current = failures.get(subject);
+      const next =
+        current && current.resetAt > nowMs
+          ? { count: current.count + 1, resetAt: current.resetAt }
+          : { count: 1, resetAt: nowMs + windowMs };
+      failures.set(subject, next);
+      return { ...next };
+    },
+    async readLoginFailures(subject, nowMs) {
+      track('readLoginFailures');
+      const current = failures.get(subject);
+      return current && current.resetAt > nowMs ? { ...current } : null;
+    },
+    async clearLoginFailures(subject) {
+      track('clearLoginFailures');
+      failures.delete(subject);
     },
     changeMarker() {
       track('changeMarker');

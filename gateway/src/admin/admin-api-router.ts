@@ -1,0 +1,62 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { Logger } from 'pino';
+import type { IpRules } from '../auth/ip-rules.ts';
+import { createResolveClientIp } from '../auth/steps.ts';
+import type { GatewayConfig } from '../config.ts';
+import { GatewayError } from '../errors.ts';
+import type { SecretHasher } from '../keys/hasher.ts';
+import type { KeyService } from '../keys/key-service.ts';
+import type { KeyStore } from '../store/store.ts';
+import { addKeyRoutes } from './admin-key-routes.ts';
+import { addSessionRoutes } from './admin-session-routes.ts';
+import { createOriginCheck } from './csrf.ts';
+import { requestScheme } from './request-origin.ts';
+import { createSessionService } from './session-service.ts';
+
+export interface AdminApiDeps {
+  config: Readonly<GatewayConfig>;
+  store: KeyStore;
+  hasher: SecretHasher;
+  keyService: KeyService;
+  trustedProxies: IpRules;
+  clock: () => number;
+  logger: Logger;
+}
+
+function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
+/**
+ * `/admin/api`: JSON for the admin interface, reachable with an administrator session only (never
+ * an API key). In order: no-store, client IP (trusted proxies only), the origin check on every
+ * state-changing call, login, the session guard (+ X-CSRF-Token), session and key routes, and a
+ * 404 for anything else so no admin request ever reaches the key pipeline.
+ */
+export function createAdminApiRouter(deps: AdminApiDeps): Router {
+  const { config, trustedProxies } = deps;
+  const sessions = createSessionService({
+    store: deps.store,
+    hasher: deps.hasher,
+    clock: deps.clock,
+    logger: deps.logger,
+    idleMinutes: config.adminSessionIdleMinutes,
+    maxHours: config.adminSessionMaxHours,
+    maxLoginFailures: config.adminLoginMaxFailures,
+    loginWindowMinutes: config.adminLoginWindowMinutes,
+  });
+  const router = Router({ caseSensitive: true, strict: false });
+  router.use(noStore);
+  router.use(createResolveClientIp(trustedProxies));
+  router.use(createOriginCheck(trustedProxies));
+  addSessionRoutes(router, { config, sessions, schemeOf: (req) => requestScheme(req, trustedProxies) });
+  addKeyRoutes(router, deps.keyService);
+  router.use((req: Request) => {
+    throw new GatewayError(
+      'ROUTE_NOT_FOUND',
+      `No admin API route for ${req.method} ${req.originalUrl.split('?')[0]}.`,
+    );
+  });
+  return router;
+}

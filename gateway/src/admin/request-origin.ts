@@ -1,0 +1,51 @@
+import type { TLSSocket } from 'node:tls';
+import type { Request } from 'express';
+import { type IpRules, parseAddress } from '../auth/ip-rules.ts';
+
+/** The first value of a (possibly repeated, comma-separated) header, trimmed; undefined when absent or empty. */
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const joined = Array.isArray(header) ? header.join(',') : header;
+  const first = joined?.split(',')[0]?.trim();
+  return first || undefined;
+}
+
+/** True when the socket peer is a configured trusted proxy (whose X-Forwarded-* headers count). */
+function isFromTrustedProxy(req: Request, trustedProxies: IpRules): boolean {
+  if (trustedProxies.size === 0) return false;
+  const peer = req.socket.remoteAddress ? parseAddress(req.socket.remoteAddress) : null;
+  return peer !== null && trustedProxies.matches(peer);
+}
+
+/** `https` when the request came over TLS, directly or (per X-Forwarded-Proto) through a trusted proxy. */
+export function requestScheme(req: Request, trustedProxies: IpRules): 'http' | 'https' {
+  if ((req.socket as TLSSocket).encrypted) return 'https';
+  if (isFromTrustedProxy(req, trustedProxies)) {
+    return firstValue(req.headers['x-forwarded-proto'])?.toLowerCase() === 'https' ? 'https' : 'http';
+  }
+  return 'http';
+}
+
+/**
+ * The request's own origin as the browser sees it (`scheme://host[:port]`, normalised like an
+ * `Origin` header): Host, or X-Forwarded-Host from a trusted proxy. Null when the host is unusable.
+ */
+export function requestOrigin(req: Request, trustedProxies: IpRules): string | null {
+  const forwardedHost = isFromTrustedProxy(req, trustedProxies)
+    ? firstValue(req.headers['x-forwarded-host'])
+    : undefined;
+  const host = forwardedHost ?? req.headers.host;
+  if (!host) return null;
+  return normalizeOrigin(`${requestScheme(req, trustedProxies)}://${host}`);
+}
+
+/** `scheme://host[:port]` with the default port dropped and the host lower-cased; null when not an http(s) origin. */
+export function normalizeOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '')) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}

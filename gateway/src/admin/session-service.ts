@@ -1,0 +1,121 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { GatewayError } from '../errors.ts';
+import type { SecretHasher } from '../keys/hasher.ts';
+import type { AdminSession } from '../keys/model.ts';
+import type { KeyStore } from '../store/store.ts';
+import { createLoginThrottle } from './login-throttle.ts';
+
+export interface SessionServiceOptions {
+  store: KeyStore;
+  hasher: SecretHasher;
+  /** Epoch ms. */
+  clock: () => number;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  idleMinutes: number;
+  maxHours: number;
+  maxLoginFailures: number;
+  loginWindowMinutes: number;
+}
+
+/** A session just opened: the cookie token (shown to the browser only) and the stored session. */
+export interface StartedSession {
+  token: string;
+  session: AdminSession;
+}
+
+/** Administrator login, sessions and logout; no HTTP here (see admin-api-router.ts). */
+export interface SessionService {
+  /** Checks the throttle, then the password (argon2id); opens a session or throws INVALID_CREDENTIALS / LOGIN_THROTTLED. */
+  login(credentials: { email: string; password: string }, clientIp: string): Promise<StartedSession>;
+  /** The live session of a cookie token; null when unknown, ended (then deleted) or malformed. Changes nothing else. */
+  find(token: string): Promise<AdminSession | null>;
+  /** Slides the session's idle expiry forward (never past its absolute end); null when it ended meanwhile. */
+  touch(session: AdminSession): Promise<AdminSession | null>;
+  /** Ends the token's session in the store, for every gateway instance. */
+  logout(token: string): Promise<void>;
+}
+
+/** A cookie token: 256 random bits, base64url (43 characters). */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The store key of a session: hex SHA-256 of its cookie token. */
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Builds the session service; all state lives in the store, shared by every instance. */
+export function createSessionService(options: SessionServiceOptions): SessionService {
+  const { store, hasher, clock, logger } = options;
+  const idleMs = options.idleMinutes * 60_000;
+  const maxMs = options.maxHours * 3_600_000;
+  const throttle = createLoginThrottle({
+    store,
+    clock,
+    maxFailures: options.maxLoginFailures,
+    windowMs: options.loginWindowMinutes * 60_000,
+  });
+  // An unknown email is checked against this hash, so it costs the same argon2 work as a wrong password.
+  const dummyHash = hasher.hash(randomToken());
+  dummyHash.catch(() => undefined);
+
+  async function open(userId: string, email: string): Promise<StartedSession> {
+    const now = clock();
+    const token = randomToken();
+    const session: AdminSession = {
+      tokenHash: hashSessionToken(token),
+      userId,
+      email,
+      csrfToken: randomToken(),
+      createdAt: now,
+      lastSeenAt: now,
+      idleExpiresAt: Math.min(now + idleMs, now + maxMs),
+      expiresAt: now + maxMs,
+    };
+    await store.createAdminSession(session);
+    return { token, session };
+  }
+
+  return {
+    async login({ email, password }, clientIp) {
+      await throttle.assertAllowed(email, clientIp);
+      const user = await store.findAdminByEmail(email);
+      const matches = await hasher.verify(user?.passwordHash ?? (await dummyHash), password);
+      if (!user || !matches) {
+        await throttle.recordFailure(email, clientIp);
+        logger.warn(
+          { email, clientIp, reason: user ? 'wrong_password' : 'unknown_email' },
+          'admin login failed',
+        );
+        throw new GatewayError('INVALID_CREDENTIALS', 'The email or the password is wrong.');
+      }
+      await throttle.recordSuccess(email);
+      await store.pruneAdminSessions(clock());
+      const started = await open(user.id, user.email);
+      logger.info({ email: user.email, userId: user.id, clientIp }, 'admin logged in');
+      return started;
+    },
+    async find(token) {
+      if (!TOKEN_PATTERN.test(token)) return null;
+      const session = await store.getAdminSession(hashSessionToken(token));
+      if (!session) return null;
+      const now = clock();
+      if (now < session.idleExpiresAt && now < session.expiresAt) return session;
+      await store.deleteAdminSession(session.tokenHash);
+      return null;
+    },
+    async touch(session) {
+      const now = clock();
+      const idleExpiresAt = Math.min(now + idleMs, session.expiresAt);
+      if (!(await store.touchAdminSession(session.tokenHash, now, idleExpiresAt))) return null;
+      return { ...session, lastSeenAt: now, idleExpiresAt };
+    },
+    async logout(token) {
+      if (TOKEN_PATTERN.test(token)) await store.deleteAdminSession(hashSessionToken(token));
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type { UsageBucket } from './model.ts';
+import { percentileFromHistogram } from './usage-stats.ts';
+
+/** One step of a usage series. `latencyMs` is null for a step without calls. */
+export interface UsagePoint {
+  /** Start of the step, ISO. */
+  at: string;
+  calls: number;
+  errors4xx: number;
+  errors5xx: number;
+  latencyMs: { p50: number; p95: number; p99: number } | null;
+}
+
+/** A key's usage over [from, to) in steps of `stepMinutes`, oldest first, every step present. */
+export interface UsageSeries {
+  keyId: string;
+  from: string;
+  to: string;
+  stepMinutes: number;
+  points: UsagePoint[];
+}
+
+/** Most points one series has. */
+export const MAX_SERIES_POINTS = 288;
+
+/** The steps a series may be cut into when the caller gives none (or one too fine for the range). */
+export const SERIES_STEPS_MINUTES = [1, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440] as const;
+
+const MINUTE_MS = 60_000;
+
+/** Number of steps of `stepMinutes` covering [0, rangeMs). */
+function pointCount(rangeMs: number, stepMinutes: number): number {
+  return Math.ceil(rangeMs / (stepMinutes * MINUTE_MS));
+}
+
+/**
+ * The step for a range: `requested` when it keeps the series within MAX_SERIES_POINTS, otherwise
+ * (or when none is requested) the smallest step of SERIES_STEPS_MINUTES, at least `requested`, that does.
+ */
+export function chooseStepMinutes(rangeMs: number, requested?: number): number {
+  if (requested !== undefined && pointCount(rangeMs, requested) <= MAX_SERIES_POINTS) return requested;
+  const fitting = SERIES_STEPS_MINUTES.find(
+    (step) => step >= (requested ?? 0) && pointCount(rangeMs, step) <= MAX_SERIES_POINTS,
+  );
+  return fitting ?? Math.ceil(rangeMs / MINUTE_MS / MAX_SERIES_POINTS);
+}
+
+interface StepTotals {
+  calls: number;
+  errors4xx: number;
+  errors5xx: number;
+  histogram: number[];
+}
+
+function emptyStep(): StepTotals {
+  return { calls: 0, errors4xx: 0, errors5xx: 0, histogram: [] };
+}
+
+function addBucket(step: StepTotals, bucket: UsageBucket): void {
+  step.calls += bucket.calls;
+  step.errors4xx += bucket.errors4xx;
+  step.errors5xx += bucket.errors5xx;
+  bucket.latencyHistogram.forEach((count, i) => {
+    step.histogram[i] = (step.histogram[i] ?? 0) + count;
+  });
+}
+
+function latencyOf(histogram: number[]): UsagePoint['latencyMs'] {
+  const p50 = percentileFromHistogram(histogram, 0.5);
+  if (p50 === null) return null;
+  return {
+    p50,
+    p95: percentileFromHistogram(histogram, 0.95)!,
+    p99: percentileFromHistogram(histogram, 0.99)!,
+  };
+}
+
+/**
+ * Cuts per-minute usage buckets (any secret) of [fromMs, toMs) into steps of `stepMinutes` starting
+ * at `fromMs`: calls, 4xx, 5xx and latency percentiles from the merged histograms. Buckets outside
+ * the range are ignored; steps without calls have zero counts and null latency.
+ */
+export function buildUsageSeries(
+  keyId: string,
+  fromMs: number,
+  toMs: number,
+  stepMinutes: number,
+  buckets: readonly UsageBucket[],
+): UsageSeries {
+  const stepMs = stepMinutes * MINUTE_MS;
+  const steps = Array.from({ length: pointCount(toMs - fromMs, stepMinutes) }, emptyStep);
+  for (const bucket of buckets) {
+    if (bucket.minute < fromMs || bucket.minute >= toMs) continue;
+    const step = steps[Math.floor((bucket.minute - fromMs) / stepMs)];
+    if (step) addBucket(step, bucket);
+  }
+  return {
+    keyId,
+    from: new Date(fromMs).toISOString(),
+    to: new Date(toMs).toISOString(),
+    stepMinutes,
+    points: steps.map((step, i) => ({
+      at: new Date(fromMs + i * stepMs).toISOString(),
+      calls: step.calls,
+      errors4xx: step.errors4xx,
+      errors5xx: step.errors5xx,
+      latencyMs: latencyOf(step.histogram),
+    })),
+  };
+}
