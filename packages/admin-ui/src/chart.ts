@@ -33,12 +33,16 @@ export function niceMax(value: number): number {
   return 10 * power;
 }
 
-/** An SVG path through the values, broken at gaps; a lone point becomes a short tick. */
+/** SVG coordinates of value `i` of `n` on a y scale up to `max`. */
+export function pointAt(i: number, n: number, value: number, max: number): { x: number; y: number } {
+  return {
+    x: left + (n <= 1 ? chartGeometry.plotWidth / 2 : (i / (n - 1)) * chartGeometry.plotWidth),
+    y: top + chartGeometry.plotHeight - (value / max) * chartGeometry.plotHeight,
+  };
+}
+
+/** An SVG path through the values, broken at gaps (a lone point draws nothing: see isolatedPoints). */
 export function pathFor(values: ReadonlyArray<number | null>, max: number): string {
-  const n = values.length;
-  const x = (i: number) =>
-    left + (n <= 1 ? chartGeometry.plotWidth / 2 : (i / (n - 1)) * chartGeometry.plotWidth);
-  const y = (v: number) => top + chartGeometry.plotHeight - (v / max) * chartGeometry.plotHeight;
   const parts: string[] = [];
   let open = false;
   values.forEach((value, i) => {
@@ -46,10 +50,20 @@ export function pathFor(values: ReadonlyArray<number | null>, max: number): stri
       open = false;
       return;
     }
-    const point = `${x(i).toFixed(1)} ${y(value).toFixed(1)}`;
-    const isolated = !open && (values[i + 1] ?? null) === null;
-    parts.push(isolated ? `M${point} h0.01` : `${open ? 'L' : 'M'}${point}`);
+    const { x, y } = pointAt(i, values.length, value, max);
+    parts.push(`${open ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)}`);
     open = true;
   });
   return parts.join(' ');
+}
+
+/** Values with a gap (or the edge) on both sides: drawn as dots, since a line needs two points. */
+export function isolatedPoints(
+  values: ReadonlyArray<number | null>,
+  max: number,
+): Array<{ x: number; y: number }> {
+  const isGap = (i: number) => i < 0 || i >= values.length || values[i] === null;
+  return values.flatMap((value, i) =>
+    value !== null && isGap(i - 1) && isGap(i + 1) ? [pointAt(i, values.length, value, max)] : [],
+  );
 }

@@ -34,6 +34,7 @@ export function formatAgo(iso: string | null | undefined, nowMs = Date.now()): s
   if (!iso) return 'never';
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;
+  if (Math.abs(nowMs - ms) < 10_000) return 'just now';
   return ms <= nowMs ? `${formatDuration(nowMs - ms)} ago` : `in ${formatDuration(ms - nowMs)}`;
 }
 

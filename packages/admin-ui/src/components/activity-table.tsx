@@ -4,10 +4,22 @@ import type { ActivityEntry } from '../types.ts';
 import { Link } from './link.tsx';
 import { ProblemView } from './problem-view.tsx';
 
+/** A secret or rate-limit snapshot in words; other objects as JSON. */
+function showObject(value: Record<string, unknown>): string {
+  if (typeof value.perMinute === 'number') return `${value.perMinute}/min`;
+  if (typeof value.prefix === 'string') {
+    if (value.closedReason)
+      return `${value.prefix} (closed: ${String(value.closedReason).replace('_', ' ')})`;
+    if (value.closesAt) return `${value.prefix} (closes ${formatTime(String(value.closesAt))})`;
+    return `${value.prefix} (open)`;
+  }
+  return JSON.stringify(value);
+}
+
 function show(value: unknown): string {
-  if (value === undefined) return '—';
-  if (Array.isArray(value)) return value.length ? value.join(', ') : '[]';
-  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  if (value === undefined || value === null) return '—';
+  if (Array.isArray(value)) return value.length ? value.map(show).join(', ') : 'none';
+  if (typeof value === 'object') return showObject(value as Record<string, unknown>);
   return String(value);
 }
 

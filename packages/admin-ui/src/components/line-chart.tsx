@@ -1,4 +1,4 @@
-import { type ChartSeries, chartGeometry, niceMax, pathFor } from '../chart.ts';
+import { type ChartSeries, chartGeometry, isolatedPoints, niceMax, pathFor } from '../chart.ts';
 
 /** Props of a line chart. */
 export interface LineChartProps {
@@ -97,7 +97,12 @@ export function LineChart(props: LineChartProps) {
           </text>
         </g>
         {props.series.map((s, index) => (
-          <path key={s.name} class={`chart-line series-${index}`} d={pathFor(s.values, max)} fill="none" />
+          <g key={s.name} class={`series-${index}`}>
+            <path class="chart-line" d={pathFor(s.values, max)} fill="none" />
+            {isolatedPoints(s.values, max).map((p) => (
+              <circle key={`${p.x}`} class="chart-dot" cx={p.x} cy={p.y} r={3} />
+            ))}
+          </g>
         ))}
       </svg>
       <ul class="legend">

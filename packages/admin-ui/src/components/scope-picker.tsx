@@ -3,7 +3,7 @@ import type { AriaAttributes } from 'preact';
 type Level = 'none' | 'r' | 'rw';
 
 function resourcesOf(scopes: readonly string[]): string[] {
-  return [...new Set(scopes.map((scope) => scope.split(':')[0] ?? scope))];
+  return [...new Set(scopes.map((scope) => scope.split(':')[0] ?? scope))].sort();
 }
 
 function levelOf(value: readonly string[], resource: string): Level {
