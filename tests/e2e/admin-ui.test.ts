@@ -234,7 +234,14 @@ describe('the admin interface in headless Debian chromium', function () {
     assert.equal((await catalog(secret)).status, 401, 'the closed secret is refused');
     assert.equal((await catalog(rotated)).status, 200, 'the new secret still works');
 
-    // Usage charts, API log and activity of the key.
+    // Edit scopes: add stock:r.
+    await page.getByLabel('stock:r', { exact: true }).check();
+    await page.getByRole('button', { name: 'Save scopes' }).click();
+    await page.getByText('Scopes saved: article:r, order:rw, stock:r.').waitFor();
+    assert.notEqual((await system.call(rotated, '/v2/stock/ANY')).status, 403, 'stock:r is granted');
+
+    // Usage charts, API log (paged) and activity of the key.
+    for (let i = 0; i < 25; i++) assert.equal((await catalog(rotated)).status, 200);
     await page.getByLabel('Range').selectOption('1h');
     await eventually(async () => {
       await page.getByRole('button', { name: 'Refresh usage' }).click();
@@ -248,10 +255,17 @@ describe('the admin interface in headless Debian chromium', function () {
       .locator('figure[aria-labelledby="chart-calls-title"] path.chart-line')
       .getAttribute('d');
     assert.match(callsPath ?? '', /^M\d/, 'the calls line has points');
-    await page.getByRole('button', { name: 'Refresh log' }).click();
-    await page.locator('.log-table', { hasText: '/v2/catalog/products' }).waitFor();
+    const logRows = page.locator('.log-table tbody tr');
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh log' }).click();
+      assert.equal(await logRows.count(), 25, 'the first page of the API log');
+      await page.getByRole('button', { name: 'Load older calls' }).waitFor({ timeout: 1000 });
+    });
+    await page.getByRole('button', { name: 'Load older calls' }).click();
+    await eventually(async () => assert.ok((await logRows.count()) > 25, 'the next page is appended'));
+    assert.match(await text(page.locator('.log-table')), /GET \/v2\/catalog\/products/);
     const activity = await text(page.locator('.activity-table'));
-    for (const action of ['key.created', 'key.rotated', 'key.secret_closed'])
+    for (const action of ['key.created', 'key.rotated', 'key.secret_closed', 'key.scopes_changed'])
       assert.match(activity, new RegExp(action));
     await saveScreenshot(page, 'key-page-with-charts');
 
@@ -282,17 +296,31 @@ describe('the admin interface in headless Debian chromium', function () {
     const keyId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
     await page.getByRole('navigation').getByRole('link', { name: 'Activity log' }).click();
     await page.getByLabel('Key id').fill(keyId);
+    await page.getByLabel('From (UTC day)').fill(isoDay(0));
+    await page.getByLabel(/^To \(UTC day/).fill(isoDay(0));
     await page.getByRole('button', { name: 'Apply filters' }).click();
+    const activityRows = page.locator('.activity-table tbody tr');
     await eventually(async () => {
-      const rows = await page.locator('.activity-table tbody tr').allTextContents();
-      assert.ok(rows.length >= 4, `every change of the key is listed (${rows.length})`);
+      const rows = await activityRows.allTextContents();
+      assert.equal(
+        rows.length,
+        5,
+        `created, scopes changed, rotated, secret closed, revoked: ${rows.length}`,
+      );
       assert.ok(
         rows.every((row) => row.includes(keyId)),
         'only this key',
       );
-      assert.ok(rows.some((row) => row.includes('key.revoked')));
     });
     await saveScreenshot(page, 'activity-log');
+    await page.getByLabel('Action').selectOption('key.revoked');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await eventually(async () => assert.deepEqual(await activityRows.count(), 1));
+    assert.match(await text(activityRows), /key\.revoked.*status: ?active ?→ ?revoked/s);
+    await page.getByLabel('From (UTC day)').fill(isoDay(1));
+    await page.getByLabel(/^To \(UTC day/).fill(isoDay(1));
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No activity.').waitFor();
     assertCleanPage(watched[0]!);
   });
 
@@ -335,6 +363,41 @@ describe('the admin interface in headless Debian chromium', function () {
     const errorId = describedBy.split(' ').find((id) => id.endsWith('-error'));
     assert.ok(errorId, 'the textarea is described by its error');
     assert.match(await text(page.locator(`#${errorId}`)), /entry 2/);
+    assertCleanPage(watched[0]!);
+  });
+
+  it('sets up an agency key (limited scopes, expiry, IP allowlist) in one form', async () => {
+    const page = await loggedInPage();
+    await page.getByRole('navigation').getByRole('link', { name: 'New key' }).click();
+    await page.getByLabel(/^Agency key/).check();
+    await page.getByLabel('Name', { exact: true }).fill('agency-globex');
+    assert.equal(await page.getByLabel('auth:rw', { exact: true }).isDisabled(), true, 'no key management');
+    assert.equal(await page.getByLabel(/^Expiry date/).inputValue(), isoDay(90), 'expiry preset');
+    await page.getByRole('button', { name: 'Create agency key' }).click();
+    const ips = page.getByRole('textbox', { name: /^IP allowlist/ });
+    assert.equal(await ips.getAttribute('aria-invalid'), 'true', 'an agency key needs an IP allowlist');
+    await ips.fill('198.51.100.0/24');
+    await page.getByRole('button', { name: 'Create agency key' }).click();
+    await page.getByTestId('secret').waitFor();
+    await page.getByRole('link', { name: 'Go to the key page' }).click();
+    const keyId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    const key = await json<Record<string, unknown>>(
+      await adminApi(`/keys/${keyId}`, { headers: { Cookie: await sessionCookie() } }),
+    );
+    assert.deepEqual(
+      {
+        scopes: key.scopes,
+        expiresAt: key.expiresAt,
+        ipAllowlist: key.ipAllowlist,
+        rateLimit: key.rateLimit,
+      },
+      {
+        scopes: ['article:r', 'pricing:r', 'stock:r'],
+        expiresAt: isoDay(90),
+        ipAllowlist: ['198.51.100.0/24'],
+        rateLimit: { perMinute: 120 },
+      },
+    );
     assertCleanPage(watched[0]!);
   });
 
