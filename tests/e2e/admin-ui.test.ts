@@ -146,7 +146,12 @@ describe('the admin interface in headless Debian chromium', function () {
 
   it('logs in with the keyboard alone', async () => {
     const page = await newPage();
-    await page.goto(`${system.gateway.url}/admin/`);
+    const response = await page.goto(`${system.gateway.url}/admin/`);
+    assert.match(
+      response?.headers()['content-security-policy'] ?? '',
+      /style-src 'self'.*script-src 'self'/,
+      'the page works under a CSP without inline scripts or styles',
+    );
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
     await saveScreenshot(page, 'login');
     // The form takes focus on load; Shift+Tab reaches only the skip link before it.
@@ -346,6 +351,16 @@ describe('the admin interface in headless Debian chromium', function () {
     await page.reload();
     await page.getByRole('heading', { name: 'New API key' }).waitFor();
     assert.equal((await page.content()).includes(secret), false, 'after a reload: no secret');
+
+    await page.getByLabel('Name', { exact: true }).fill('one-time-2');
+    await page.getByLabel('article:r', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const second = (await text(page.getByTestId('secret'))).trim();
+    assert.match(second, /^kg_live_/);
+    await page.goto(`${system.gateway.url}/healthz`);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'New API key' }).waitFor();
+    assert.equal((await page.content()).includes(second), false, 'back from another page: no secret');
     assertCleanPage(watched[0]!);
   });
 

@@ -86,3 +86,24 @@ export function usePaged<T>(
     loadMore: () => (nextCursor ? fetchInto(nextCursor, true) : Promise.resolve()),
   };
 }
+
+/**
+ * State for something shown once (a new secret): plain component state, never stored, and dropped
+ * when the page is hidden, so a page restored from the back/forward cache does not show it again.
+ */
+export function useOneTime<T>(): [T | null, (value: T | null) => void] {
+  const [value, setValue] = useState<T | null>(null);
+  useEffect(() => {
+    const drop = () => setValue(null);
+    const onShow = (event: PageTransitionEvent) => {
+      if (event.persisted) drop();
+    };
+    window.addEventListener('pagehide', drop);
+    window.addEventListener('pageshow', onShow);
+    return () => {
+      window.removeEventListener('pagehide', drop);
+      window.removeEventListener('pageshow', onShow);
+    };
+  }, []);
+  return [value, setValue];
+}

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { type Problem, request } from '../api.ts';
 import { useApp } from '../context.ts';
 import { formatAgo, formatCount, formatTime } from '../format.ts';
+import { useOneTime } from '../hooks.ts';
 import { rotationState } from '../rotation.ts';
 import type { KeyWithSecret, PublicKey, PublicSecret } from '../types.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
@@ -19,7 +20,7 @@ function secretState(secret: PublicSecret): string {
 export function SecretsPanel(props: { apiKey: PublicKey; onChange: (key: PublicKey) => void }) {
   const { notify } = useApp();
   const { apiKey } = props;
-  const [newSecret, setNewSecret] = useState<string | null>(null);
+  const [newSecret, setNewSecret] = useOneTime<string>();
   const [problem, setProblem] = useState<Problem | null>(null);
   const [closing, setClosing] = useState<PublicSecret | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,14 +1,14 @@
-import { useState } from 'preact/hooks';
 import { CreateKeyForm } from '../components/create-key-form.tsx';
 import { IpList, ScopeList } from '../components/key-badges.tsx';
 import { Link } from '../components/link.tsx';
 import { PageHeading } from '../components/page-heading.tsx';
 import { SecretReveal } from '../components/secret-reveal.tsx';
+import { useOneTime } from '../hooks.ts';
 import type { KeyWithSecret } from '../types.ts';
 
 /** Create a key; afterwards its secret is shown once, from this component's state only. */
 export function CreateKeyPage() {
-  const [created, setCreated] = useState<KeyWithSecret | null>(null);
+  const [created, setCreated] = useOneTime<KeyWithSecret>();
   return (
     <section>
       <PageHeading title="New API key" />
