@@ -50,7 +50,12 @@ export function createAdminApiRouter(deps: AdminApiDeps): Router {
   router.use(noStore);
   router.use(createResolveClientIp(trustedProxies));
   router.use(createOriginCheck(trustedProxies));
-  addSessionRoutes(router, { config, sessions, schemeOf: (req) => requestScheme(req, trustedProxies) });
+  addSessionRoutes(router, {
+    config,
+    sessions,
+    logger: deps.logger,
+    schemeOf: (req) => requestScheme(req, trustedProxies),
+  });
   addKeyRoutes(router, deps.keyService);
   router.use((req: Request) => {
     throw new GatewayError(

@@ -1,5 +1,6 @@
 import { RESOURCES } from '@keygate/identity';
 import type { NextFunction, Request, Response, Router } from 'express';
+import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayError } from '../errors.ts';
 import { parseInput } from '../keys/key-input.ts';
@@ -18,6 +19,7 @@ import type { SessionService } from './session-service.ts';
 export interface SessionRoutesDeps {
   config: Readonly<GatewayConfig>;
   sessions: SessionService;
+  logger: Pick<Logger, 'info'>;
   /** The request's scheme as the browser used it (for `Secure`). */
   schemeOf(req: Request): 'http' | 'https';
 }
@@ -93,6 +95,8 @@ export function addSessionRoutes(router: Router, deps: SessionRoutesDeps): void 
 
   router.delete('/session', async (req, res) => {
     await sessions.logout(res.locals.adminToken as string);
+    const { userId, email } = sessionOf(res);
+    deps.logger.info({ email, userId, clientIp: res.locals.clientIp }, 'admin logged out');
     res.setHeader('Set-Cookie', formatClearedSessionCookie(secure(req)));
     res.status(204).end();
   });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
-import type { AdminSession } from '../keys/model.ts';
+import type { AdminSession, AdminUser } from '../keys/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createLoginThrottle } from './login-throttle.ts';
 
@@ -36,6 +36,9 @@ export interface SessionService {
   logout(token: string): Promise<void>;
 }
 
+/** Password checks one instance runs at once (libuv's default thread pool has 4 threads). */
+export const MAX_CONCURRENT_LOGINS = 4;
+
 /** A cookie token: 256 random bits, base64url (43 characters). */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -58,6 +61,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     clock,
     maxFailures: options.maxLoginFailures,
     windowMs: options.loginWindowMinutes * 60_000,
+    maxConcurrent: MAX_CONCURRENT_LOGINS,
   });
   // An unknown email is checked against this hash, so it costs the same argon2 work as a wrong password.
   const dummyHash = hasher.hash(randomToken());
@@ -82,18 +86,22 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
 
   return {
     async login({ email, password }, clientIp) {
-      await throttle.assertAllowed(email, clientIp);
-      const user = await store.findAdminByEmail(email);
-      const matches = await hasher.verify(user?.passwordHash ?? (await dummyHash), password);
+      const attempt = await throttle.begin(email, clientIp);
+      let matches = false;
+      let user: AdminUser | null = null;
+      try {
+        user = await store.findAdminByEmail(email);
+        matches = (await hasher.verify(user?.passwordHash ?? (await dummyHash), password)) && user !== null;
+      } finally {
+        await attempt.finish(matches);
+      }
       if (!user || !matches) {
-        await throttle.recordFailure(email, clientIp);
         logger.warn(
           { email, clientIp, reason: user ? 'wrong_password' : 'unknown_email' },
           'admin login failed',
         );
         throw new GatewayError('INVALID_CREDENTIALS', 'The email or the password is wrong.');
       }
-      await throttle.recordSuccess(email);
       await store.pruneAdminSessions(clock());
       const started = await open(user.id, user.email);
       logger.info({ email: user.email, userId: user.id, clientIp }, 'admin logged in');

@@ -11,6 +11,12 @@ Commands:
                                prefer --password-stdin, which keeps it out of the process list)
 `;
 
+/** Where a local gateway serves the admin interface (GATEWAY_PORT as the gateway reads it). */
+export function adminUrlOf(env: Record<string, string | undefined>): string {
+  const port = /^\d{1,5}$/.test(env.GATEWAY_PORT ?? '') ? env.GATEWAY_PORT : '8080';
+  return `http://localhost:${port}/admin`;
+}
+
 /** Reads the password from stdin, dropping one trailing newline. */
 async function readPassword(io: CliIo): Promise<string> {
   return (await io.readStdin()).replace(/\r?\n$/, '');
@@ -47,6 +53,9 @@ export async function runAdminCommand(io: CliIo, open: OpenServices, argv: strin
   const services = await open();
   const user = await createAdminUser(services, { email: values.email, password });
   if (values.json) printJson(io, user);
-  else io.stdout.write(`Created administrator ${user.id} <${user.email}>\n`);
+  else {
+    io.stdout.write(`Created administrator ${user.id} <${user.email}>\n`);
+    io.stdout.write(`Log in with this email and password at ${adminUrlOf(io.env)}\n`);
+  }
   return 0;
 }

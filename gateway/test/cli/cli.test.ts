@@ -253,6 +253,19 @@ describe('keygate CLI', () => {
       );
     });
 
+    it('says where to log in: /admin on the gateway port', async () => {
+      const created = await keygate(
+        dataDir,
+        ['admin', 'create-user', '--email', 'ops@example.com', '--password-stdin'],
+        'correct horse battery staple\n',
+        { GATEWAY_PORT: '9090' },
+      );
+      assert.equal(created.code, 0, created.stderr);
+      assert.match(created.stdout, /^Created administrator adm_\w+ <ops@example\.com>$/m);
+      assert.match(created.stdout, /at http:\/\/localhost:9090\/admin$/m);
+      assert.ok(!created.stdout.includes('correct horse'));
+    });
+
     it('refuses a short password, a bad email and a missing password source with exit 2', async () => {
       assertFails(
         await keygate(dataDir, ['admin', 'create-user', '--email', 'a@b.co', '--password', 'short']),
@@ -286,8 +299,8 @@ describe('keygate CLI with REDIS_URL set', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const onRedis = (args: string[], url = redis.url) =>
-    keygate(join(dir, 'data'), args, undefined, { REDIS_URL: url, KEYGATE_REDIS_PREFIX: redis.keyPrefix });
+  const onRedis = (args: string[], url = redis.url, stdin?: string) =>
+    keygate(join(dir, 'data'), args, stdin, { REDIS_URL: url, KEYGATE_REDIS_PREFIX: redis.keyPrefix });
 
   describe('keygate keys create, rotate, revoke', () => {
     it('works on the shared Redis under KEYGATE_REDIS_PREFIX and writes no SQLite file', async () => {
@@ -315,6 +328,26 @@ describe('keygate CLI with REDIS_URL set', () => {
           items.map((entry) => entry.action),
           ['key.revoked', 'key.rotated', 'key.created'],
         );
+      } finally {
+        await store.close();
+      }
+      assert.equal(existsSync(join(dir, 'data', 'gateway.db')), false);
+    });
+  });
+
+  describe('keygate admin create-user', () => {
+    it('creates the administrator on the shared Redis, where every gateway finds it', async () => {
+      const run = await onRedis(
+        ['admin', 'create-user', '--email', 'ops@example.com', '--password-stdin'],
+        redis.url,
+        'correct horse battery staple\n',
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /\/admin$/m);
+      const store = await openRedisKeyStore(redis.url, { keyPrefix: redis.keyPrefix });
+      try {
+        const user = await store.findAdminByEmail('OPS@example.com');
+        assert.ok(await argon2.verify(user!.passwordHash, 'correct horse battery staple'));
       } finally {
         await store.close();
       }

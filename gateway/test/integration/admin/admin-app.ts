@@ -52,6 +52,8 @@ export interface AdminAppOptions {
   clock?: TestClock;
   /** Create the administrator (default true). */
   createAdmin?: boolean;
+  /** Replaces the fast counting hasher (e.g. one whose verifications can be held). */
+  hasher?: CountingHasher;
 }
 
 /** The gateway app (createApp) with the admin router mounted: SQLite store, fast counting hasher, test clock, a UI dir. */
@@ -65,7 +67,7 @@ export async function startAdminApp(options: AdminAppOptions = {}): Promise<Admi
     ...options.env,
   });
   const store = options.store ?? openSqliteKeyStore(join(dir, 'gateway.db'));
-  const hasher = createCountingHasher();
+  const hasher = options.hasher ?? createCountingHasher();
   const clock = options.clock ?? createTestClock();
   const events = createLocalKeyEvents();
   const keyService = createKeyService({ store, hasher, events, clock });

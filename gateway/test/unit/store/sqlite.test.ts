@@ -45,7 +45,16 @@ describe('openSqliteKeyStore', () => {
           .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
           .all()
           .map((row) => (row as { name: string }).name);
-        for (const table of ['activity', 'admin_users', 'api_logs', 'keys', 'secrets', 'usage_buckets']) {
+        for (const table of [
+          'activity',
+          'admin_login_failures',
+          'admin_sessions',
+          'admin_users',
+          'api_logs',
+          'keys',
+          'secrets',
+          'usage_buckets',
+        ]) {
           assert.ok(tables.includes(table), `missing table ${table}`);
         }
         assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
