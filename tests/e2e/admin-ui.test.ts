@@ -228,6 +228,12 @@ describe('the admin interface in headless Debian chromium: keys', function () {
     const errorId = describedBy.split(' ').find((id) => id.endsWith('-error'));
     assert.ok(errorId, 'the textarea is described by its error');
     assert.match(await text(page.locator(`#${errorId}`)), /entry 2/);
+    await page.getByRole('alert').getByRole('link', { name: '/ipAllowlist/1' }).click();
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.id),
+      'key-ips',
+      'the summary leads to the field',
+    );
     ui.assertCleanPages();
   });
 

@@ -17,6 +17,15 @@ import { ProblemView, toProblem } from './problem-view.tsx';
 import { ScopePicker } from './scope-picker.tsx';
 
 const FORM = 'create-key';
+/** The input each request member's errors lead to. */
+const FIELD_IDS: Record<string, string> = {
+  '/name': 'key-name',
+  '/environment': 'key-environment-live',
+  '/scopes': 'create-scope-article-r',
+  '/expiresAt': 'key-expiry',
+  '/ipAllowlist': 'key-ips',
+  '/rateLimit': 'key-rate',
+};
 
 /** Every field of a new key, with an agency mode that limits scopes, expiry and IP range in one go. */
 export function CreateKeyForm(props: { onCreated: (key: KeyWithSecret) => void }) {
@@ -50,7 +59,7 @@ export function CreateKeyForm(props: { onCreated: (key: KeyWithSecret) => void }
 
   return (
     <form class="form form-wide" id={FORM} onSubmit={submit} noValidate>
-      <ProblemView problem={problem} focus />
+      <ProblemView problem={problem} focus fields={FIELD_IDS} />
       <fieldset class="mode-switch">
         <legend>Kind of key</legend>
         <label class="check">
@@ -81,6 +90,7 @@ export function CreateKeyForm(props: { onCreated: (key: KeyWithSecret) => void }
             <input
               type="radio"
               name="environment"
+              id={`key-environment-${environment}`}
               value={environment}
               checked={values.environment === environment}
               onChange={() => set({ environment: environment as Environment })}
