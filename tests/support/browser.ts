@@ -48,15 +48,21 @@ export interface WatchedPage {
   foreignRequests: string[];
   /** CSP violations and uncaught errors reported by the page. */
   pageErrors: string[];
+  /** State-changing admin API calls (other than the login) sent without `X-CSRF-Token`. */
+  missingCsrf: string[];
 }
 
 /** Opens a page in `context` that records foreign requests, CSP violations and uncaught errors. */
 export async function openWatchedPage(context: BrowserContext, origin: string): Promise<WatchedPage> {
   const page = await context.newPage();
-  const watched: WatchedPage = { page, foreignRequests: [], pageErrors: [] };
+  const watched: WatchedPage = { page, foreignRequests: [], pageErrors: [], missingCsrf: [] };
   page.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith(`${origin}/`) && !url.startsWith('data:')) watched.foreignRequests.push(url);
+    const call = `${request.method()} ${url.slice(origin.length)}`;
+    const changes = !['GET', 'HEAD'].includes(request.method()) && url.startsWith(`${origin}/admin/api/`);
+    if (changes && call !== 'POST /admin/api/session' && !request.headers()['x-csrf-token'])
+      watched.missingCsrf.push(call);
   });
   page.on('console', (message) => {
     if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
@@ -66,10 +72,11 @@ export async function openWatchedPage(context: BrowserContext, origin: string): 
   return watched;
 }
 
-/** Asserts the page loaded nothing from elsewhere and broke no CSP rule. */
+/** Asserts the page loaded nothing from elsewhere, broke no CSP rule and sent every change with its CSRF token. */
 export function assertCleanPage(watched: WatchedPage): void {
   assert.deepEqual(watched.foreignRequests, [], 'the admin interface loads nothing from other origins');
   assert.deepEqual(watched.pageErrors, [], 'no CSP violation or uncaught error in the page');
+  assert.deepEqual(watched.missingCsrf, [], 'every state-changing call carries X-CSRF-Token');
 }
 
 /** Saves a full-page screenshot under ARTIFACTS_DIR, with `mask`ed elements painted over. */
