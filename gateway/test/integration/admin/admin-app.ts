@@ -18,7 +18,7 @@ import { createTestClock, type TestClock } from '../../support/gateway.ts';
 
 export const ADMIN_EMAIL = 'ops@example.com';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
-/** The origin supertest's requests carry in Host (`127.0.0.1:<port>`) is unknown ahead; tests send no Origin unless they mean to. */
+/** A foreign site's origin; tests send an Origin header only when they mean to. */
 export const EVIL_ORIGIN = 'https://evil.example';
 
 /** A built admin interface in a temp dir: index.html, one hashed asset, one plain file. */
