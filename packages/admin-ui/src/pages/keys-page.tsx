@@ -1,0 +1,137 @@
+import { useState } from 'preact/hooks';
+import { request } from '../api.ts';
+import { ExpiryCell, IpList, ScopeList, StatusBadge } from '../components/key-badges.tsx';
+import { Link } from '../components/link.tsx';
+import { PageHeading } from '../components/page-heading.tsx';
+import { ProblemView } from '../components/problem-view.tsx';
+import { RotationSummary } from '../components/rotation-summary.tsx';
+import { formatAgo, formatCount, formatTime } from '../format.ts';
+import { useLoad } from '../hooks.ts';
+import type { PublicKey } from '../types.ts';
+
+const COLUMNS = 10;
+
+function KeyRows(props: { apiKey: PublicKey }) {
+  const { apiKey } = props;
+  return (
+    <>
+      <tr class={apiKey.rotation.inProgress ? 'key-row has-rotation' : 'key-row'}>
+        <th scope="row">
+          <Link to={`/keys/${apiKey.id}`}>{apiKey.name}</Link>
+        </th>
+        <td>
+          <span class={`env env-${apiKey.environment}`}>{apiKey.environment}</span>
+        </td>
+        <td>
+          <code>{apiKey.prefix}</code>
+        </td>
+        <td>
+          <ScopeList scopes={apiKey.scopes} />
+        </td>
+        <td>
+          <IpList entries={apiKey.ipAllowlist} />
+        </td>
+        <td>
+          <ExpiryCell apiKey={apiKey} />
+        </td>
+        <td class="num">{formatCount(apiKey.rateLimit.perMinute)}/min</td>
+        <td title={formatTime(apiKey.lastCallAt)}>{formatAgo(apiKey.lastCallAt)}</td>
+        <td>
+          <StatusBadge apiKey={apiKey} />
+        </td>
+        <td>
+          <Link to={`/keys/${apiKey.id}`} class="button-link">
+            Open<span class="visually-hidden"> {apiKey.name}</span>
+          </Link>
+        </td>
+      </tr>
+      {apiKey.rotation.inProgress ? (
+        <tr class="rotation-row">
+          <td colSpan={COLUMNS}>
+            <span class="visually-hidden">Rotation of {apiKey.name}: </span>
+            <RotationSummary apiKey={apiKey} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}
+
+/** Every key of both environments, filterable by environment and status. */
+export function KeysPage() {
+  const [environment, setEnvironment] = useState('');
+  const [status, setStatus] = useState('');
+  const keys = useLoad(
+    () => request<{ items: PublicKey[] }>('GET', '/keys', { query: { environment, status } }),
+    [environment, status],
+  );
+  const items = keys.data?.items ?? [];
+
+  return (
+    <section>
+      <div class="page-head">
+        <PageHeading title="API keys" />
+        <Link to="/keys/new" class="button-primary">
+          New key
+        </Link>
+      </div>
+      <form class="filters" aria-label="Filter keys" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="filter-environment">Environment</label>
+          <select
+            id="filter-environment"
+            value={environment}
+            onChange={(e) => setEnvironment(e.currentTarget.value)}
+          >
+            <option value="">All</option>
+            <option value="live">live</option>
+            <option value="test">test</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-status">Status</label>
+          <select id="filter-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            <option value="">All</option>
+            <option value="active">active</option>
+            <option value="revoked">revoked</option>
+          </select>
+        </div>
+        <button type="button" class="button-quiet" onClick={() => void keys.reload()}>
+          Refresh
+        </button>
+      </form>
+      <ProblemView problem={keys.problem} />
+      <p class="muted" aria-live="polite">
+        {keys.loading ? 'Loading keys…' : `${items.length} ${items.length === 1 ? 'key' : 'keys'}`}
+      </p>
+      {items.length > 0 ? (
+        <div class="table-wrap">
+          <table class="keys-table">
+            <caption class="visually-hidden">API keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Env</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">IP allowlist</th>
+                <th scope="col">Expiry</th>
+                <th scope="col">Rate limit</th>
+                <th scope="col">Last call</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((apiKey) => (
+                <KeyRows key={apiKey.id} apiKey={apiKey} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

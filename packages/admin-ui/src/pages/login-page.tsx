@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type Problem, request } from '../api.ts';
+import { PageHeading } from '../components/page-heading.tsx';
+import { ProblemView, toProblem } from '../components/problem-view.tsx';
+import { formatDuration } from '../format.ts';
+import type { Session } from '../types.ts';
+
+/** The login form: email and password; shows why a login was refused and when to retry. */
+export function LoginPage(props: { message: string | null; onLogin: (session: Session) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [retryAt, setRetryAt] = useState<number | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    emailRef.current?.focus();
+  }, []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    setRetryAt(null);
+    try {
+      const session = await request<Session>('POST', '/session', { body: { email, password } });
+      setPassword('');
+      props.onLogin(session);
+    } catch (error) {
+      const found = toProblem(error);
+      setProblem(found);
+      setRetryAt(found.retryAfter ? Date.now() + found.retryAfter * 1000 : null);
+      setPassword('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="login">
+      <PageHeading title="Log in" />
+      {props.message ? (
+        <p class="login-message" role="status">
+          {props.message}
+        </p>
+      ) : null}
+      <ProblemView problem={problem} id="login-problem" />
+      {retryAt ? (
+        <p class="retry-after">
+          Login is throttled: try again in {formatDuration(retryAt - Date.now())} (at{' '}
+          {new Date(retryAt).toLocaleTimeString('en-GB')}).
+        </p>
+      ) : null}
+      <form class="form" onSubmit={submit} aria-describedby={problem ? 'login-problem' : undefined}>
+        <div class="field">
+          <label for="login-email">Email</label>
+          <input
+            ref={emailRef}
+            id="login-email"
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="login-password">Password</label>
+          <input
+            id="login-password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </div>
+        <button type="submit" class="button-primary" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+    </section>
+  );
+}
