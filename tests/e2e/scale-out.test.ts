@@ -230,10 +230,16 @@ describe('scale-out: three gateway processes sharing one Redis', function () {
         );
         return usage.totals.calls === total;
       });
-      const logs = await json<{ items: unknown[] }>(
-        await send(2, admin.secret, 'GET', `/v2/auth/keys/${key.id}/logs?limit=100`),
-      );
-      assert.equal(logs.items.length, total);
+      // API log lines are flushed apart from the usage buckets, so they may land a flush later.
+      let logged = 0;
+      await waitUntil('the API log shows every call', async () => {
+        const logs = await json<{ items: unknown[] }>(
+          await send(2, admin.secret, 'GET', `/v2/auth/keys/${key.id}/logs?limit=100`),
+        );
+        logged = logs.items.length;
+        return logged >= total;
+      });
+      assert.equal(logged, total);
       const activity = await json<{ items: Array<{ action: string }> }>(
         await send(0, admin.secret, 'GET', `/v2/auth/keys/${key.id}/activity`),
       );
