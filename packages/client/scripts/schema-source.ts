@@ -20,6 +20,8 @@ const HEADER = `${COMMENT_HEADER.trimEnd()}\n// Source: packages/openapi/openapi
  */
 export async function generateSchemaSource(documentPath: string = DOCUMENT_PATH): Promise<string> {
   const document = JSON.parse(await readFile(documentPath, 'utf8')) as OpenAPI3;
-  const ast = await openapiTS(document, { silent: true });
+  // defaultNonNullable (on by default) would make every request member that has a `default` required,
+  // e.g. `overlapDays` of RotateKeyRequest; the services fill those in, so a client may leave them out.
+  const ast = await openapiTS(document, { silent: true, defaultNonNullable: false });
   return `${HEADER}${astToString(ast).trimEnd()}\n`;
 }

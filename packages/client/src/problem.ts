@@ -1,29 +1,14 @@
+import type { components } from './schema.d.ts';
+
 /** One entry of the `errors` member of a validation problem: what is wrong, and where (JSON pointer). */
-export interface KeygateFieldError {
-  detail: string;
-  pointer: string;
-}
+export type KeygateFieldError = components['schemas']['FieldError'];
 
 /**
- * An RFC 9457 problem details body as keygate sends it (`application/problem+json`), with the
- * extension members the gateway and commerce use. Unknown members are kept.
+ * An RFC 9457 problem details body as keygate sends it (`application/problem+json`): the
+ * document's `Problem` schema (`type`, `title`, `status`, `detail`, `code`, `instance`,
+ * `requiredScope`, `retryAfter`, `errors`) plus any other extension member, kept as `unknown`.
  */
-export interface KeygateProblem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  /** Stable machine-readable code, e.g. `INSUFFICIENT_SCOPE`, `RATE_LIMITED`. */
-  code: string;
-  instance?: string;
-  /** On 403 for a missing scope: the scope the operation needs. */
-  requiredScope?: string;
-  /** On 429: seconds to wait before calling again. */
-  retryAfter?: number;
-  /** On 400/422: one entry per invalid field. */
-  errors?: KeygateFieldError[];
-  [extension: string]: unknown;
-}
+export type KeygateProblem = components['schemas']['Problem'] & { [extension: string]: unknown };
 
 /** The `code` of a problem the client makes up when an error response carries no problem body. */
 export const UNEXPECTED_RESPONSE = 'UNEXPECTED_RESPONSE';

@@ -5,6 +5,214 @@
 // Source: packages/openapi/openapi.json. Regenerate with `pnpm --filter @keygate/client generate`.
 
 export interface paths {
+    "/v2/auth/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Keys of the caller's environment, newest first.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates a key in the caller's environment (or the given one, which must be the caller's). The token (`secret`) is in this response only. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an API key
+         * @description Get an API key
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes the key and closes all its secrets; every gateway instance refuses it from the next request on. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}/scopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the scopes of an API key
+         * @description Sets the complete new scope list. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["changeKeyScopes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}:rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key without downtime
+         * @description Adds a new secret (returned here only) and keeps the old one working for `overlapDays` (0..7, default 1; 0 closes it at once). Deploy the new token, then close the old secret with `:close-old-secret` or let the overlap end. Refused while a previous rotation still overlaps.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["rotateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}:close-old-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the old secret of a rotation now
+         * @description Closes the given old secret, or every old secret still open.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["closeOldKeySecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the usage of an API key
+         * @description Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getKeyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the activity log of an API key
+         * @description Every change to the key (create, scopes, rotate, secret closed, revoke, expiry reminder), newest first.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listKeyActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the API calls of an API key
+         * @description One line per call through the gateway (method, path, status, latency, secret, client IP), newest first.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listKeyLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/channels": {
         parameters: {
             query?: never;
@@ -12,6 +220,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List sales channels
+         * @description List sales channels
+         *
+         *     **Required scope:** `article:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
         get: operations["listChannels"];
         put?: never;
         post?: never;
@@ -28,9 +244,73 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the products of a channel with prices
+         * @description Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement > tier > base) and the stock available. Paged by SKU with `cursor`.
+         *
+         *     **Required scope:** `article:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
         get: operations["listProducts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/catalog/products/{sku}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one product of a channel with its price
+         * @description Get one product of a channel with its price
+         *
+         *     **Required scope:** `article:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/graphql": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run a GraphQL query (GET)
+         * @description GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Send `Accept: application/json` to get 200 for every executed query.
+         *
+         *     **Required scope:** `article:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["queryGraphqlGet"];
+        put?: never;
+        /**
+         * Run a GraphQL query (POST)
+         * @description GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Send `Accept: application/json` to get 200 for every executed query.
+         *
+         *     **Required scope:** `article:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["queryGraphql"];
         delete?: never;
         options?: never;
         head?: never;
@@ -46,6 +326,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a cart
+         * @description An empty cart in a channel, optionally for a customer (whose prices then apply). A cart or order belongs to the key that created it; for any other key it answers 404.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
         post: operations["createCart"];
         delete?: never;
         options?: never;
@@ -60,6 +348,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a cart, priced now
+         * @description Lines priced at their quantity now, totals in integer minor units. A cart or order belongs to the key that created it; for any other key it answers 404.
+         *
+         *     **Required scope:** `order:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
         get: operations["getCart"];
         put?: never;
         post?: never;
@@ -78,7 +374,279 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add a product to a cart
+         * @description Adds `qty` units (1..999; a line holds at most 999, a cart at most 100 products). Refused with the quantity available when stock is short; a refused add leaves the cart unchanged.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
         post: operations["addCartItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/carts/{id}:checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a cart out into an order
+         * @description Prices the cart and allocates every line atomically (all lines or none); emits `order.created` and `stock.*` webhooks. Send no body or `{}`.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["checkoutCart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description The order with the unit prices it was sold at. A cart or order belongs to the key that created it; for any other key it answers 404.
+         *
+         *     **Required scope:** `order:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orders/{id}:cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a placed order
+         * @description placed → cancelled; the allocated stock is released. Send no body or `{}`.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orders/{id}:fulfil": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fulfil a placed order
+         * @description placed → fulfilled; on hand and allocated both drop. Send no body or `{}`.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["fulfilOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a customer
+         * @description A customer with a tier (`retail` by default); emits `customer.created`.
+         *
+         *     **Required scope:** `customer:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["createCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a customer
+         * @description Get a customer
+         *
+         *     **Required scope:** `customer:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a customer’s name or tier
+         * @description Emits `customer.updated` and, when the tier changed, `customer.tier_changed`; a change that changes nothing emits nothing.
+         *
+         *     **Required scope:** `customer:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        patch: operations["updateCustomer"];
+        trace?: never;
+    };
+    "/v2/customers/{id}/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a customer’s agreements and effective prices
+         * @description The customer’s agreement price rows, and per channel the products with agreement or tier prices for them, priced at quantity 1.
+         *
+         *     **Required scope:** `pricing:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getCustomerPricing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a price
+         * @description A base, tier (needs `tier`) or agreement (needs `customerId`) price of a product in a channel, with an optional quantity break and validity window; `amount` in integer minor units (gross in VAT-inclusive channels, else net). Emits `pricing.price.created`.
+         *
+         *     **Required scope:** `pricing:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["createPrice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/prices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a price
+         * @description Get a price
+         *
+         *     **Required scope:** `pricing:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getPrice"];
+        /**
+         * Replace the terms of a price
+         * @description Replaces amount, quantity break and validity (omitted fields take their defaults); emits `pricing.price.updated` when something changed.
+         *
+         *     **Required scope:** `pricing:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        put: operations["replacePrice"];
+        post?: never;
+        /**
+         * Delete a price
+         * @description Emits `pricing.price.deleted`.
+         *
+         *     **Required scope:** `pricing:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        delete: operations["deletePrice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vat-rates/{country}/{taxClass}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the VAT rate of a tax class in a country
+         * @description Emits `pricing.vat_rate.updated` when the rate changed.
+         *
+         *     **Required scope:** `pricing:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        put: operations["setVatRate"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -92,8 +660,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the stock of a product
+         * @description Get the stock of a product
+         *
+         *     **Required scope:** `stock:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
         get: operations["getStock"];
-        put?: never;
+        /**
+         * Set the units on hand
+         * @description Sets on hand (0..10⁹, never below what orders hold). Emits `stock.updated` and, when available crosses zero, `stock.out_of_stock` or `stock.back_in_stock`.
+         *
+         *     **Required scope:** `stock:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        put: operations["setStock"];
         post?: never;
         delete?: never;
         options?: never;
@@ -101,39 +685,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v2/auth/keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["listKeys"];
-        put?: never;
-        post: operations["createKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/auth/keys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["getKey"];
-        put?: never;
-        post?: never;
-        delete: operations["revokeKey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/auth/keys/{id}:rotate": {
+    "/v2/stock/{sku}:adjust": {
         parameters: {
             query?: never;
             header?: never;
@@ -142,14 +694,118 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["rotateKey"];
+        /**
+         * Adjust the units on hand
+         * @description Adds `delta` (negative to remove; the result never below what orders hold). Emits `stock.updated` and, when available crosses zero, `stock.out_of_stock` or `stock.back_in_stock`.
+         *
+         *     **Required scope:** `stock:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["adjustStock"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v2/auth/keys/{id}:close-old-secret": {
+    "/v2/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event types
+         * @description List the event types
+         *
+         *     **Required scope:** `webhook:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description List webhook endpoints
+         *
+         *     **Required scope:** `webhook:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Subscribes a URL to event types (`null`: all). The signing secret is in this response only. URLs are absolute http(s) without credentials or fragment; loopback, private and other internal addresses are refused (422 ENDPOINT_URL_NOT_ALLOWED).
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Get a webhook endpoint
+         *
+         *     **Required scope:** `webhook:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint with its deliveries.
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes url, description, event types or enabled; enabling clears the disabled reason and sends held deliveries in order. URLs are absolute http(s) without credentials or fragment; loopback, private and other internal addresses are refused (422 ENDPOINT_URL_NOT_ALLOWED).
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v2/webhooks/endpoints/{id}:rotate-secret": {
         parameters: {
             query?: never;
             header?: never;
@@ -158,7 +814,133 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["closeOldSecret"];
+        /**
+         * Rotate the signing secret of an endpoint
+         * @description A new secret (in this response only); the old one keeps signing for `overlapHours` (0..168, default 24), so deliveries carry both signatures meanwhile.
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/endpoints/{id}:close-old-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a secret rotation overlap now
+         * @description Only the new secret signs from here on. Send no body or `{}`.
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["closeOldWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/endpoints/{id}:test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Queues a `webhook.test` event to this endpoint only, whatever its filter. Send no body or `{}`.
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of an endpoint
+         * @description Newest first, each with every attempt (status code, duration, up to 1 KiB of the response).
+         *
+         *     **Required scope:** `webhook:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/deliveries/{id}:resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Re-queues the delivery in its original place, with the same `webhook-id`. Send no body or `{}`.
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get this OpenAPI document
+         * @description The document this API is described by; the same content is rendered for people at `/docs`. Cacheable (`ETag`).
+         *
+         *     Public: no API key needed, not rate-limited.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -166,96 +948,1544 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.created
+         * @description An order was placed (`POST /v2/carts/{id}:checkout`); `data.order` as `GET /v2/orders/{id}` shows it.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveOrderCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.status_changed
+         * @description An order was cancelled or fulfilled.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveOrderStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stock.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stock.updated
+         * @description On hand or allocated changed: PUT, `:adjust`, checkout, cancel or fulfil.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveStockUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stock.out_of_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stock.out_of_stock
+         * @description Available fell from above zero to zero (after the matching `stock.updated`).
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveStockOutOfStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stock.back_in_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stock.back_in_stock
+         * @description Available rose from zero (after the matching `stock.updated`).
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveStockBackInStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.created
+         * @description A customer was created.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveCustomerCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.updated
+         * @description A customer changed; `changed` names the fields.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveCustomerUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.tier_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.tier_changed
+         * @description A customer’s tier changed (after the matching `customer.updated`).
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveCustomerTierChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pricing.price.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pricing.price.created
+         * @description A price was created (base, tier or agreement).
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receivePricingPriceCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pricing.price.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pricing.price.updated
+         * @description A price’s terms changed.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receivePricingPriceUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pricing.price.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pricing.price.deleted
+         * @description A price was deleted; `data.price` is the deleted row.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receivePricingPriceDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pricing.vat_rate.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pricing.vat_rate.updated
+         * @description A VAT rate changed.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receivePricingVatRateUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent by `POST /v2/webhooks/endpoints/{id}:test` to that endpoint only; not subscribable.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description RFC 9457 problem details (`application/problem+json`). `type` names the problem (see `x-problem-types`); extension members such as `requiredScope` or `retryAfter` add facts. Clients ignore members they do not know. */
         Problem: {
+            /**
+             * Format: uri
+             * @description https://keygate.dev/problems/<kebab-code>
+             */
             type: string;
             title: string;
             status: number;
+            /** @description What went wrong and what to do, for a person. */
             detail: string;
+            /** @description The stable UPPER_SNAKE code the `type` URI is made from. */
             code: string;
+            /** @description The gateway request id (`req_…`) when the gateway answered. */
             instance?: string;
+            /** @description INSUFFICIENT_SCOPE: the scope the call needs. */
             requiredScope?: string;
+            /** @description RATE_LIMITED: seconds to wait. */
             retryAfter?: number;
-            errors?: {
-                detail: string;
-                pointer: string;
-            }[];
+            errors?: components["schemas"]["FieldError"][];
         };
-        ProductPage: {
-            channel: string;
-            currency: string;
-            customer: string | null;
+        FieldError: {
+            detail: string;
+            /** @description JSON pointer: into the body (`/qty`), or rooted at `/query`, `/headers`, `/params`. */
+            pointer: string;
+        };
+        /** @description A problem that lists each invalid field (VALIDATION_FAILED, UNKNOWN_EVENT_TYPE). */
+        ValidationProblem: components["schemas"]["Problem"] & {
+            errors: components["schemas"]["FieldError"][];
+        };
+        ActivityEntry: {
+            /** @description `act_…` */
+            id: string;
+            keyId: string;
+            environment: components["schemas"]["Environment"];
+            /** @enum {string} */
+            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder";
+            actor: {
+                /** @enum {string} */
+                type: "key" | "admin" | "system";
+                id: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            at: string;
+            sourceIp: string | null;
+            before: {
+                [key: string]: unknown;
+            } | null;
+            after: {
+                [key: string]: unknown;
+            } | null;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        ActivityPage: {
+            items: components["schemas"]["ActivityEntry"][];
+            /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
             nextCursor: string | null;
-            data: components["schemas"]["Product"][];
         };
-        Product: {
-            sku: string;
-            name: string;
-            price: {
-                net: number;
-                vat: number;
-                gross: number;
-                currency: string;
-            };
-            stock: {
-                available: number;
-            };
-        };
-        CreateCart: {
-            channel: string;
-            customer?: string;
-        };
-        AddItem: {
+        AddCartItemRequest: {
             sku: string;
             qty: number;
         };
-        Cart: {
+        AdjustStockRequest: {
+            delta: number;
+        };
+        Agreement: {
+            priceId: string;
+            sku: string;
+            channel: string;
+            currency: components["schemas"]["Currency"];
+            /** @description Gross in VAT-inclusive channels, else net (minor units). */
+            amount: number;
+            minQuantity: number;
+            validFrom: string | null;
+            validTo: string | null;
+            /** @description True when the validity window contains now. */
+            isCurrent: boolean;
+        };
+        ApiKey: {
+            /** @description `key_…` */
             id: string;
-            lines: {
-                sku: string;
-                qty: number;
-            }[];
-            totals: {
-                gross: number;
+            /** @description The displayed prefix of the newest secret, e.g. `kg_live_7Hq2xPab`. */
+            prefix: string;
+            name: string;
+            environment: components["schemas"]["Environment"];
+            scopes: components["schemas"]["Scope"][];
+            /** @description Last valid day (YYYY-MM-DD, through 23:59:59.999 UTC); null: no expiry. */
+            expiresAt: string | null;
+            /** @description IPv4/IPv6 addresses and CIDR ranges; empty: any. */
+            ipAllowlist: string[];
+            rateLimit: {
+                perMinute: number;
+            };
+            /** @enum {string} */
+            status: "active" | "revoked";
+            revokedAt: string | null;
+            /** @description True once the last valid day is over. */
+            expired: boolean;
+            /** @description Set while the key is within the reminder lead time of its expiry. */
+            expiryReminder: {
+                expiresAt: string;
+                daysLeft: number;
+            } | null;
+            lastCallAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+            /** @description Bumped on every change. */
+            version: number;
+            rotation: {
+                /** @description True while an older secret still authenticates. */
+                inProgress: boolean;
+                /** @description Secrets newest first, with call counts per secret. */
+                secrets: components["schemas"]["KeySecret"][];
             };
         };
-        CreateKey: {
+        ApiKeyList: {
+            items: components["schemas"]["ApiKey"][];
+        };
+        ApiKeyWithSecret: {
+            /** @description `key_…` */
+            id: string;
+            /** @description The displayed prefix of the newest secret, e.g. `kg_live_7Hq2xPab`. */
+            prefix: string;
+            name: string;
+            environment: components["schemas"]["Environment"];
+            scopes: components["schemas"]["Scope"][];
+            /** @description Last valid day (YYYY-MM-DD, through 23:59:59.999 UTC); null: no expiry. */
+            expiresAt: string | null;
+            /** @description IPv4/IPv6 addresses and CIDR ranges; empty: any. */
+            ipAllowlist: string[];
+            rateLimit: {
+                perMinute: number;
+            };
+            /** @enum {string} */
+            status: "active" | "revoked";
+            revokedAt: string | null;
+            /** @description True once the last valid day is over. */
+            expired: boolean;
+            /** @description Set while the key is within the reminder lead time of its expiry. */
+            expiryReminder: {
+                expiresAt: string;
+                daysLeft: number;
+            } | null;
+            lastCallAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+            /** @description Bumped on every change. */
+            version: number;
+            rotation: {
+                /** @description True while an older secret still authenticates. */
+                inProgress: boolean;
+                /** @description Secrets newest first, with call counts per secret. */
+                secrets: components["schemas"]["KeySecret"][];
+            };
+            /** @description The API key token. Shown only in this response; store it now. */
+            secret: string;
+        };
+        ApiLogEntry: {
+            /** @description The gateway request id (`req_…`, also sent as X-Request-Id). */
+            id: string;
+            keyId: string;
+            secretId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            at: string;
+            method: string;
+            path: string;
+            status: number;
+            latencyMs: number;
+            clientIp: string;
+        };
+        ApiLogPage: {
+            items: components["schemas"]["ApiLogEntry"][];
+            /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
+            nextCursor: string | null;
+        };
+        Cart: {
+            id: string;
+            channel: string;
+            currency: components["schemas"]["Currency"];
+            pricesIncludeVat: boolean;
+            customerId: string | null;
+            /** @description The API key that owns the cart (survives rotation). */
+            keyId: string;
+            lines: {
+                sku: string;
+                productId: string;
+                name: string;
+                qty: number;
+                /** @description Unit price at the line quantity (breaks apply); null if no longer sold. */
+                unitPrice: components["schemas"]["UnitPrice"] | null;
+                /** @description unitPrice × qty; null if no longer sold. */
+                total: components["schemas"]["VatSplit"] | null;
+            }[];
+            totals: {
+                /** @description Net amount in minor units. */
+                net: number;
+                /** @description VAT in minor units. */
+                vat: number;
+                /** @description Gross amount (net + vat) in minor units. */
+                gross: number;
+                currency: components["schemas"]["Currency"];
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+            /** @description When the cart became an order; null while open. */
+            checkedOutAt: string | null;
+        };
+        CatalogProduct: {
+            id: string;
+            sku: string;
+            name: string;
+            taxClass: components["schemas"]["TaxClass"];
+            price: components["schemas"]["UnitPrice"];
+            stock: {
+                /** @description Units available to order (on hand − allocated). */
+                available: number;
+            };
+        };
+        ChangeScopesRequest: {
+            scopes: string[];
+        };
+        Channel: {
+            /** @description Channel code, e.g. WEB_DE; send it as `X-Channel`. */
+            code: string;
+            name: string;
+            currency: components["schemas"]["Currency"];
+            /** @description ISO 3166-1 alpha-2 country whose VAT applies. */
+            taxCountry: string;
+            /** @description True when stored amounts are gross (VAT included). */
+            pricesIncludeVat: boolean;
+        };
+        ChannelList: {
+            data: components["schemas"]["Channel"][];
+        };
+        CloseOldSecretRequest: {
+            secretId?: string;
+        };
+        CreateCartRequest: {
+            channel: string;
+            customerId?: string | null;
+        };
+        CreateCustomerRequest: {
+            name: string;
+            /**
+             * @default retail
+             * @enum {string}
+             */
+            tier?: "retail" | "silver" | "gold";
+        };
+        CreateKeyRequest: {
             name: string;
             /** @enum {string} */
             environment?: "live" | "test";
             scopes: string[];
-            expiresAt?: string;
+            expiresAt?: string | null;
             ipAllowlist?: string[];
             rateLimit?: {
-                perMinute?: number;
+                perMinute: number;
             };
         };
-        Key: {
+        CreatePriceRequest: {
+            sku: string;
+            channel: string;
+            /** @enum {string} */
+            level: "base" | "tier" | "agreement";
+            /** @default null */
+            tier?: ("retail" | "silver" | "gold") | null;
+            /** @default null */
+            customerId?: string | null;
+            amount: number;
+            /** @default 1 */
+            minQuantity?: number;
+            validFrom?: string | null;
+            validTo?: string | null;
+        };
+        CreateWebhookEndpointRequest: {
+            url: string;
+            /** @default  */
+            description?: string;
+            /** @default null */
+            eventTypes?: string[] | null;
+            /** @default true */
+            enabled?: boolean;
+        };
+        /** @description ISO 4217 currency code, e.g. EUR. Money amounts are in its minor units. */
+        Currency: string;
+        Customer: {
             id: string;
-            prefix: string;
             name: string;
-            scopes: string[];
-            rotation: {
-                inProgress: boolean;
-                secrets: {
-                    id: string;
-                    prefix: string;
-                    usable: boolean;
-                    callCount: number;
-                    lastCallAt: string | null;
-                }[];
+            tier: components["schemas"]["CustomerTier"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+        };
+        CustomerCreatedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "customer.created";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                customer: components["schemas"]["Customer"];
             };
         };
-        KeyWithSecret: components["schemas"]["Key"] & {
+        CustomerPricing: {
+            customer: components["schemas"]["Customer"];
+            agreements: components["schemas"]["Agreement"][];
+            effectivePrices: {
+                /** @description Channel code, e.g. WEB_DE; send it as `X-Channel`. */
+                channel: string;
+                currency: components["schemas"]["Currency"];
+                pricesIncludeVat: boolean;
+                /** @description Products with agreement or tier prices for this customer, priced at quantity 1. */
+                prices: {
+                    /** @description The stored price: gross in channels whose prices include VAT, else net (minor units). */
+                    amount: number;
+                    /** @description Net unit price in minor units. */
+                    net: number;
+                    /** @description VAT per unit in minor units. */
+                    vat: number;
+                    /** @description Gross unit price (net + vat) in minor units. */
+                    gross: number;
+                    /** @description VAT rate as a fraction, e.g. 0.19 (display only). */
+                    vatRate: number;
+                    /** @description VAT rate in basis points, e.g. 1900; exact. */
+                    vatRateBp: number;
+                    currency: components["schemas"]["Currency"];
+                    source: components["schemas"]["PriceLevel"];
+                    /** @description The quantity break this price starts at. */
+                    minQuantity: number;
+                    sku: string;
+                    name: string;
+                }[];
+            }[];
+        };
+        /** @enum {string} */
+        CustomerTier: "retail" | "silver" | "gold";
+        CustomerTierChangedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "customer.tier_changed";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                customerId: string;
+                oldTier: components["schemas"]["CustomerTier"];
+                newTier: components["schemas"]["CustomerTier"];
+                customer: components["schemas"]["Customer"];
+            };
+        };
+        CustomerUpdatedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "customer.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                customerId: string;
+                /** @description Fields whose value differs between old and new. */
+                changed: string[];
+                old: components["schemas"]["Customer"];
+                new: components["schemas"]["Customer"];
+            };
+        };
+        DeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            startedAt: string;
+            finishedAt: string | null;
+            /** @description The `webhook-timestamp` sent (Unix seconds). */
+            webhookTimestamp: number;
+            statusCode: number | null;
+            durationMs: number | null;
+            /** @description At most 1 KiB of the response body. */
+            response: string | null;
+            responseTruncated: boolean;
+            error: string | null;
+        };
+        EmptyRequest: Record<string, never>;
+        /**
+         * @description A live key reaches only live data, a test key only test data.
+         * @enum {string}
+         */
+        Environment: "live" | "test";
+        /** @enum {string} */
+        EventType: "order.created" | "order.status_changed" | "stock.updated" | "stock.out_of_stock" | "stock.back_in_stock" | "customer.created" | "customer.updated" | "customer.tier_changed" | "pricing.price.created" | "pricing.price.updated" | "pricing.price.deleted" | "pricing.vat_rate.updated";
+        EventTypeList: {
+            data: components["schemas"]["EventType"][];
+            /**
+             * @description Sent only by `:test`; not subscribable.
+             * @constant
+             */
+            testEventType: "webhook.test";
+        };
+        GraphqlRequest: {
+            /** @description The GraphQL document (queries only; no mutations). */
+            query: string;
+            variables?: {
+                [key: string]: unknown;
+            } | null;
+            operationName?: string | null;
+            extensions?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description GraphQL over HTTP response: `data`, `errors`, or both. */
+        GraphqlResponse: {
+            data?: {
+                [key: string]: unknown;
+            } | null;
+            errors?: {
+                message: string;
+                locations?: {
+                    line: number;
+                    column: number;
+                }[];
+                path?: (string | number)[];
+                /** @description Resolver errors carry the commerce error `code` here. */
+                extensions?: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        KeySecret: {
+            /** @description `sec_…` */
+            id: string;
+            /** @description The displayed prefix of this secret, `kg_<env>_<lookup>`. */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /** @description When a rotation overlap ends; null: open-ended. */
+            closesAt: string | null;
+            closedAt: string | null;
+            closedReason: ("manual" | "overlap_ended" | "revoked") | null;
+            /** @description True while the secret authenticates. */
+            usable: boolean;
+            callCount: number;
+            lastCallAt: string | null;
+        };
+        KeyUsage: {
+            keyId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            to: string;
+            totals: components["schemas"]["UsageStats"];
+            secrets: {
+                calls: number;
+                errors4xx: number;
+                errors5xx: number;
+                /** @description Gateway-measured latency in ms; null without calls. */
+                latencyMs: {
+                    mean: number;
+                    p50: number;
+                    p95: number;
+                    p99: number;
+                } | null;
+                lastCallAt: string | null;
+                secretId: string;
+            }[];
+        };
+        /** @description This OpenAPI 3.1 document. */
+        OpenApiDocument: {
+            openapi: string;
+            info: {
+                title: string;
+                version: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Order: {
+            id: string;
+            cartId: string;
+            keyId: string;
+            status: components["schemas"]["OrderStatus"];
+            channel: string;
+            customerId: string | null;
+            currency: components["schemas"]["Currency"];
+            lines: {
+                sku: string;
+                productId: string;
+                name: string;
+                qty: number;
+                unitPrice: {
+                    /** @description Minor units. */
+                    net: number;
+                    /** @description Minor units. */
+                    vat: number;
+                    /** @description Minor units. */
+                    gross: number;
+                    vatRateBp: number;
+                    source: components["schemas"]["PriceLevel"];
+                };
+                total: {
+                    /** @description Minor units. */
+                    net: number;
+                    /** @description Minor units. */
+                    vat: number;
+                    /** @description Minor units. */
+                    gross: number;
+                };
+            }[];
+            totals: {
+                /** @description Minor units. */
+                net: number;
+                /** @description Minor units. */
+                vat: number;
+                /** @description Minor units. */
+                gross: number;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+        };
+        OrderActionRequest: Record<string, never>;
+        OrderCreatedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "order.created";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                order: components["schemas"]["Order"];
+            };
+        };
+        /**
+         * @description placed → cancelled (stock released) or placed → fulfilled.
+         * @enum {string}
+         */
+        OrderStatus: "placed" | "cancelled" | "fulfilled";
+        OrderStatusChangedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "order.status_changed";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                orderId: string;
+                oldStatus: components["schemas"]["OrderStatus"];
+                newStatus: components["schemas"]["OrderStatus"];
+                order: components["schemas"]["Order"];
+            };
+        };
+        Price: {
+            id: string;
+            sku: string;
+            productId: string;
+            channel: string;
+            currency: components["schemas"]["Currency"];
+            level: components["schemas"]["PriceLevel"];
+            /** @description The tier of a `tier` price, else null. */
+            tier: components["schemas"]["CustomerTier"] | null;
+            /** @description The customer of an `agreement` price, else null. */
+            customerId: string | null;
+            minQuantity: number;
+            validFrom: string | null;
+            validTo: string | null;
+            /** @description Gross in channels whose prices include VAT, else net (minor units). */
+            amount: number;
+        };
+        /**
+         * @description Which price applied: agreement (the customer’s own) > tier > base.
+         * @enum {string}
+         */
+        PriceLevel: "base" | "tier" | "agreement";
+        PricingPriceCreatedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "pricing.price.created";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                price: components["schemas"]["Price"];
+            };
+        };
+        PricingPriceDeletedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "pricing.price.deleted";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                price: components["schemas"]["Price"];
+            };
+        };
+        PricingPriceUpdatedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "pricing.price.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                priceId: string;
+                old: components["schemas"]["Price"];
+                new: components["schemas"]["Price"];
+            };
+        };
+        PricingVatRateUpdatedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "pricing.vat_rate.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                country: string;
+                taxClass: string;
+                /** @description Null when the country had no rate for the tax class before. */
+                old: {
+                    rateBp: number;
+                } | null;
+                new: {
+                    rateBp: number;
+                };
+            };
+        };
+        ProductDetail: {
+            /** @description The channel code the prices are for. */
+            channel: string;
+            currency: components["schemas"]["Currency"];
+            pricesIncludeVat: boolean;
+            /** @description The customer whose prices apply, or null. */
+            customer: string | null;
+            data: components["schemas"]["CatalogProduct"];
+        };
+        ProductPage: {
+            /** @description The channel code the prices are for. */
+            channel: string;
+            currency: components["schemas"]["Currency"];
+            pricesIncludeVat: boolean;
+            /** @description The customer whose prices apply, or null. */
+            customer: string | null;
+            data: components["schemas"]["CatalogProduct"][];
+            /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
+            nextCursor: string | null;
+        };
+        ReplacePriceRequest: {
+            amount: number;
+            /** @default 1 */
+            minQuantity?: number;
+            validFrom?: string | null;
+            validTo?: string | null;
+        };
+        RotateKeyRequest: {
+            /** @default 1 */
+            overlapDays?: number;
+        };
+        RotateWebhookSecretRequest: {
+            /** @default 24 */
+            overlapHours?: number;
+        };
+        /**
+         * @description `<resource>:r` (read) or `<resource>:rw` (read and write; implies `r`).
+         * @enum {string}
+         */
+        Scope: "order:r" | "order:rw" | "article:r" | "article:rw" | "stock:r" | "stock:rw" | "auth:r" | "auth:rw" | "customer:r" | "customer:rw" | "pricing:r" | "pricing:rw" | "webhook:r" | "webhook:rw";
+        SetStockRequest: {
+            onHand: number;
+        };
+        SetVatRateRequest: {
+            rateBp: number;
+        };
+        Stock: {
+            sku: string;
+            /** @description Units in the warehouse. */
+            onHand: number;
+            /** @description Units held by placed orders. */
+            allocated: number;
+            /** @description onHand − allocated: what can still be ordered. */
+            available: number;
+        };
+        StockBackInStockEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "stock.back_in_stock";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: components["schemas"]["StockEventData"];
+        };
+        StockEventData: {
+            sku: string;
+            productId: string;
+            /** @enum {string} */
+            reason: "set" | "adjusted" | "order.placed" | "order.cancelled" | "order.fulfilled";
+            /** @description The order behind an `order.*` reason, else null. */
+            orderId: string | null;
+            old: components["schemas"]["StockLevel"];
+            new: components["schemas"]["StockLevel"];
+        };
+        StockLevel: {
+            /** @description Units in the warehouse. */
+            onHand: number;
+            /** @description Units held by placed orders. */
+            allocated: number;
+            /** @description onHand − allocated: what can still be ordered. */
+            available: number;
+        };
+        StockOutOfStockEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "stock.out_of_stock";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: components["schemas"]["StockEventData"];
+        };
+        StockUpdatedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "stock.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: components["schemas"]["StockEventData"];
+        };
+        /** @enum {string} */
+        TaxClass: "standard" | "reduced" | "zero";
+        UnitPrice: {
+            /** @description The stored price: gross in channels whose prices include VAT, else net (minor units). */
+            amount: number;
+            /** @description Net unit price in minor units. */
+            net: number;
+            /** @description VAT per unit in minor units. */
+            vat: number;
+            /** @description Gross unit price (net + vat) in minor units. */
+            gross: number;
+            /** @description VAT rate as a fraction, e.g. 0.19 (display only). */
+            vatRate: number;
+            /** @description VAT rate in basis points, e.g. 1900; exact. */
+            vatRateBp: number;
+            currency: components["schemas"]["Currency"];
+            source: components["schemas"]["PriceLevel"];
+            /** @description The quantity break this price starts at. */
+            minQuantity: number;
+        };
+        UpdateCustomerRequest: {
+            name?: string;
+            /** @enum {string} */
+            tier?: "retail" | "silver" | "gold";
+        };
+        UpdateWebhookEndpointRequest: {
+            url?: string;
+            description?: string;
+            eventTypes?: string[] | null;
+            enabled?: boolean;
+        };
+        UsageStats: {
+            calls: number;
+            errors4xx: number;
+            errors5xx: number;
+            /** @description Gateway-measured latency in ms; null without calls. */
+            latencyMs: {
+                mean: number;
+                p50: number;
+                p95: number;
+                p99: number;
+            } | null;
+            lastCallAt: string | null;
+        };
+        VatRate: {
+            country: string;
+            taxClass: components["schemas"]["TaxClass"];
+            /** @description Basis points: 1900 = 19 %. */
+            rateBp: number;
+        };
+        VatSplit: {
+            /** @description Net amount in minor units. */
+            net: number;
+            /** @description VAT in minor units. */
+            vat: number;
+            /** @description Gross amount (net + vat) in minor units. */
+            gross: number;
+        };
+        WebhookDelivery: {
+            /** @description The `webhook-id` of every attempt of this delivery. */
+            id: string;
+            eventId: string;
+            /** @description An event type, or `webhook.test`. */
+            eventType: string;
+            endpointId: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "succeeded" | "failed";
+            /** @description Attempts made so far. */
+            attemptCount: number;
+            /** @description When a pending delivery is tried next. */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            completedAt: string | null;
+        };
+        WebhookDeliveryPage: {
+            data: {
+                /** @description The `webhook-id` of every attempt of this delivery. */
+                id: string;
+                eventId: string;
+                /** @description An event type, or `webhook.test`. */
+                eventType: string;
+                endpointId: string;
+                /** @enum {string} */
+                status: "pending" | "delivering" | "succeeded" | "failed";
+                /** @description Attempts made so far. */
+                attemptCount: number;
+                /** @description When a pending delivery is tried next. */
+                nextAttemptAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC).
+                 */
+                createdAt: string;
+                completedAt: string | null;
+                attempts: components["schemas"]["DeliveryAttempt"][];
+            }[];
+            /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
+            nextCursor: string | null;
+        };
+        WebhookEndpoint: {
+            id: string;
+            /** Format: uri */
+            url: string;
+            description: string;
+            /** @description Subscribed event types; null subscribes to every type. */
+            eventTypes: components["schemas"]["EventType"][] | null;
+            enabled: boolean;
+            /** @description Why the endpoint is disabled: by hand, after a 410, or after failing 5 days. */
+            disabledReason: ("manual" | "gone" | "failing") | null;
+            /** @description While a rotated secret overlaps, deliveries carry both signatures. */
+            secretRotation: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC).
+                 */
+                previousSecretExpiresAt: string;
+            } | null;
+            failingSince: string | null;
+            createdByKeyId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookEndpointWithSecret: {
+            id: string;
+            /** Format: uri */
+            url: string;
+            description: string;
+            /** @description Subscribed event types; null subscribes to every type. */
+            eventTypes: components["schemas"]["EventType"][] | null;
+            enabled: boolean;
+            /** @description Why the endpoint is disabled: by hand, after a 410, or after failing 5 days. */
+            disabledReason: ("manual" | "gone" | "failing") | null;
+            /** @description While a rotated secret overlaps, deliveries carry both signatures. */
+            secretRotation: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC).
+                 */
+                previousSecretExpiresAt: string;
+            } | null;
+            failingSince: string | null;
+            createdByKeyId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+            /** @description The signing secret (`whsec_` + base64), shown only here. */
             secret: string;
+        };
+        WebhookTestEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                endpointId: string;
+                message: string;
+            };
         };
     };
     responses: {
-        /** @description problem */
-        Problem: {
+        /**
+         * @description Bad Request. Problem types:
+         *     - `MALFORMED_BODY`: Malformed request body
+         *     - `MALFORMED_JSON`: Malformed JSON
+         *     - `MALFORMED_REQUEST`: Malformed request
+         */
+        BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unauthorized. Problem types:
+         *     - `ADMIN_SESSION_REQUIRED`: Administrator session required
+         *     - `INVALID_CREDENTIALS`: Wrong email or password
+         *     - `KEY_EXPIRED`: API key expired
+         *     - `KEY_REVOKED`: API key revoked
+         *     - `MALFORMED_KEY`: Malformed API key
+         *     - `MISSING_KEY`: API key required
+         *     - `SECRET_CLOSED`: API key secret closed
+         *     - `UNKNOWN_KEY`: Unknown API key
+         */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden. Problem types:
+         *     - `CSRF_REJECTED`: Cross-site request refused
+         *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+         *     - `ESCALATION_DENIED`: Privilege escalation refused
+         *     - `INSUFFICIENT_SCOPE`: Missing scope
+         *     - `IP_NOT_ALLOWED`: Client IP not allowed
+         */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Not Found. Problem types:
+         *     - `CART_NOT_FOUND`: Cart not found
+         *     - `CUSTOMER_NOT_FOUND`: Customer not found
+         *     - `DELIVERY_NOT_FOUND`: Webhook delivery not found
+         *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+         *     - `KEY_NOT_FOUND`: API key not found
+         *     - `ORDER_NOT_FOUND`: Order not found
+         *     - `PRICE_NOT_FOUND`: Price not found
+         *     - `PRODUCT_NOT_FOUND`: Product not found
+         *     - `ROUTE_NOT_FOUND`: No such route
+         *     - `SECRET_NOT_FOUND`: Secret not found
+         *     - `UNKNOWN_API_VERSION`: Unknown API version
+         */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict. Problem types:
+         *     - `CART_CHECKED_OUT`: Cart already checked out
+         *     - `CONFLICT`: Concurrent change
+         *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
+         *     - `ENDPOINT_DISABLED`: Endpoint disabled
+         *     - `INSUFFICIENT_STOCK`: Insufficient stock
+         *     - `KEY_NOT_ACTIVE`: API key is not active
+         *     - `NO_ROTATION_IN_PROGRESS`: No rotation in progress
+         *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
+         *     - `ROTATION_IN_PROGRESS`: A rotation is already in progress
+         *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
+         */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Payload Too Large. Problem types:
+         *     - `PAYLOAD_TOO_LARGE`: Request body too large
+         */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unsupported Media Type. Problem types:
+         *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+         */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable Entity. Problem types:
+         *     - `CART_EMPTY`: Cart is empty
+         *     - `CART_LINE_LIMIT`: Too many cart lines
+         *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+         *     - `INVALID_CURSOR`: Invalid cursor
+         *     - `LINE_QUANTITY_LIMIT`: Line quantity limit exceeded
+         *     - `NOT_SOLD_IN_CHANNEL`: Not sold in this channel
+         *     - `UNKNOWN_CHANNEL`: Unknown channel
+         *     - `UNKNOWN_CUSTOMER`: Unknown customer
+         *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
+         *     - `UNKNOWN_PRODUCT`: Unknown product
+         *     - `VALIDATION_FAILED`: Invalid request
+         */
+        UnprocessableEntity: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["ValidationProblem"] | components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Too Many Requests. Problem types:
+         *     - `LOGIN_THROTTLED`: Too many failed logins
+         *     - `RATE_LIMITED`: Rate limit exceeded
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Internal Server Error. Problem types:
+         *     - `INTERNAL`: Internal error
+         *     - `INTERNAL_ERROR`: Internal error
+         */
+        InternalServerError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad Gateway. Problem types:
+         *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+         */
+        BadGateway: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service Unavailable. Problem types:
+         *     - `ADMIN_UI_NOT_BUILT`: Admin interface not built
+         *     - `NOT_READY`: Not ready
+         *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+         *     - `STORE_UNAVAILABLE`: Key store unavailable
+         *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Gateway Timeout. Problem types:
+         *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+         */
+        GatewayTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -265,217 +2495,107 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The key's quota (IETF draft-ietf-httpapi-ratelimit-headers): `"per-key";q=<calls>;w=60`. The budget is shared by all secrets of a key.
+         * @example "per-key";q=600;w=60
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description What is left: `"per-key";r=<remaining>;t=<seconds until the window resets>`.
+         * @example "per-key";r=597;t=42
+         */
+        RateLimit: string;
+        /** @description Seconds to wait before retrying (at least 1). Takes precedence over `RateLimit`. */
+        "Retry-After": number;
+        /** @description The gateway request id (`req_…`); quote it when reporting a problem. A client-sent X-Request-Id is only logged. */
+        "X-Request-Id": string;
+        /** @description `Bearer realm="keygate"`, with `error="invalid_token"` when a key was sent (RFC 6750). */
+        "WWW-Authenticate": string;
+        /** @description The path of the created resource. */
+        Location: string;
+        /** @description Sent while the key is close to its expiry: `<last valid day YYYY-MM-DD>; days-left=<n>` (1 on the last day). */
+        "Keygate-Key-Expires": string;
+        /** @description RFC 9745: the route is deprecated since this instant, `@<unix seconds>`. */
+        Deprecation: string;
+        /** @description RFC 8594: the HTTP date after which the deprecated route may stop answering. */
+        Sunset: string;
+        /** @description On deprecated routes: `<…>; rel="deprecation"`, the deprecation policy. */
+        Link: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    listChannels: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: Record<string, never>[];
-                    };
-                };
-            };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
-        };
-    };
-    listProducts: {
-        parameters: {
-            query?: {
-                customer?: string;
-                limit?: number;
-                inStock?: "true" | "false";
-            };
-            header: {
-                "X-Channel": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProductPage"];
-                };
-            };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
-        };
-    };
-    createCart: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCart"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Cart"];
-                };
-            };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
-        };
-    };
-    getCart: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Cart"];
-                };
-            };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
-        };
-    };
-    addCartItem: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AddItem"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Cart"];
-                };
-            };
-            /** @description OK */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Cart"];
-                };
-            };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
-        };
-    };
-    getStock: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                sku: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
-        };
-    };
     listKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                status?: "active" | "revoked";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The keys. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Key"][];
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createKey: {
@@ -487,24 +2607,82 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateKey"];
+                "application/json": components["schemas"]["CreateKeyRequest"];
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The key with its token. */
             201: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KeyWithSecret"];
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ESCALATION_DENIED`: Privilege escalation refused
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Conflict:
+             *     - `CONFLICT`: Concurrent change
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getKey: {
@@ -512,26 +2690,71 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The key (never its token). */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Key"];
+                    "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeKey: {
@@ -539,26 +2762,173 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The revoked key, in its final state. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Key"];
+                    "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ESCALATION_DENIED`: Privilege escalation refused
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CONFLICT`: Concurrent change
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeKeyScopes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeScopesRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed key. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ESCALATION_DENIED`: Privilege escalation refused
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `KEY_NOT_ACTIVE`: API key is not active
+             *     - `CONFLICT`: Concurrent change
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateKey: {
@@ -566,65 +2936,4350 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    overlapDays?: number;
-                };
+                "application/json": components["schemas"]["RotateKeyRequest"];
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The key with its new token. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KeyWithSecret"];
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ESCALATION_DENIED`: Privilege escalation refused
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `KEY_NOT_ACTIVE`: API key is not active
+             *     - `ROTATION_IN_PROGRESS`: A rotation is already in progress
+             *     - `CONFLICT`: Concurrent change
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
-    closeOldSecret: {
+    closeOldKeySecret: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    secretId?: string;
-                };
+                "application/json": components["schemas"]["CloseOldSecretRequest"];
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The key. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ESCALATION_DENIED`: Privilege escalation refused
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             *     - `SECRET_NOT_FOUND`: Secret not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `KEY_NOT_ACTIVE`: API key is not active
+             *     - `NO_ROTATION_IN_PROGRESS`: No rotation in progress
+             *     - `CONFLICT`: Concurrent change
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKeyUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyUsage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listKeyActivity: {
+        parameters: {
+            query?: {
+                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder";
+                from?: string;
+                to?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of activity. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listKeyLogs: {
+        parameters: {
+            query?: {
+                secretId?: string;
+                from?: string;
+                to?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of calls. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiLogPage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every channel, ordered by code. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelList"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                customer?: string;
+                inStock?: "true" | "false";
+                limit?: number;
+                cursor?: string;
+            };
+            header: {
+                "X-Channel": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductPage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_CHANNEL`: Unknown channel
+             *     - `UNKNOWN_CUSTOMER`: Unknown customer
+             *     - `INVALID_CURSOR`: Invalid cursor
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: {
+                customer?: string;
+            };
+            header: {
+                "X-Channel": string;
+            };
+            path: {
+                /** @description The product SKU. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product as the channel sells it. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductDetail"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PRODUCT_NOT_FOUND`: Product not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_CHANNEL`: Unknown channel
+             *     - `UNKNOWN_CUSTOMER`: Unknown customer
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    queryGraphqlGet: {
+        parameters: {
+            query: {
+                /** @description The GraphQL document. */
+                query: string;
+                /** @description JSON-encoded variables object. */
+                variables?: string;
+                operationName?: string;
+                /** @description JSON-encoded extensions object. */
+                extensions?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The executed query: `data` and/or `errors`. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/graphql-response+json": components["schemas"]["GraphqlResponse"];
+                    "application/json": components["schemas"]["GraphqlResponse"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    queryGraphql: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GraphqlRequest"];
+            };
+        };
+        responses: {
+            /** @description The executed query: `data` and/or `errors`. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/graphql-response+json": components["schemas"]["GraphqlResponse"];
+                    "application/json": components["schemas"]["GraphqlResponse"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCartRequest"];
+            };
+        };
+        responses: {
+            /** @description The new cart. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_CHANNEL`: Unknown channel
+             *     - `UNKNOWN_CUSTOMER`: Unknown customer
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CART_NOT_FOUND`: Cart not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    addCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddCartItemRequest"];
+            };
+        };
+        responses: {
+            /** @description The cart. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CART_NOT_FOUND`: Cart not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             *     - `CART_CHECKED_OUT`: Cart already checked out
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_PRODUCT`: Unknown product
+             *     - `NOT_SOLD_IN_CHANNEL`: Not sold in this channel
+             *     - `LINE_QUANTITY_LIMIT`: Line quantity limit exceeded
+             *     - `CART_LINE_LIMIT`: Too many cart lines
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    checkoutCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrderActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The placed order. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CART_NOT_FOUND`: Cart not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CART_CHECKED_OUT`: Cart already checked out
+             *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `CART_EMPTY`: Cart is empty
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ORDER_NOT_FOUND`: Order not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrderActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancelled order. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ORDER_NOT_FOUND`: Order not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    fulfilOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrderActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The fulfilled order. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ORDER_NOT_FOUND`: Order not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description The new customer. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CUSTOMER_NOT_FOUND`: Customer not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CUSTOMER_NOT_FOUND`: Customer not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCustomerPricing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer’s pricing. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPricing"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CUSTOMER_NOT_FOUND`: Customer not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePriceRequest"];
+            };
+        };
+        responses: {
+            /** @description The new price. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Price"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_PRODUCT`: Unknown product
+             *     - `UNKNOWN_CHANNEL`: Unknown channel
+             *     - `UNKNOWN_CUSTOMER`: Unknown customer
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The price. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Price"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PRICE_NOT_FOUND`: Price not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    replacePrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplacePriceRequest"];
+            };
+        };
+        responses: {
+            /** @description The price. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Price"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PRICE_NOT_FOUND`: Price not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deletePrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PRICE_NOT_FOUND`: Price not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    setVatRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                country: string;
+                taxClass: "standard" | "reduced" | "zero";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetVatRateRequest"];
+            };
+        };
+        responses: {
+            /** @description The rate. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VatRate"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product SKU. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On hand, allocated and available. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stock"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PRODUCT_NOT_FOUND`: Product not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    setStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product SKU. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetStockRequest"];
+            };
+        };
+        responses: {
+            /** @description The new level. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stock"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PRODUCT_NOT_FOUND`: Product not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    adjustStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product SKU. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustStockRequest"];
+            };
+        };
+        responses: {
+            /** @description The new level. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stock"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PRODUCT_NOT_FOUND`: Product not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subscribable event types. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeList"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every endpoint of the environment, oldest first. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its secret. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
+             *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (never its secret). */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
+             *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    closeOldWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The queued delivery. */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `ENDPOINT_DISABLED`: Endpoint disabled
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `INVALID_CURSOR`: Invalid cursor
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The re-queued delivery. */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `DELIVERY_NOT_FOUND`: Webhook delivery not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `ENDPOINT_DISABLED`: Endpoint disabled
+             *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Key"];
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
-            400: components["responses"]["Problem"];
-            401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
-            404: components["responses"]["Problem"];
-            429: components["responses"]["Problem"];
+        };
+    };
+    receiveOrderCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveStockUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveStockOutOfStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockOutOfStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveStockBackInStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockBackInStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCustomerCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCustomerUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCustomerTierChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerTierChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePricingPriceCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PricingPriceCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePricingPriceUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PricingPriceUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePricingPriceDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PricingPriceDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePricingVatRateUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PricingVatRateUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

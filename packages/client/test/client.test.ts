@@ -35,6 +35,13 @@ describe('createKeygateClient', () => {
     assert.equal(fake.seen[0]?.headers.get('content-type'), 'application/json');
   });
 
+  it('lets a request leave out members the document gives a default (overlapDays)', async () => {
+    const fake = fakeFetch({ status: 200, body: {} });
+    const client = createKeygateClient({ baseUrl: 'https://gw.test', apiKey: 'kg_live_abc', fetch: fake.fetch });
+    await client.POST('/v2/auth/keys/{id}:rotate', { params: { path: { id: 'key_1' } }, body: {} });
+    assert.equal(fake.seen[0]?.body, '{}');
+  });
+
   it('reads a key function before every call, so a deployed new secret is used at once', async () => {
     const fake = fakeFetch({ status: 200, body: { data: [] } });
     let secret = 'kg_live_old';
