@@ -37,7 +37,11 @@ describe('createKeygateClient', () => {
 
   it('lets a request leave out members the document gives a default (overlapDays)', async () => {
     const fake = fakeFetch({ status: 200, body: {} });
-    const client = createKeygateClient({ baseUrl: 'https://gw.test', apiKey: 'kg_live_abc', fetch: fake.fetch });
+    const client = createKeygateClient({
+      baseUrl: 'https://gw.test',
+      apiKey: 'kg_live_abc',
+      fetch: fake.fetch,
+    });
     await client.POST('/v2/auth/keys/{id}:rotate', { params: { path: { id: 'key_1' } }, body: {} });
     assert.equal(fake.seen[0]?.body, '{}');
   });
