@@ -12,6 +12,7 @@ import { createAgencyKey } from '../../packages/client/examples/create-agency-ke
 import { listProductsForCustomer } from '../../packages/client/examples/list-products.ts';
 import { rotateWithoutDowntime } from '../../packages/client/examples/rotate-key.ts';
 import { type System, startSystem } from '../support/system.ts';
+import { waitUntil } from '../support/traffic.ts';
 
 function isoDay(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -127,6 +128,11 @@ describe('the typed client (@keygate/client) against the real gateway and commer
     let deployed = key.secret;
     const service = clientFor(() => deployed);
     assert.equal((await service.GET('/v2/channels')).response.status, 200);
+    // Usage is flushed on an interval: start once the old secret's call shows, as it would in production.
+    await waitUntil('the call with the old secret is counted', async () => {
+      const view = await unwrap(admin.GET('/v2/auth/keys/{id}', { params: { path: { id: key.id } } }));
+      return view.rotation.secrets[0]?.callCount === 1;
+    });
 
     const progress: string[] = [];
     const outcome = await rotateWithoutDowntime(
@@ -145,13 +151,13 @@ describe('the typed client (@keygate/client) against the real gateway and commer
     assert.equal(outcome.closed, true);
     assert.ok(progress.length >= 1, 'the old secret was watched before it was closed');
 
-    const { error } = await clientFor(key.secret).GET('/v2/channels');
-    assert.equal(error?.code, 'SECRET_CLOSED');
-    assert.equal((await service.GET('/v2/channels')).response.status, 200);
     const view = await unwrap(admin.GET('/v2/auth/keys/{id}', { params: { path: { id: key.id } } }));
     assert.equal(view.rotation.inProgress, false);
     const old = view.rotation.secrets.find((secret) => secret.id !== outcome.newSecretId);
     assert.deepEqual([old?.usable, old?.callCount], [false, 1]);
+    const { error } = await clientFor(key.secret).GET('/v2/channels');
+    assert.equal(error?.code, 'SECRET_CLOSED');
+    assert.equal((await service.GET('/v2/channels')).response.status, 200);
   });
 
   it('tells onNotice that the key expires soon', async () => {
