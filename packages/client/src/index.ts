@@ -22,5 +22,5 @@ export {
   unwrap,
 } from './problem.ts';
 export { parseRateLimit, type RateLimitState, rateLimitOf, retryAfterMs } from './rate-limit.ts';
-export { DEFAULT_RETRY, RETRIED_METHODS, type RetryOptions, type Sleep } from './retry.ts';
+export { DEFAULT_RETRY, type FetchLike, RETRIED_METHODS, type RetryOptions, type Sleep } from './retry.ts';
 export type { components, operations, paths } from './schema.d.ts';

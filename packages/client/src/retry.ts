@@ -49,6 +49,7 @@ export function retryDelayMs(headers: Headers, nowMs: number): number | undefine
   return state === undefined ? undefined : state.resetSeconds * 1000;
 }
 
+/** What `createRetryingFetch` wraps and how it waits. */
 export interface RetryingFetchOptions {
   fetch: FetchLike;
   /** `false` turns retries off. */
