@@ -14,7 +14,10 @@ export function createClientFromEnv(env: NodeJS.ProcessEnv = process.env): Keyga
       if (notice.kind === 'key-expiry') {
         console.warn(`keygate: this API key expires on ${notice.expiresOn} (${notice.daysLeft} days left)`);
       } else {
-        console.warn(`keygate: ${notice.operation} is deprecated; sunset ${notice.sunsetAt?.toISOString()}`);
+        const sunset = notice.sunsetAt ? `, stops answering after ${notice.sunsetAt.toISOString()}` : '';
+        console.warn(
+          `keygate: ${notice.operation} is deprecated${sunset} (${notice.link ?? 'no policy link'})`,
+        );
       }
     },
   });

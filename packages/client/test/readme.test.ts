@@ -15,5 +15,14 @@ describe('README examples', () => {
       readme === (await renderReadme(readme)),
       `README examples are stale: run \`${README_COMMAND}\``,
     );
+    const lines = readme.split('\n');
+    const unquoted = lines.filter(
+      (line, i) => line === '```ts' && !lines[i - 1]?.startsWith('<!-- example:'),
+    );
+    assert.deepEqual(
+      unquoted,
+      [],
+      'every TypeScript block of the README is an example file, so it is typechecked',
+    );
   });
 });
