@@ -294,7 +294,7 @@ export interface paths {
         };
         /**
          * Run a GraphQL query (GET)
-         * @description GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Send `Accept: application/json` to get 200 for every executed query.
+         * @description GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Answers `application/json` unless `Accept` asks for `application/graphql-response+json`.
          *
          *     **Required scope:** `article:r`.
          *
@@ -304,7 +304,7 @@ export interface paths {
         put?: never;
         /**
          * Run a GraphQL query (POST)
-         * @description GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Send `Accept: application/json` to get 200 for every executed query.
+         * @description GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Answers `application/json` unless `Accept` asks for `application/graphql-response+json`.
          *
          *     **Required scope:** `article:r`.
          *
@@ -2690,7 +2690,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The API key id (`key_…`). */
                 id: string;
             };
             cookie?: never;
@@ -2762,7 +2762,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The API key id (`key_…`). */
                 id: string;
             };
             cookie?: never;
@@ -2841,7 +2841,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The API key id (`key_…`). */
                 id: string;
             };
             cookie?: never;
@@ -2936,7 +2936,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The API key id (`key_…`). */
                 id: string;
             };
             cookie?: never;
@@ -3032,7 +3032,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The API key id (`key_…`). */
                 id: string;
             };
             cookie?: never;
@@ -3132,7 +3132,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The API key id (`key_…`). */
                 id: string;
             };
             cookie?: never;
@@ -3215,7 +3215,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The API key id (`key_…`). */
                 id: string;
             };
             cookie?: never;
@@ -3298,7 +3298,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The API key id (`key_…`). */
                 id: string;
             };
             cookie?: never;
@@ -3546,7 +3546,7 @@ export interface operations {
                 "X-Channel": string;
             };
             path: {
-                /** @description The product SKU. */
+                /** @description The product SKU, e.g. KG-00001. */
                 sku: string;
             };
             cookie?: never;
@@ -3662,15 +3662,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/graphql-response+json": components["schemas"]["GraphqlResponse"];
                     "application/json": components["schemas"]["GraphqlResponse"];
+                    "application/graphql-response+json": components["schemas"]["GraphqlResponse"];
                 };
             };
             /**
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
+             *
+             *     A request GraphQL cannot run (e.g. no `query`): a GraphQL body with `errors`.
              */
-            400: components["responses"]["BadRequest"];
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["GraphqlResponse"];
+                    "application/graphql-response+json": components["schemas"]["GraphqlResponse"];
+                };
+            };
             /**
              * @description Unauthorized:
              *     - `MISSING_KEY`: API key required
@@ -3743,16 +3755,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/graphql-response+json": components["schemas"]["GraphqlResponse"];
                     "application/json": components["schemas"]["GraphqlResponse"];
+                    "application/graphql-response+json": components["schemas"]["GraphqlResponse"];
                 };
             };
             /**
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *
+             *     A request GraphQL cannot run (e.g. no `query`): a GraphQL body with `errors`.
              */
-            400: components["responses"]["BadRequest"];
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["GraphqlResponse"];
+                    "application/graphql-response+json": components["schemas"]["GraphqlResponse"];
+                };
+            };
             /**
              * @description Unauthorized:
              *     - `MISSING_KEY`: API key required
@@ -3913,7 +3937,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The cart id (`crt_…`). */
                 id: string;
             };
             cookie?: never;
@@ -3997,7 +4021,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The cart id (`crt_…`). */
                 id: string;
             };
             cookie?: never;
@@ -4111,7 +4135,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The cart id (`crt_…`). */
                 id: string;
             };
             cookie?: never;
@@ -4223,7 +4247,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The order id (`ord_…`). */
                 id: string;
             };
             cookie?: never;
@@ -4307,7 +4331,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The order id (`ord_…`). */
                 id: string;
             };
             cookie?: never;
@@ -4416,7 +4440,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The order id (`ord_…`). */
                 id: string;
             };
             cookie?: never;
@@ -4622,7 +4646,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The customer id (`cus_…`). */
                 id: string;
             };
             cookie?: never;
@@ -4706,7 +4730,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The customer id (`cus_…`). */
                 id: string;
             };
             cookie?: never;
@@ -4810,7 +4834,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The customer id (`cus_…`). */
                 id: string;
             };
             cookie?: never;
@@ -4994,7 +5018,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The price id (`prc_…`). */
                 id: string;
             };
             cookie?: never;
@@ -5078,7 +5102,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The price id (`prc_…`). */
                 id: string;
             };
             cookie?: never;
@@ -5182,7 +5206,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The price id (`prc_…`). */
                 id: string;
             };
             cookie?: never;
@@ -5264,7 +5288,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description ISO 3166-1 alpha-2 country code, e.g. DE. */
                 country: string;
+                /** @description Tax class. */
                 taxClass: "standard" | "reduced" | "zero";
             };
             cookie?: never;
@@ -5363,7 +5389,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The product SKU. */
+                /** @description The product SKU, e.g. KG-00001. */
                 sku: string;
             };
             cookie?: never;
@@ -5447,7 +5473,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The product SKU. */
+                /** @description The product SKU, e.g. KG-00001. */
                 sku: string;
             };
             cookie?: never;
@@ -5556,7 +5582,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The product SKU. */
+                /** @description The product SKU, e.g. KG-00001. */
                 sku: string;
             };
             cookie?: never;
@@ -5916,7 +5942,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
             };
             cookie?: never;
@@ -6000,7 +6026,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
             };
             cookie?: never;
@@ -6082,7 +6108,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
             };
             cookie?: never;
@@ -6188,7 +6214,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
             };
             cookie?: never;
@@ -6292,7 +6318,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
             };
             cookie?: never;
@@ -6396,7 +6422,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
             };
             cookie?: never;
@@ -6508,7 +6534,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
             };
             cookie?: never;
@@ -6598,7 +6624,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource id. */
+                /** @description The delivery id (`msg_…`, its `webhook-id`). */
                 id: string;
             };
             cookie?: never;
