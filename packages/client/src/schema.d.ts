@@ -2514,6 +2514,8 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description The path of the created resource. */
         Location: string;
+        /** @description A strong validator of the representation; send it back as `If-None-Match` to get 304. */
+        ETag: string;
         /** @description Sent while the key is close to its expiry: `<last valid day YYYY-MM-DD>; days-left=<n>` (1 on the last day). */
         "Keygate-Key-Expires": string;
         /** @description RFC 9745: the route is deprecated since this instant, `@<unix seconds>`. */
@@ -6732,7 +6734,10 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy held; 304 when current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6741,11 +6746,20 @@ export interface operations {
             /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` sent is current. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
