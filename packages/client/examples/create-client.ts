@@ -1,0 +1,24 @@
+import { createKeygateClient, type KeygateClient } from '@keygate/client';
+
+/**
+ * One client per integration, configured from the environment. The key is read before every call,
+ * so deploying a rotated secret (a new KEYGATE_API_KEY) takes effect without a restart.
+ */
+export function createClientFromEnv(env: NodeJS.ProcessEnv = process.env): KeygateClient {
+  return createKeygateClient({
+    baseUrl: env.KEYGATE_URL ?? 'http://127.0.0.1:8080',
+    apiKey: () => env.KEYGATE_API_KEY ?? '',
+    // GET/HEAD/OPTIONS/PUT/DELETE wait out a 429 (Retry-After) up to twice, 30 s in all.
+    retry: { maxRetries: 2, maxWaitSeconds: 30 },
+    onNotice(notice) {
+      if (notice.kind === 'key-expiry') {
+        console.warn(`keygate: this API key expires on ${notice.expiresOn} (${notice.daysLeft} days left)`);
+      } else {
+        const sunset = notice.sunsetAt ? `, stops answering after ${notice.sunsetAt.toISOString()}` : '';
+        console.warn(
+          `keygate: ${notice.operation} is deprecated${sunset} (${notice.link ?? 'no policy link'})`,
+        );
+      }
+    },
+  });
+}

@@ -1,0 +1,26 @@
+export {
+  type ApiKeySource,
+  createKeygateClient,
+  type KeygateClient,
+  type KeygateClientOptions,
+} from './client.ts';
+export {
+  type DeprecationNotice,
+  deprecationOf,
+  KEY_EXPIRY_HEADER,
+  type KeyExpiryNotice,
+  type KeygateNotice,
+  keyExpiryOf,
+} from './notices.ts';
+export {
+  isProblem,
+  type KeygateFieldError,
+  type KeygateProblem,
+  KeygateProblemError,
+  toProblem,
+  UNEXPECTED_RESPONSE,
+  unwrap,
+} from './problem.ts';
+export { parseRateLimit, type RateLimitState, rateLimitOf, retryAfterMs } from './rate-limit.ts';
+export { DEFAULT_RETRY, type FetchLike, RETRIED_METHODS, type RetryOptions, type Sleep } from './retry.ts';
+export type { components, operations, paths } from './schema.d.ts';
