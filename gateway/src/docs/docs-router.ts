@@ -25,14 +25,22 @@ function represent(text: string): Representation {
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
 }
 
+/** Whether `If-None-Match` names the representation: `*`, or its ETag (weak comparison, RFC 9110 §13.1.2). */
+function isHeld(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
+}
+
 /** 304 when the client already holds this representation, else the body. */
 function answer(req: Request, res: Response, type: string, representation: Representation): void {
   res.setHeader('Content-Type', type);
   res.setHeader('ETag', representation.etag);
   res.setHeader('Cache-Control', 'public, max-age=300');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  const held = req.headers['if-none-match'];
-  if (held?.split(',').some((tag) => tag.trim() === representation.etag)) {
+  if (isHeld(req.headers['if-none-match'], representation.etag)) {
     res.status(304).end();
     return;
   }
@@ -69,6 +77,10 @@ export function createDocsRouter({ openapiFile, routeTable }: DocsRouterDeps): R
     res.setHeader('Content-Security-Policy', csp);
     res.setHeader('Referrer-Policy', 'no-referrer');
     answer(req, res, 'text/html; charset=utf-8', page);
+  });
+  // Without this, `/docs/` (strict routing) would fall through to the key pipeline and answer 401.
+  router.get('/docs/', (_req, res) => {
+    res.redirect(301, '/docs');
   });
   return router;
 }

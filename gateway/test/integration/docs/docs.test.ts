@@ -51,6 +51,24 @@ describe('public API documentation', () => {
       assert.equal(again.text, '');
     });
 
+    it('answers If-None-Match: * and a weak copy of the ETag with 304', async () => {
+      for (const path of ['/v2/openapi.json', '/docs']) {
+        const first = await request(gw.app).get(path);
+        for (const held of ['*', `W/${first.headers.etag}`, `"other", ${first.headers.etag}`]) {
+          const again = await request(gw.app).get(path).set('If-None-Match', held);
+          assert.equal(again.status, 304, `${path} ${held}`);
+        }
+        assert.equal((await request(gw.app).get(path).set('If-None-Match', '"other"')).status, 200);
+      }
+    });
+
+    it('redirects /docs/ to /docs instead of asking for an API key', async () => {
+      const res = await request(gw.app).get('/docs/');
+      assert.equal(res.status, 301);
+      assert.equal(res.headers.location, '/docs');
+      assert.equal(res.headers['www-authenticate'], undefined);
+    });
+
     it('serves /docs as self-contained HTML naming every operation, path and webhook', async () => {
       const res = await request(gw.app).get('/docs');
       assert.equal(res.status, 200);
