@@ -6,7 +6,7 @@
 export { EXPIRY_HEADER } from './auth/steps.ts';
 export { DEFAULT_ROUTES_FILE } from './config.ts';
 export { markDeprecations } from './docs/deprecations.ts';
-export { ERRORS, type ErrorCode } from './errors.ts';
+export { ERRORS, type ErrorCode, type ErrorSpec } from './errors.ts';
 export {
   ChangeScopesInputSchema,
   CloseSecretInputSchema,

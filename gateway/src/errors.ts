@@ -42,7 +42,19 @@ export type ErrorCode =
   | 'ADMIN_UI_NOT_BUILT'
   | 'INTERNAL';
 
-export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
+/** What the table says about a code. */
+export interface ErrorSpec {
+  status: number;
+  title: string;
+  /**
+   * `admin`: answered only by the admin interface (`/admin/…`, session cookie), never to an API
+   * key, so left out of the integrators' OpenAPI document. Absent: integrator-facing.
+   */
+  surface?: 'admin';
+}
+
+/** Status, title and surface of every code; typed by ErrorCode, so no code can be left out. */
+export const ERRORS: Record<ErrorCode, ErrorSpec> = {
   MISSING_KEY: { status: 401, title: 'API key required' },
   MALFORMED_KEY: { status: 401, title: 'Malformed API key' },
   UNKNOWN_KEY: { status: 401, title: 'Unknown API key' },
@@ -71,11 +83,11 @@ export const ERRORS: Record<ErrorCode, { status: number; title: string }> = {
   OUTCOME_UNKNOWN: { status: 503, title: 'Outcome of the change unknown' },
   VERIFICATION_BUSY: { status: 503, title: 'Too many key verifications in progress' },
   UNKNOWN_API_VERSION: { status: 404, title: 'Unknown API version' },
-  ADMIN_SESSION_REQUIRED: { status: 401, title: 'Administrator session required' },
-  INVALID_CREDENTIALS: { status: 401, title: 'Wrong email or password' },
-  LOGIN_THROTTLED: { status: 429, title: 'Too many failed logins' },
-  CSRF_REJECTED: { status: 403, title: 'Cross-site request refused' },
-  ADMIN_UI_NOT_BUILT: { status: 503, title: 'Admin interface not built' },
+  ADMIN_SESSION_REQUIRED: { status: 401, title: 'Administrator session required', surface: 'admin' },
+  INVALID_CREDENTIALS: { status: 401, title: 'Wrong email or password', surface: 'admin' },
+  LOGIN_THROTTLED: { status: 429, title: 'Too many failed logins', surface: 'admin' },
+  CSRF_REJECTED: { status: 403, title: 'Cross-site request refused', surface: 'admin' },
+  ADMIN_UI_NOT_BUILT: { status: 503, title: 'Admin interface not built', surface: 'admin' },
   INTERNAL: { status: 500, title: 'Internal error' },
 };
 

@@ -2288,8 +2288,6 @@ export interface components {
         };
         /**
          * @description Unauthorized. Problem types:
-         *     - `ADMIN_SESSION_REQUIRED`: Administrator session required
-         *     - `INVALID_CREDENTIALS`: Wrong email or password
          *     - `KEY_EXPIRED`: API key expired
          *     - `KEY_REVOKED`: API key revoked
          *     - `MALFORMED_KEY`: Malformed API key
@@ -2309,7 +2307,6 @@ export interface components {
         };
         /**
          * @description Forbidden. Problem types:
-         *     - `CSRF_REJECTED`: Cross-site request refused
          *     - `ENVIRONMENT_MISMATCH`: Wrong environment
          *     - `ESCALATION_DENIED`: Privilege escalation refused
          *     - `INSUFFICIENT_SCOPE`: Missing scope
@@ -2420,7 +2417,6 @@ export interface components {
         };
         /**
          * @description Too Many Requests. Problem types:
-         *     - `LOGIN_THROTTLED`: Too many failed logins
          *     - `RATE_LIMITED`: Rate limit exceeded
          */
         TooManyRequests: {
@@ -2464,7 +2460,6 @@ export interface components {
         };
         /**
          * @description Service Unavailable. Problem types:
-         *     - `ADMIN_UI_NOT_BUILT`: Admin interface not built
          *     - `NOT_READY`: Not ready
          *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
          *     - `STORE_UNAVAILABLE`: Key store unavailable
@@ -2473,6 +2468,8 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Seconds to wait before retrying; sent with VERIFICATION_BUSY. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

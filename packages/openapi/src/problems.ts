@@ -22,14 +22,19 @@ export interface ErrorRefs {
   commerce?: readonly CommerceErrorCode[];
 }
 
+/** The gateway's codes an integrator can receive: its table without the admin interface's own codes. */
+export function integratorGatewayErrors(): Record<string, { status: number; title: string }> {
+  return Object.fromEntries(Object.entries(ERRORS).filter(([, spec]) => spec.surface !== 'admin'));
+}
+
 /**
- * Every problem type of both error tables, merged by code and sorted by status then code. A code
- * in both tables must have the same status in both, since it names one `type` URI.
+ * Every integrator-facing problem type of both error tables, merged by code and sorted by status
+ * then code. A code in both tables must have the same status in both, since it names one `type` URI.
  */
 export function listProblemTypes(): ProblemTypeEntry[] {
   const byCode = new Map<string, ProblemTypeEntry>();
   const tables: Array<[ProblemSource, Record<string, { status: number; title: string }>]> = [
-    ['gateway', ERRORS],
+    ['gateway', integratorGatewayErrors()],
     ['commerce', ERROR_TABLE],
   ];
   for (const [source, table] of tables) {
@@ -113,11 +118,27 @@ export function problemSchemas(): Record<string, JsonSchema> {
   };
 }
 
-/** Headers every problem of a status always carries (names of `components.headers`). */
+/**
+ * Headers every problem of a status always carries (names of `components.headers`): the Bearer
+ * challenge on 401 (every integrator 401 is about the API key), the rate-limit headers on 429
+ * (RATE_LIMITED is its only integrator code, answered by the rate-limit step that sets them).
+ */
 function problemHeadersOf(status: number): string[] {
   if (status === 401) return ['WWW-Authenticate', 'X-Request-Id'];
   if (status === 429) return ['Retry-After', 'RateLimit-Policy', 'RateLimit', 'X-Request-Id'];
   return ['X-Request-Id'];
+}
+
+/** Headers only some problems of a status carry: `Retry-After` on 503 VERIFICATION_BUSY. */
+function optionalProblemHeadersOf(status: number): Record<string, JsonSchema> {
+  if (status !== 503) return {};
+  return {
+    'Retry-After': {
+      required: false,
+      description: 'Seconds to wait before retrying; sent with VERIFICATION_BUSY.',
+      schema: { type: 'integer', minimum: 1 },
+    },
+  };
 }
 
 function describeEntries(entries: readonly ProblemTypeEntry[]): string {
@@ -130,11 +151,20 @@ const VALIDATION_SCHEMA = { anyOf: [{ $ref: '#/components/schemas/ValidationProb
 /** The `components.responses` entry of a status: every problem type of it, its headers and schema. */
 export function problemResponseOf(status: number): JsonSchema {
   const entries = listProblemTypes().filter((entry) => entry.status === status);
+  const unlimited = status === 429 ? entries.filter((entry) => entry.code !== 'RATE_LIMITED') : [];
+  if (unlimited.length > 0) {
+    throw new Error(
+      `429 ${unlimited[0]?.code} would be documented with rate-limit headers it does not carry`,
+    );
+  }
   return {
     description: `${STATUS_CODES[status]}. Problem types:\n${describeEntries(entries)}`,
-    headers: Object.fromEntries(
-      problemHeadersOf(status).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
-    ),
+    headers: {
+      ...Object.fromEntries(
+        problemHeadersOf(status).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+      ),
+      ...optionalProblemHeadersOf(status),
+    },
     content: { [PROBLEM_CONTENT_TYPE]: { schema: status === 422 ? VALIDATION_SCHEMA : PROBLEM_SCHEMA } },
     'x-problem-types': entries.map((entry) => entry.type),
   };

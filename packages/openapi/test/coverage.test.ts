@@ -57,16 +57,62 @@ describe('what the document covers', () => {
     for (const { operation } of operations) assert.equal((operation.tags as string[]).length, 1);
   });
 
-  it('lists every problem type of both error tables, with its status', () => {
+  it('lists every integrator-facing problem type of both error tables, with its status', () => {
     const listed = new Map(
       (document['x-problem-types'] as Array<{ type: string; status: number }>).map((entry) => [
         entry.type,
         entry,
       ]),
     );
-    for (const [code, { status }] of [...Object.entries(ERRORS), ...Object.entries(ERROR_TABLE)]) {
+    const integrator = Object.entries(ERRORS).filter(([, spec]) => spec.surface !== 'admin');
+    assert.ok(integrator.length >= 25, 'the filter keeps the gateway codes');
+    for (const [code, { status }] of [...integrator, ...Object.entries(ERROR_TABLE)]) {
       assert.equal(listed.get(problemType(code))?.status, status, code);
     }
+  });
+
+  it('leaves the admin interface’s own codes out of the whole document', () => {
+    const admin = Object.entries(ERRORS)
+      .filter(([, spec]) => spec.surface === 'admin')
+      .map(([code]) => code);
+    for (const code of [
+      'ADMIN_SESSION_REQUIRED',
+      'INVALID_CREDENTIALS',
+      'LOGIN_THROTTLED',
+      'CSRF_REJECTED',
+    ]) {
+      assert.ok(admin.includes(code), `${code} is marked admin-only`);
+    }
+    const text = JSON.stringify(document);
+    for (const code of admin) {
+      assert.ok(!text.includes(code) && !text.includes(problemType(code)), `${code} is in the document`);
+    }
+  });
+
+  it('documents 401 with the Bearer challenge and 429 with the rate-limit headers, only for the codes that send them', () => {
+    const responses = (document.components as { responses: Record<string, JsonSchema> }).responses;
+    const headersOf = (name: string) => {
+      const headers = responses[name]?.headers as Record<string, { $ref?: string }>;
+      return Object.keys(headers).filter((header) => headers[header]?.$ref);
+    };
+    assert.deepEqual(headersOf('Unauthorized'), ['WWW-Authenticate', 'X-Request-Id']);
+    assert.deepEqual(headersOf('TooManyRequests'), [
+      'Retry-After',
+      'RateLimit-Policy',
+      'RateLimit',
+      'X-Request-Id',
+    ]);
+    assert.deepEqual(responses.TooManyRequests?.['x-problem-types'], [problemType('RATE_LIMITED')]);
+    const unauthorized = responses.Unauthorized?.['x-problem-types'] as string[];
+    const keyCodes = [
+      'MISSING_KEY',
+      'MALFORMED_KEY',
+      'UNKNOWN_KEY',
+      'KEY_REVOKED',
+      'SECRET_CLOSED',
+      'KEY_EXPIRED',
+    ];
+    assert.deepEqual([...unauthorized].sort(), keyCodes.map(problemType).sort());
   });
 
   it('has a webhook with a payload schema and the Standard Webhooks headers for every event type', () => {
