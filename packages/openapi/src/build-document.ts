@@ -114,7 +114,14 @@ export function buildDocument(table: RouteTable = loadDefaultRouteTable()): Json
       description: DESCRIPTION,
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [{ url: 'http://127.0.0.1:8080', description: 'The gateway as `pnpm start` runs it.' }],
+    // Relative, so the document is right wherever a gateway serves it (and stays byte for byte the file).
+    servers: [
+      {
+        url: '/',
+        description:
+          'The gateway that serves this document: relative to the URL `/v2/openapi.json` was fetched from.',
+      },
+    ],
     security: [{ bearerAuth: [] }],
     tags: TAGS,
     paths,

@@ -131,6 +131,14 @@ describe('what the document covers', () => {
     }
   });
 
+  it('names the server relatively, never a fixed host', () => {
+    const servers = document.servers as Array<{ url: string }>;
+    assert.deepEqual(
+      servers.map((server) => server.url),
+      ['/'],
+    );
+  });
+
   it('resolves every $ref inside the document', () => {
     const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of new Set(refs)) {
