@@ -1,11 +1,11 @@
 /**
  * The public contract of the gateway's own API for tools outside the service (the OpenAPI document
  * in packages/openapi): the zod schemas the key-management routes validate with, the error table,
- * the route table's schema and the names of the headers the gateway sends. Re-exports only.
+ * the route table's schema and the names of the headers the gateway sends. Re-exports of data only:
+ * functions and routers are in `./api-tooling.ts` (`@keygate/gateway/tooling`).
  */
 export { EXPIRY_HEADER } from './auth/steps.ts';
 export { DEFAULT_ROUTES_FILE } from './config.ts';
-export { markDeprecations } from './docs/deprecations.ts';
 export { ERRORS, type ErrorCode, type ErrorSpec } from './errors.ts';
 export {
   ChangeScopesInputSchema,
@@ -24,7 +24,6 @@ export {
   LogsQuerySchema,
   UsageQuerySchema,
 } from './keys-api/query-schemas.ts';
-export { createKeysRouter } from './keys-api/router.ts';
 export { RATE_LIMIT_WINDOW_SECONDS } from './rate-limit/key-rate-limiter.ts';
 export { MANAGEMENT_SCOPE } from './routes/route-matcher.ts';
 export {

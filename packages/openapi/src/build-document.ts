@@ -3,10 +3,10 @@ import {
   DEFAULT_ROUTES_FILE,
   MANAGEMENT_PREFIX,
   MANAGEMENT_SCOPE,
-  markDeprecations,
   type RouteTable,
   RouteTableSchema,
 } from '@keygate/gateway/api-schemas';
+import { markDeprecations } from '@keygate/gateway/tooling';
 import { headerComponents } from './headers.ts';
 import { buildComponentSchemas, type JsonSchema } from './json-schema.ts';
 import { buildOperation, type OperationSpec } from './operation.ts';

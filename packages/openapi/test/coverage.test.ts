@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { ERROR_TABLE, EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/commerce/api-schemas';
-import { createKeysRouter, ERRORS, MANAGEMENT_PREFIX, type RouteTable } from '@keygate/gateway/api-schemas';
+import { ERRORS, MANAGEMENT_PREFIX, type RouteTable } from '@keygate/gateway/api-schemas';
+import { createKeysRouter } from '@keygate/gateway/tooling';
 import { problemType } from '@keygate/problem';
 import { buildDocument, type JsonSchema, loadDefaultRouteTable } from '../src/index.ts';
 import { operationsOf, readCommittedDocument } from './document-file.ts';
