@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { asNode, type Node, resolveRef } from '@keygate/gateway/document-node';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { ROOT } from './processes.ts';
 
-/** A node of the OpenAPI document, read loosely. */
-export type Node = Record<string, unknown>;
+export { type Node, resolveRef };
 
 /** The committed OpenAPI document the gateway serves. */
 export const OPENAPI_FILE = resolve(ROOT, 'packages/openapi/openapi.json');
@@ -14,6 +14,9 @@ export const OPENAPI_FILE = resolve(ROOT, 'packages/openapi/openapi.json');
 const OPEN_SCHEMAS = new Set(['Problem', 'ValidationProblem', 'OpenApiDocument']);
 const DOCUMENT_ID = 'openapi.json';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+/** Where problem `type` URIs live; computed here again rather than imported, to check the services' own. */
+const PROBLEM_TYPE_BASE = 'https://keygate.dev/problems/';
 
 /** One operation of the document. */
 export interface DocumentedOperation {
@@ -30,8 +33,6 @@ export interface ReceivedResponse {
   /** The raw body text. */
   text: string;
 }
-
-const asNode = (value: unknown): Node => (typeof value === 'object' && value !== null ? (value as Node) : {});
 
 /**
  * Closes every object schema that lists properties (`additionalProperties: false`) unless it says
@@ -75,17 +76,6 @@ export interface ConformanceChecker {
 
 function refToDocument(schema: unknown): Node {
   return JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', `"$ref":"${DOCUMENT_ID}#/`)) as Node;
-}
-
-/** Follows `#/…` references within the document. */
-export function resolveRef(document: Node, value: unknown): Node {
-  let node = asNode(value);
-  for (let hops = 0; typeof node.$ref === 'string' && hops < 8; hops++) {
-    let target: unknown = document;
-    for (const part of node.$ref.slice(2).split('/')) target = asNode(target)[part.replaceAll('~1', '/')];
-    node = asNode(target);
-  }
-  return node;
 }
 
 function listOperations(document: Node): DocumentedOperation[] {
@@ -193,5 +183,28 @@ function checkResponse(
   } catch {
     return [...problems, `the body is not JSON: ${response.text.slice(0, 200)}`];
   }
-  return [...problems, ...validate(asNode(media).schema, body).map((error) => `body ${error}`)];
+  const mismatches = validate(asNode(media).schema, body).map((error) => `body ${error}`);
+  if (type === PROBLEM_MEDIA_TYPE) mismatches.push(...checkProblem(operation, spec, response.status, body));
+  return [...problems, ...mismatches];
+}
+
+/**
+ * A problem must be one the operation documents: its `type` in the operation's `x-problem-types`
+ * (and the response's, when it lists them), made from its `code`, with the answer's status.
+ */
+function checkProblem(operation: Node, response: Node, status: number, body: unknown): string[] {
+  const { code, type, status: bodyStatus } = asNode(body);
+  if (typeof code !== 'string') return ['problem without a string code'];
+  const mismatches: string[] = [];
+  const expected = PROBLEM_TYPE_BASE + code.toLowerCase().replaceAll('_', '-');
+  if (type !== expected) mismatches.push(`problem ${code}: type ${String(type)} is not ${expected}`);
+  if (bodyStatus !== status)
+    mismatches.push(`problem ${code}: status ${String(bodyStatus)} in a ${status} answer`);
+  const ofOperation = operation['x-problem-types'];
+  const ofResponse = response['x-problem-types'];
+  const documented = (list: unknown) => Array.isArray(list) && list.includes(expected);
+  if (!documented(ofOperation) || (Array.isArray(ofResponse) && !documented(ofResponse))) {
+    mismatches.push(`problem ${code} (${status}) is not documented for this operation`);
+  }
+  return mismatches;
 }
