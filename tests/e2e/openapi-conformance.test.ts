@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@keygate/webhooks';
+import {
+  causeEveryEvent,
+  fetchJson,
+  findSku,
+  startReceiver,
+  typeOf,
+  type WebhookReceiver,
+} from '../support/conformance-data.ts';
 import {
   type ConformanceChecker,
   createConformanceChecker,
@@ -21,40 +27,11 @@ interface CallOptions {
   rawBody?: string;
 }
 
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback receiver that records every webhook delivery and acknowledges it with 204. */
-async function startReceiver(): Promise<{ url: string; received: Delivery[]; close: () => void }> {
-  const received: Delivery[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, received, close: () => server.close() };
-}
-
-const typeOf = (delivery: Delivery) => (JSON.parse(delivery.body) as { type: string }).type;
-
 describe('the OpenAPI document against the running system', function () {
   this.timeout(180_000);
   let system: System;
   let checker: ConformanceChecker;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let admin: string;
-  const webhookSecrets: string[] = [];
-  const state = { agencyId: '', agencySecret: '', endpointId: '', sku: '', customerId: '' };
 
   /** Calls a documented operation through the gateway and checks the answer against the document. */
   async function call(operationId: string, expected: number, options: CallOptions = {}): Promise<Node> {
@@ -82,7 +59,6 @@ describe('the OpenAPI document against the running system', function () {
 
   before(async () => {
     checker = createConformanceChecker();
-    receiver = await startReceiver();
     system = await startSystem({
       commerceEnv: { KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true', COMMERCE_WEBHOOK_POLL_MS: '100' },
     });
@@ -99,37 +75,7 @@ describe('the OpenAPI document against the running system', function () {
   });
 
   after(async () => {
-    receiver?.close();
     await system?.stop();
-  });
-
-  it('has a checker that refuses what the document does not say', () => {
-    const fresh = createConformanceChecker();
-    const headers = new Headers({
-      'Content-Type': 'application/json',
-      'RateLimit-Policy': '"per-key";q=600;w=60',
-      RateLimit: '"per-key";r=599;t=60',
-      'X-Request-Id': 'req_1',
-    });
-    const channels = JSON.stringify({ data: [] });
-    assert.deepEqual(fresh.check('listChannels', { status: 200, headers, text: channels }), []);
-    const extra = JSON.stringify({ data: [], total: 0 });
-    assert.match(fresh.check('listChannels', { status: 200, headers, text: extra }).join(), /additional/);
-    const bare = new Headers({ 'Content-Type': 'application/json' });
-    assert.match(
-      fresh.check('listChannels', { status: 200, headers: bare, text: channels }).join(),
-      /RateLimit/,
-    );
-    assert.match(
-      fresh.check('listChannels', { status: 418, headers, text: channels }).join(),
-      /not documented/,
-    );
-    const html = new Headers(headers);
-    html.set('Content-Type', 'text/html');
-    assert.match(
-      fresh.check('listChannels', { status: 200, headers: html, text: channels }).join(),
-      /content type/,
-    );
   });
 
   it('serves its own document publicly', async () => {
@@ -146,204 +92,218 @@ describe('the OpenAPI document against the running system', function () {
       body: { name: 'agency', scopes: ['article:r', 'order:r'], expiresAt, rateLimit: { perMinute: 100 } },
     });
     assert.ok(agency.expiryReminder, 'the key is within its reminder lead time');
-    state.agencyId = String(agency.id);
-    state.agencySecret = String(agency.secret);
+    const params = { id: String(agency.id) };
     await call('listKeys', 200, { query: { status: 'active' } });
-    await call('getKey', 200, { params: { id: state.agencyId } });
-    await call('changeKeyScopes', 200, { params: { id: state.agencyId }, body: { scopes: ['article:r'] } });
-    const rotated = await call('rotateKey', 200, {
-      params: { id: state.agencyId },
-      body: { overlapDays: 1 },
-    });
-    await call('closeOldKeySecret', 200, { params: { id: state.agencyId }, body: {} });
-    state.agencySecret = String(rotated.secret);
-    await call('listChannels', 200, { key: state.agencySecret });
+    await call('getKey', 200, { params });
+    await call('changeKeyScopes', 200, { params, body: { scopes: ['article:r'] } });
+    const rotated = await call('rotateKey', 200, { params, body: { overlapDays: 1 } });
+    await call('closeOldKeySecret', 200, { params, body: {} });
+    await call('listChannels', 200, { key: String(rotated.secret) });
     // Usage is flushed on an interval: wait until the call shows, so the filled-in shapes are checked too.
     await waitUntil('the call is in the usage', async () => {
-      const usage = await call('getKeyUsage', 200, { params: { id: state.agencyId } });
+      const usage = await call('getKeyUsage', 200, { params });
       return (usage.totals as { calls: number }).calls > 0;
     });
-    await call('listKeyActivity', 200, { params: { id: state.agencyId }, query: { limit: '5' } });
-    const logs = await call('listKeyLogs', 200, { params: { id: state.agencyId }, query: { limit: '5' } });
+    await call('listKeyActivity', 200, { params, query: { limit: '5' } });
+    const logs = await call('listKeyLogs', 200, { params, query: { limit: '5' } });
     assert.ok((logs.items as unknown[]).length > 0);
     const throwaway = await call('createKey', 201, { body: { name: 'throwaway', scopes: ['article:r'] } });
     await call('revokeKey', 200, { params: { id: String(throwaway.id) } });
   });
 
-  it('answers key-management errors as documented', async () => {
-    await call('createKey', 422, { body: { name: '', scopes: [] } });
-    await call('getKey', 404, { params: { id: 'key_doesnotexist' } });
-    await call('createKey', 400, { rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
-    await call('listKeys', 403, { key: state.agencySecret });
-  });
+  describe('refusals', () => {
+    let reader: string;
+    before(async () => {
+      reader = (await system.createKey({ name: 'reader', env: 'live', scopes: ['article:r'] })).secret;
+    });
 
-  it('answers authentication, scope and rate-limit refusals as documented', async () => {
-    await call('listChannels', 401, { key: null });
-    await call('listChannels', 401, { key: 'kg_live_not_a_real_key' });
-    await call('createCart', 403, { key: state.agencySecret, body: { channel: 'WEB_DE' } });
-    const limited = await call('createKey', 201, {
-      body: { name: 'limited', scopes: ['article:r'], rateLimit: { perMinute: 1 } },
+    it('answers key-management errors as documented', async () => {
+      await call('createKey', 422, { body: { name: '', scopes: [] } });
+      await call('getKey', 404, { params: { id: 'key_doesnotexist' } });
+      await call('createKey', 400, { rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
+      await call('listKeys', 403, { key: reader });
     });
-    await call('listChannels', 200, { key: String(limited.secret) });
-    await call('listChannels', 429, { key: String(limited.secret) });
-  });
 
-  it('subscribes a webhook endpoint to every event', async () => {
-    await call('listWebhookEventTypes', 200);
-    const endpoint = await call('createWebhookEndpoint', 201, {
-      body: { url: receiver.url, eventTypes: null },
-    });
-    state.endpointId = String(endpoint.id);
-    webhookSecrets.push(String(endpoint.secret));
-    await call('createWebhookEndpoint', 422, { body: { url: 'ftp://example.test/' } });
-  });
-
-  it('reads the catalogue, GraphQL included', async () => {
-    const channel = { 'X-Channel': 'WEB_DE' };
-    const page = await call('listProducts', 200, {
-      headers: channel,
-      query: { inStock: 'true', limit: '2' },
-    });
-    const products = page.data as Array<{ sku: string }>;
-    state.sku = products[0]?.sku ?? '';
-    await call('getProduct', 200, { headers: channel, params: { sku: state.sku } });
-    await call('getProduct', 404, { headers: channel, params: { sku: 'NO-SUCH-SKU' } });
-    await call('listProducts', 422, { query: { limit: '2' } });
-    const query = '{ products(channel: WEB_DE, first: 2) { sku } }';
-    await call('queryGraphqlGet', 200, { query: { query }, headers: { Accept: 'application/json' } });
-    const posted = await call('queryGraphql', 200, {
-      body: { query },
-      headers: { Accept: 'application/json' },
-    });
-    assert.equal((posted.data as { products: unknown[] }).products.length, 2);
-    await call('queryGraphql', 400, { body: {} });
-  });
-
-  it('changes stock, customers, prices and VAT rates', async () => {
-    const sku = { sku: state.sku };
-    const stock = await call('getStock', 200, { params: sku });
-    assert.ok(Number(stock.available) > 0);
-    // Down to what orders hold (available 0: out of stock), then up again (back in stock).
-    await call('setStock', 200, { params: sku, body: { onHand: stock.allocated } });
-    await call('adjustStock', 200, { params: sku, body: { delta: 20 } });
-    await call('setStock', 422, { params: sku, body: { onHand: -1 } });
-    const customer = await call('createCustomer', 201, { body: { name: 'Acme GmbH' } });
-    state.customerId = String(customer.id);
-    await call('getCustomer', 200, { params: { id: state.customerId } });
-    await call('updateCustomer', 200, {
-      params: { id: state.customerId },
-      body: { name: 'Acme AG', tier: 'gold' },
-    });
-    await call('getCustomer', 404, { params: { id: 'cus_nobody' } });
-    const price = await call('createPrice', 201, {
-      body: {
-        sku: state.sku,
-        channel: 'WEB_DE',
-        level: 'agreement',
-        customerId: state.customerId,
-        amount: 999,
-      },
-    });
-    const id = String(price.id);
-    await call('getPrice', 200, { params: { id } });
-    await call('replacePrice', 200, { params: { id }, body: { amount: 899 } });
-    const pricing = await call('getCustomerPricing', 200, { params: { id: state.customerId } });
-    assert.equal((pricing.agreements as unknown[]).length, 1);
-    await call('deletePrice', 204, { params: { id } });
-    await call('setVatRate', 200, { params: { country: 'DE', taxClass: 'zero' }, body: { rateBp: 1 } });
-    await call('setVatRate', 200, { params: { country: 'DE', taxClass: 'zero' }, body: { rateBp: 0 } });
-  });
-
-  it('fills carts, checks out, cancels and fulfils orders', async () => {
-    const cart = await call('createCart', 201, { body: { channel: 'WEB_DE', customerId: state.customerId } });
-    const params = { id: String(cart.id) };
-    await call('addCartItem', 200, { params, body: { sku: state.sku, qty: 2 } });
-    await call('getCart', 200, { params });
-    const order = await call('checkoutCart', 201, { params });
-    await call('getOrder', 200, { params: { id: String(order.id) } });
-    await call('cancelOrder', 200, { params: { id: String(order.id) } });
-    await call('cancelOrder', 409, { params: { id: String(order.id) } });
-    await call('addCartItem', 409, { params, body: { sku: state.sku, qty: 1 } });
-    const second = await call('createCart', 201, { body: { channel: 'WEB_DE' } });
-    await call('addCartItem', 200, { params: { id: String(second.id) }, body: { sku: state.sku, qty: 1 } });
-    const placed = await call('checkoutCart', 201, { params: { id: String(second.id) }, body: {} });
-    await call('fulfilOrder', 200, { params: { id: String(placed.id) } });
-    await call('getCart', 404, { params: { id: 'cart_nobody' } });
-    await call('createCart', 415, { rawBody: 'channel=WEB_DE', headers: { 'Content-Type': 'text/plain' } });
-    await call('createCart', 400, {
-      rawBody: '{"channel":',
-      headers: { 'Content-Type': 'application/json' },
+    it('answers authentication, scope and rate-limit refusals as documented', async () => {
+      await call('listChannels', 401, { key: null });
+      await call('listChannels', 401, { key: 'kg_live_not_a_real_key' });
+      await call('createCart', 403, { key: reader, body: { channel: 'WEB_DE' } });
+      const limited = await call('createKey', 201, {
+        body: { name: 'limited', scopes: ['article:r'], rateLimit: { perMinute: 1 } },
+      });
+      await call('listChannels', 200, { key: String(limited.secret) });
+      await call('listChannels', 429, { key: String(limited.secret) });
     });
   });
 
-  it('manages the endpoint and its deliveries', async () => {
-    const params = { id: state.endpointId };
-    await call('sendWebhookTest', 202, { params });
-    await call('listWebhookEndpoints', 200);
-    await call('getWebhookEndpoint', 200, { params });
-    await call('updateWebhookEndpoint', 200, { params, body: { description: 'conformance' } });
-    const rotated = await call('rotateWebhookSecret', 200, { params, body: { overlapHours: 1 } });
-    webhookSecrets.push(String(rotated.secret));
-    await call('closeOldWebhookSecret', 200, { params });
-    await waitUntil(
-      'every event type was delivered',
-      () => {
-        const types = new Set(receiver.received.map(typeOf));
-        return Object.keys(asWebhooks(checker.document.webhooks)).every((type) => types.has(type));
-      },
-      30_000,
-    );
-    const page = await call('listWebhookDeliveries', 200, { params, query: { limit: '5' } });
-    const deliveries = page.data as Array<{ id: string; status: string }>;
-    const done = deliveries.find((delivery) => delivery.status === 'succeeded');
-    assert.ok(done, 'a delivery succeeded');
-    await call('resendWebhookDelivery', 202, { params: { id: done.id } });
-    await call('resendWebhookDelivery', 404, { params: { id: 'nothing' } });
-    await call('getWebhookEndpoint', 404, { params: { id: 'whe_nothing' } });
-  });
-
-  it('delivered a signed payload matching the documented schema for every webhook event', () => {
-    const webhooks = asWebhooks(checker.document.webhooks);
-    for (const delivery of receiver.received) {
-      const type = typeOf(delivery);
-      const post = (webhooks[type] as { post?: Node } | undefined)?.post;
-      assert.ok(post, `${type} is not documented under webhooks`);
-      const schema = resolveRef(checker.document, post.requestBody).content as Record<
-        string,
-        { schema: unknown }
-      >;
-      assert.deepEqual(
-        checker.validate(schema['application/json']?.schema, JSON.parse(delivery.body)),
-        [],
-        type,
+  describe('catalogue, stock, customers, prices, carts and orders', () => {
+    let sku: string;
+    let customerId: string;
+    before(async () => {
+      sku = await findSku(system, admin);
+      customerId = String(
+        (await fetchJson(system, admin, '/v2/customers', { method: 'POST', body: '{"name":"Cart Co"}' })).id,
       );
-      for (const parameter of post.parameters as Array<{ name: string; schema: unknown }>) {
-        const value = delivery.headers[parameter.name];
-        assert.equal(typeof value, 'string', `${type}: ${parameter.name}`);
-        assert.deepEqual(checker.validate(parameter.schema, value), [], `${type}: ${parameter.name}`);
+    });
+
+    it('reads the catalogue, GraphQL included', async () => {
+      const channel = { 'X-Channel': 'WEB_DE' };
+      await call('listProducts', 200, { headers: channel, query: { inStock: 'true', limit: '2' } });
+      await call('getProduct', 200, { headers: channel, params: { sku } });
+      await call('getProduct', 404, { headers: channel, params: { sku: 'NO-SUCH-SKU' } });
+      await call('listProducts', 422, { query: { limit: '2' } });
+      const query = '{ products(channel: WEB_DE, first: 2) { sku } }';
+      await call('queryGraphqlGet', 200, { query: { query }, headers: { Accept: 'application/json' } });
+      const posted = await call('queryGraphql', 200, {
+        body: { query },
+        headers: { Accept: 'application/json' },
+      });
+      assert.equal((posted.data as { products: unknown[] }).products.length, 2);
+      await call('queryGraphql', 400, { body: {} });
+    });
+
+    it('changes stock, customers, prices and VAT rates', async () => {
+      const params = { sku };
+      const stock = await call('getStock', 200, { params });
+      assert.ok(Number(stock.available) > 0);
+      // Down to what orders hold (available 0: out of stock), then up again (back in stock).
+      await call('setStock', 200, { params, body: { onHand: stock.allocated } });
+      await call('adjustStock', 200, { params, body: { delta: 20 } });
+      await call('setStock', 422, { params, body: { onHand: -1 } });
+      const customer = await call('createCustomer', 201, { body: { name: 'Acme GmbH' } });
+      const id = String(customer.id);
+      await call('getCustomer', 200, { params: { id } });
+      await call('updateCustomer', 200, { params: { id }, body: { name: 'Acme AG', tier: 'gold' } });
+      await call('getCustomer', 404, { params: { id: 'cus_nobody' } });
+      const price = await call('createPrice', 201, {
+        body: { sku, channel: 'WEB_DE', level: 'agreement', customerId: id, amount: 999 },
+      });
+      const priceId = { id: String(price.id) };
+      await call('getPrice', 200, { params: priceId });
+      await call('replacePrice', 200, { params: priceId, body: { amount: 899 } });
+      const pricing = await call('getCustomerPricing', 200, { params: { id } });
+      assert.equal((pricing.agreements as unknown[]).length, 1);
+      await call('deletePrice', 204, { params: priceId });
+      const vat = { country: 'DE', taxClass: 'zero' };
+      await call('setVatRate', 200, { params: vat, body: { rateBp: 1 } });
+      await call('setVatRate', 200, { params: vat, body: { rateBp: 0 } });
+    });
+
+    it('fills carts, checks out, cancels and fulfils orders', async () => {
+      const cart = await call('createCart', 201, { body: { channel: 'WEB_DE', customerId } });
+      const params = { id: String(cart.id) };
+      await call('addCartItem', 200, { params, body: { sku, qty: 2 } });
+      await call('getCart', 200, { params });
+      const order = await call('checkoutCart', 201, { params });
+      await call('getOrder', 200, { params: { id: String(order.id) } });
+      await call('cancelOrder', 200, { params: { id: String(order.id) } });
+      await call('cancelOrder', 409, { params: { id: String(order.id) } });
+      await call('addCartItem', 409, { params, body: { sku, qty: 1 } });
+      const second = await call('createCart', 201, { body: { channel: 'WEB_DE' } });
+      await call('addCartItem', 200, { params: { id: String(second.id) }, body: { sku, qty: 1 } });
+      const placed = await call('checkoutCart', 201, { params: { id: String(second.id) }, body: {} });
+      await call('fulfilOrder', 200, { params: { id: String(placed.id) } });
+      await call('getCart', 404, { params: { id: 'cart_nobody' } });
+      await call('createCart', 415, { rawBody: 'channel=WEB_DE', headers: { 'Content-Type': 'text/plain' } });
+      await call('createCart', 400, {
+        rawBody: '{"channel":',
+        headers: { 'Content-Type': 'application/json' },
+      });
+    });
+  });
+
+  describe('webhooks', () => {
+    let receiver: WebhookReceiver;
+    let endpointId: string;
+    const secrets: string[] = [];
+    const documentedTypes = () => Object.keys(asWebhooks(checker.document.webhooks));
+
+    before(async () => {
+      receiver = await startReceiver();
+      await call('listWebhookEventTypes', 200);
+      const endpoint = await call('createWebhookEndpoint', 201, {
+        body: { url: receiver.url, eventTypes: null },
+      });
+      endpointId = String(endpoint.id);
+      secrets.push(String(endpoint.secret));
+      await causeEveryEvent(system, admin, await findSku(system, admin));
+      await call('sendWebhookTest', 202, { params: { id: endpointId } });
+    });
+
+    after(() => receiver?.close());
+
+    it('refuses an endpoint URL it cannot deliver to', async () => {
+      await call('createWebhookEndpoint', 422, { body: { url: 'ftp://example.test/' } });
+    });
+
+    it('delivers a signed payload matching the documented schema for every webhook event', async () => {
+      const undelivered = () => {
+        const types = new Set(receiver.received.map(typeOf));
+        return documentedTypes().filter((type) => !types.has(type));
+      };
+      await waitUntil('every event type was delivered', () => undelivered().length === 0, 30_000).catch(
+        () => {},
+      );
+      assert.deepEqual(undelivered(), [], 'event types never delivered');
+      const counts = Map.groupBy(receiver.received, typeOf);
+      for (const type of documentedTypes()) assert.ok((counts.get(type)?.length ?? 0) >= 1, type);
+      const webhooks = asWebhooks(checker.document.webhooks);
+      for (const delivery of receiver.received) {
+        const type = typeOf(delivery);
+        const post = (webhooks[type] as { post?: Node } | undefined)?.post;
+        assert.ok(post, `${type} is not documented under webhooks`);
+        const content = resolveRef(checker.document, post.requestBody).content as Record<
+          string,
+          { schema: unknown }
+        >;
+        const payload = JSON.parse(delivery.body) as unknown;
+        assert.deepEqual(checker.validate(content['application/json']?.schema, payload), [], type);
+        for (const parameter of post.parameters as Array<{ name: string; schema: unknown }>) {
+          const value = delivery.headers[parameter.name];
+          assert.equal(typeof value, 'string', `${type}: ${parameter.name}`);
+          assert.deepEqual(checker.validate(parameter.schema, value), [], `${type}: ${parameter.name}`);
+        }
+        verifyWebhook(secrets, delivery.headers, delivery.body);
       }
-      verifyWebhook(webhookSecrets, delivery.headers, delivery.body);
-    }
+    });
+
+    it('manages the endpoint, its secret and its deliveries', async () => {
+      const params = { id: endpointId };
+      await call('listWebhookEndpoints', 200);
+      await call('getWebhookEndpoint', 200, { params });
+      await call('updateWebhookEndpoint', 200, { params, body: { description: 'conformance' } });
+      const rotated = await call('rotateWebhookSecret', 200, { params, body: { overlapHours: 1 } });
+      secrets.push(String(rotated.secret));
+      await call('closeOldWebhookSecret', 200, { params });
+      let done: { id: string } | undefined;
+      await waitUntil('a delivery succeeded', async () => {
+        const page = await call('listWebhookDeliveries', 200, { params, query: { limit: '5' } });
+        done = (page.data as Array<{ id: string; status: string }>).find((d) => d.status === 'succeeded');
+        return done !== undefined;
+      });
+      await call('resendWebhookDelivery', 202, { params: { id: String(done?.id) } });
+      await call('resendWebhookDelivery', 404, { params: { id: 'nothing' } });
+      await call('getWebhookEndpoint', 404, { params: { id: 'whe_nothing' } });
+      await call('deleteWebhookEndpoint', 204, { params });
+    });
   });
 
-  it('deletes the endpoint', async () => {
-    await call('deleteWebhookEndpoint', 204, { params: { id: state.endpointId } });
-  });
-
-  it('exercised every documented operation with a documented success, and the main refusals', () => {
-    const missing = checker.operations
-      .filter(({ operationId, operation }) => {
-        const seen = [...(checker.exercised.get(operationId) ?? [])];
-        const successes = Object.keys(asWebhooks(operation.responses)).filter((status) =>
-          status.startsWith('2'),
-        );
-        return !seen.some((status) => successes.includes(String(status)));
-      })
-      .map(({ operationId }) => operationId);
-    assert.deepEqual(missing, [], 'operations never answered with their documented success');
-    const statuses = new Set([...checker.exercised.values()].flatMap((set) => [...set]));
-    for (const status of [400, 401, 403, 404, 409, 415, 422, 429])
-      assert.ok(statuses.has(status), `no ${status} seen`);
+  describe('coverage', () => {
+    it('exercised every documented operation with a documented success, and the main refusals', () => {
+      const missing = checker.operations
+        .filter(({ operationId, operation }) => {
+          const seen = [...(checker.exercised.get(operationId) ?? [])];
+          const successes = Object.keys(asWebhooks(operation.responses)).filter((status) =>
+            status.startsWith('2'),
+          );
+          return !seen.some((status) => successes.includes(String(status)));
+        })
+        .map(({ operationId }) => operationId);
+      assert.deepEqual(missing, [], 'operations never answered with their documented success');
+      const statuses = new Set([...checker.exercised.values()].flatMap((set) => [...set]));
+      for (const status of [400, 401, 403, 404, 409, 415, 422, 429])
+        assert.ok(statuses.has(status), `no ${status} seen`);
+    });
   });
 });
 
