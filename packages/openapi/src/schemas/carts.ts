@@ -4,6 +4,7 @@ import { responseComponent } from '../registries.ts';
 import { PriceLevelSchema, UnitPriceSchema } from './catalog.ts';
 import { CurrencySchema, money, timestamp, VatSplitSchema } from './common.ts';
 
+/** A cart (`crt_…`) of the key that created it: channel, customer, priced lines and totals. */
 export const CartSchema = responseComponent(
   'Cart',
   z.object({
@@ -34,6 +35,7 @@ export const CartSchema = responseComponent(
   }),
 );
 
+/** The states of an order. */
 export const OrderStatusSchema = responseComponent(
   'OrderStatus',
   z.enum(ORDER_STATUSES).meta({ description: 'placed → cancelled (stock released) or placed → fulfilled.' }),
@@ -41,6 +43,7 @@ export const OrderStatusSchema = responseComponent(
 
 const amounts = { net: money('Minor units.'), vat: money('Minor units.'), gross: money('Minor units.') };
 
+/** An order (`ord_…`) made from a cart at checkout: lines and totals as then priced, and its status. */
 export const OrderSchema = responseComponent(
   'Order',
   z.object({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { CurrencySchema, count, money, NextCursorSchema } from './common.ts';
 
+/** A sales channel: code, name, currency, tax country and whether its prices include VAT. */
 export const ChannelSchema = responseComponent(
   'Channel',
   z.object({
@@ -17,8 +18,10 @@ export const ChannelSchema = responseComponent(
   }),
 );
 
+/** `GET /v2/channels`: every channel. */
 export const ChannelListSchema = responseComponent('ChannelList', z.object({ data: z.array(ChannelSchema) }));
 
+/** Where a resolved price comes from, most specific first. */
 export const PriceLevelSchema = responseComponent(
   'PriceLevel',
   z
@@ -26,6 +29,7 @@ export const PriceLevelSchema = responseComponent(
     .meta({ description: 'Which price applied: agreement (the customer’s own) > tier > base.' }),
 );
 
+/** The VAT class of a product. */
 export const TaxClassSchema = responseComponent('TaxClass', z.enum(TAX_CLASSES));
 
 /** A resolved unit price as catalogue, carts and customer pricing show it. */
@@ -49,6 +53,7 @@ export const UnitPriceSchema = responseComponent(
   }),
 );
 
+/** A product as the catalogue lists it in one channel, priced for the customer asked for. */
 export const CatalogProductSchema = responseComponent(
   'CatalogProduct',
   z.object({
@@ -68,11 +73,13 @@ const catalogContext = {
   customer: z.string().nullable().meta({ description: 'The customer whose prices apply, or null.' }),
 };
 
+/** A page of catalogue products, with the channel and customer they are priced for. */
 export const ProductPageSchema = responseComponent(
   'ProductPage',
   z.object({ ...catalogContext, data: z.array(CatalogProductSchema), nextCursor: NextCursorSchema }),
 );
 
+/** One catalogue product, with the channel and customer it is priced for. */
 export const ProductDetailSchema = responseComponent(
   'ProductDetail',
   z.object({ ...catalogContext, data: CatalogProductSchema }),

@@ -18,6 +18,7 @@ export function count(description: string) {
   return z.number().int().min(0).meta({ description });
 }
 
+/** An ISO 4217 currency code; money is in minor units of it. */
 export const CurrencySchema = responseComponent(
   'Currency',
   z

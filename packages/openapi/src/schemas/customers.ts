@@ -4,8 +4,10 @@ import { responseComponent } from '../registries.ts';
 import { ChannelSchema, UnitPriceSchema } from './catalog.ts';
 import { CurrencySchema, money, timestamp } from './common.ts';
 
+/** The tiers a customer can be in. */
 export const CustomerTierSchema = responseComponent('CustomerTier', z.enum(CUSTOMER_TIERS));
 
+/** A customer (`cus_…`) and its tier. */
 export const CustomerSchema = responseComponent(
   'Customer',
   z.object({
@@ -17,6 +19,7 @@ export const CustomerSchema = responseComponent(
   }),
 );
 
+/** A price agreed with one customer for one product in one channel. */
 export const AgreementSchema = responseComponent(
   'Agreement',
   z.object({
@@ -32,6 +35,7 @@ export const AgreementSchema = responseComponent(
   }),
 );
 
+/** What a customer pays: the customer, its agreements and its effective prices per channel. */
 export const CustomerPricingSchema = responseComponent(
   'CustomerPricing',
   z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requestComponent, responseComponent } from '../registries.ts';
 
+/** The body of `POST /v2/graphql`: a query document, its variables and operation name. */
 export const GraphqlRequestSchema = requestComponent(
   'GraphqlRequest',
   z.object({
@@ -19,6 +20,7 @@ export const GraphqlQueryParamsSchema = z.object({
   extensions: z.string().optional().meta({ description: 'JSON-encoded extensions object.' }),
 });
 
+/** A GraphQL answer: `data`, `errors`, or both. */
 export const GraphqlResponseSchema = responseComponent(
   'GraphqlResponse',
   z

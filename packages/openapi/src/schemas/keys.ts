@@ -20,6 +20,7 @@ const ScopeSchema = responseComponent(
 
 const date = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
+/** One secret of a key (`sec_…`): prefix, closing state and use; the secret itself is never shown again. */
 export const KeySecretSchema = responseComponent(
   'KeySecret',
   z.object({
@@ -68,8 +69,10 @@ const keyFields = {
   }),
 };
 
+/** An API key as key management shows it, without any secret. */
 export const ApiKeySchema = responseComponent('ApiKey', z.object(keyFields));
 
+/** An API key just created or rotated, with its full token: shown this once. */
 export const ApiKeyWithSecretSchema = responseComponent(
   'ApiKeyWithSecret',
   z.object({
@@ -81,6 +84,7 @@ export const ApiKeyWithSecretSchema = responseComponent(
   }),
 );
 
+/** `GET /v2/auth/keys`: the keys that match the filters. */
 export const ApiKeyListSchema = responseComponent('ApiKeyList', z.object({ items: z.array(ApiKeySchema) }));
 
 const UsageStatsSchema = responseComponent(
@@ -97,6 +101,7 @@ const UsageStatsSchema = responseComponent(
   }),
 );
 
+/** Calls of a key over a time range: totals, per secret and over time. */
 export const KeyUsageSchema = responseComponent(
   'KeyUsage',
   z.object({
@@ -110,6 +115,7 @@ export const KeyUsageSchema = responseComponent(
 
 const ActivityActionSchema = ActivityQuerySchema.shape.action.unwrap();
 
+/** One change made to a key (`act_…`): action, actor, source IP, and the key before and after. */
 export const ActivityEntrySchema = responseComponent(
   'ActivityEntry',
   z.object({
@@ -126,11 +132,13 @@ export const ActivityEntrySchema = responseComponent(
   }),
 );
 
+/** A page of a key's activity, newest first. */
 export const ActivityPageSchema = responseComponent(
   'ActivityPage',
   z.object({ items: z.array(ActivityEntrySchema), nextCursor: NextCursorSchema }),
 );
 
+/** One call made with a key, as the gateway logged it. */
 export const ApiLogEntrySchema = responseComponent(
   'ApiLogEntry',
   z.object({
@@ -146,6 +154,7 @@ export const ApiLogEntrySchema = responseComponent(
   }),
 );
 
+/** A page of a key's call log, newest first. */
 export const ApiLogPageSchema = responseComponent(
   'ApiLogPage',
   z.object({ items: z.array(ApiLogEntrySchema), nextCursor: NextCursorSchema }),

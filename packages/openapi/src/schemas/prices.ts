@@ -4,6 +4,7 @@ import { PriceLevelSchema, TaxClassSchema } from './catalog.ts';
 import { CurrencySchema, money, timestamp } from './common.ts';
 import { CustomerTierSchema } from './customers.ts';
 
+/** A price row (`prc_…`): product, channel, level, its tier or customer, validity and amount. */
 export const PriceSchema = responseComponent(
   'Price',
   z.object({
@@ -25,6 +26,7 @@ export const PriceSchema = responseComponent(
   }),
 );
 
+/** The VAT rate of one country and tax class, in basis points. */
 export const VatRateSchema = responseComponent(
   'VatRate',
   z.object({

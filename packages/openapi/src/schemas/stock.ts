@@ -8,6 +8,8 @@ const levels = {
   available: count('onHand − allocated: what can still be ordered.'),
 };
 
+/** Units on hand, allocated to orders, and available (on hand − allocated). */
 export const StockLevelSchema = responseComponent('StockLevel', z.object(levels));
 
+/** The stock of one SKU. */
 export const StockSchema = responseComponent('Stock', z.object({ sku: z.string(), ...levels }));

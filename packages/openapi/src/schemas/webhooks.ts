@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { count, NextCursorSchema, timestamp } from './common.ts';
 
+/** A webhook event type an endpoint can subscribe to. */
 export const EventTypeSchema = responseComponent('EventType', z.enum(EVENT_TYPES));
 
+/** `GET /v2/webhooks/event-types`: every subscribable event type. */
 export const EventTypeListSchema = responseComponent(
   'EventTypeList',
   z.object({
@@ -15,6 +17,7 @@ export const EventTypeListSchema = responseComponent(
   }),
 );
 
+/** A webhook endpoint (`whe_…`): URL, subscribed event types, enabled state and secret rotation. */
 export const WebhookEndpointSchema = responseComponent(
   'WebhookEndpoint',
   z.object({
@@ -41,6 +44,7 @@ export const WebhookEndpointSchema = responseComponent(
   }),
 );
 
+/** A webhook endpoint just created or with a rotated secret, with the signing secret: shown this once. */
 export const WebhookEndpointWithSecretSchema = responseComponent(
   'WebhookEndpointWithSecret',
   WebhookEndpointSchema.extend({
@@ -51,11 +55,13 @@ export const WebhookEndpointWithSecretSchema = responseComponent(
   }),
 );
 
+/** `GET /v2/webhooks/endpoints`: every endpoint of the environment. */
 export const WebhookEndpointListSchema = responseComponent(
   'WebhookEndpointList',
   z.object({ data: z.array(WebhookEndpointSchema) }),
 );
 
+/** One attempt to deliver a message: when, the answer or error, and how long it took. */
 export const DeliveryAttemptSchema = responseComponent(
   'DeliveryAttempt',
   z.object({
@@ -82,8 +88,10 @@ const deliveryFields = {
   completedAt: timestamp().nullable(),
 };
 
+/** One message (`msg_…`) sent to an endpoint, and its delivery state. */
 export const WebhookDeliverySchema = responseComponent('WebhookDelivery', z.object(deliveryFields));
 
+/** A page of an endpoint's deliveries with their attempts, newest first. */
 export const WebhookDeliveryPageSchema = responseComponent(
   'WebhookDeliveryPage',
   z.object({
