@@ -6,6 +6,7 @@ import type { AdminSession, AdminUser } from '../keys/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createLoginThrottle } from './login-throttle.ts';
 
+/** The session service's store, hasher, clock, logger and the admin settings from config. */
 export interface SessionServiceOptions {
   store: KeyStore;
   hasher: SecretHasher;
@@ -45,6 +46,11 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** The store key of a session: hex SHA-256 of its cookie token. */
 export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/** The first 12 hex digits of the SHA-256 of a lower-cased email: enough to correlate attempts, not to read them. */
+export function emailDigest(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 12);
 }
 
 function randomToken(): string {
@@ -96,8 +102,10 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         await attempt.finish(matches);
       }
       if (!user || !matches) {
+        // An unknown "email" may be a password typed into the wrong field: log only a digest of it.
+        const who = user ? { email: user.email } : { emailSha256: emailDigest(email) };
         logger.warn(
-          { email, clientIp, reason: user ? 'wrong_password' : 'unknown_email' },
+          { ...who, clientIp, reason: user ? 'wrong_password' : 'unknown_email' },
           'admin login failed',
         );
         throw new GatewayError('INVALID_CREDENTIALS', 'The email or the password is wrong.');
