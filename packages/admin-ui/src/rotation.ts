@@ -19,7 +19,11 @@ function quietFor(secret: PublicSecret, since: string, nowMs: number): number | 
 }
 
 /** Whether closing an old secret is safe now, and the hint that says why (or why not). */
-function judgeOldSecret(old: PublicSecret, rotatedAt: string, nowMs: number): { safe: boolean; hint: string } {
+function judgeOldSecret(
+  old: PublicSecret,
+  rotatedAt: string,
+  nowMs: number,
+): { safe: boolean; hint: string } {
   const quiet = quietFor(old, rotatedAt, nowMs);
   if (quiet === null)
     return { safe: true, hint: `Old secret ${old.prefix}: zero calls since the rotation. Safe to close.` };
