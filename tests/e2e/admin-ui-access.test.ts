@@ -65,7 +65,7 @@ describe('the admin interface in headless Debian chromium: sessions and access',
     ui.assertCleanPages();
   });
 
-  it('refuses a cross-site POST that carries the session cookie, and changes nothing', async () => {
+  it('refuses a POST with a foreign Origin or without the CSRF token (sent from Node), and changes nothing', async () => {
     const victim = await ui.system.createKey({ name: 'csrf-victim', env: 'live', scopes: ['article:r'] });
     await ui.loggedInPage();
     const cookie = await ui.sessionCookie();
@@ -136,20 +136,50 @@ describe('the admin interface in headless Debian chromium: sessions and access',
     );
     ui.assertCleanPages();
   });
+});
 
-  it('throttles repeated failed logins and says when to try again', async () => {
+describe('the admin interface in headless Debian chromium: the login throttle', function () {
+  this.timeout(180_000);
+  const MAX_FAILURES = 2;
+  // A system of its own: the throttle locks 127.0.0.1 out of every login for the window.
+  const ui = useAdminUi({ gatewayEnv: { KEYGATE_ADMIN_LOGIN_MAX_FAILURES: String(MAX_FAILURES) } });
+
+  it('throttles repeated failed logins, says when to try again, and refuses even the right password', async () => {
     const page = await ui.newPage();
     await page.goto(`${ui.system.gateway.url}/admin/`);
-    const throttled = page.locator('.retry-after');
-    for (let attempt = 0; attempt < 10 && !(await throttled.isVisible()); attempt++) {
-      await page.getByLabel('Email').fill('intruder@keygate.test');
-      await page.getByLabel('Password').fill(`guess number ${attempt}`);
-      await page.getByRole('button', { name: 'Log in' }).click();
+    const logIn = async (email: string, password: string): Promise<number> => {
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      const [answer] = await Promise.all([
+        page.waitForResponse(
+          (res) => res.url().endsWith('/admin/api/session') && res.request().method() === 'POST',
+        ),
+        page.getByRole('button', { name: 'Log in' }).click(),
+      ]);
       await page.getByRole('alert').waitFor();
       await page.getByRole('button', { name: 'Log in' }).and(page.locator(':enabled')).waitFor();
+      return answer.status();
+    };
+    for (let attempt = 1; attempt <= MAX_FAILURES; attempt++) {
+      assert.equal(
+        await logIn('intruder@keygate.test', `guess number ${attempt}`),
+        401,
+        `attempt ${attempt}`,
+      );
+      assert.match(await text(page.getByRole('alert')), /wrong email or password/i);
     }
+    assert.equal(await logIn('intruder@keygate.test', 'one guess too many'), 429);
+    const throttled = page.locator('.retry-after');
+    await throttled.waitFor();
     assert.match(await text(throttled), /try again in \d+/);
     assert.match(await text(page.getByRole('alert')), /too many failed logins/i);
+    assert.equal(
+      await logIn(ADMIN_EMAIL, ADMIN_PASSWORD),
+      429,
+      'the address is locked out, right password or not',
+    );
+    assert.match(await text(page.getByRole('alert')), /too many failed logins/i);
+    assert.equal(await page.getByRole('heading', { name: 'API keys' }).count(), 0);
     ui.assertCleanPages();
   });
 });

@@ -8,6 +8,7 @@ import {
   type WatchedPage,
 } from './browser.ts';
 import { type System, startSystem } from './system.ts';
+import { waitUntil } from './traffic.ts';
 
 export const ADMIN_EMAIL = 'admin@keygate.test';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -27,17 +28,27 @@ export function isoDay(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Retries `check` until it passes: usage reaches the store on a flush interval, not per request. */
-export async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+/**
+ * Waits until `check` stops throwing (its assertions pass), retrying every 250 ms for up to 15 s:
+ * usage reaches the store on a flush interval, not per request.
+ */
+export function settle(what: string, check: () => Promise<void>): Promise<void> {
+  return waitUntil(
+    what,
+    async () => {
+      await check();
+      return true;
+    },
+    { retryErrors: true, intervalMs: 250 },
+  );
+}
+
+/** How `useAdminUi` sets its system up. */
+export interface AdminUiOptions {
+  /** Runs once after start (e.g. to create keys with the CLI). */
+  seed?: (system: System) => Promise<void>;
+  /** Extra gateway environment (e.g. a low KEYGATE_ADMIN_LOGIN_MAX_FAILURES). */
+  gatewayEnv?: Record<string, string>;
 }
 
 /** The running system, the browser and this test's context, with helpers for the admin pages. */
@@ -59,9 +70,9 @@ export interface AdminUi {
 /**
  * Registers mocha hooks in the calling describe(): one system (gateway serving the built UI,
  * commerce, an administrator made with the CLI), headless chromium, and a fresh browser context
- * per test. `seed` runs once after start (e.g. to create keys with the CLI).
+ * per test.
  */
-export function useAdminUi(seed: (system: System) => Promise<void> = async () => {}): AdminUi {
+export function useAdminUi(options: AdminUiOptions = {}): AdminUi {
   let system: System | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -70,7 +81,7 @@ export function useAdminUi(seed: (system: System) => Promise<void> = async () =>
   before(async () => {
     assertUiBuilt();
     browser = await launchChromium();
-    system = await startSystem({ gatewayEnv: { KEYGATE_USAGE_FLUSH_MS: '200' } });
+    system = await startSystem({ gatewayEnv: { KEYGATE_USAGE_FLUSH_MS: '200', ...options.gatewayEnv } });
     const created = await system.keygate(
       'admin',
       'create-user',
@@ -80,7 +91,7 @@ export function useAdminUi(seed: (system: System) => Promise<void> = async () =>
       ADMIN_PASSWORD,
     );
     assert.equal(created.code, 0, created.stderr);
-    await seed(system);
+    await options.seed?.(system);
   });
   beforeEach(async () => {
     context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { ROOT } from './processes.ts';
@@ -8,6 +8,8 @@ import { ROOT } from './processes.ts';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** Screenshots of the admin pages, kept as test artifacts (gitignored). */
 export const ARTIFACTS_DIR = join(ROOT, 'tests/artifacts/admin-ui');
+/** The keys-list screenshot shown in the README. */
+export const README_SCREENSHOT = join(ROOT, 'docs/admin-keys.png');
 /** Where `pnpm build:ui` writes the admin interface the gateway serves. */
 export const ADMIN_UI_DIST = join(ROOT, 'packages/admin-ui/dist');
 
@@ -85,4 +87,14 @@ export async function saveScreenshot(page: Page, name: string, mask: Locator[] =
   const path = join(ARTIFACTS_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true, mask, animations: 'disabled' });
   return path;
+}
+
+/**
+ * Copies a saved screenshot over the README's (docs/admin-keys.png), only when the run was asked
+ * to with UPDATE_README_SCREENSHOT=1 (`pnpm --filter @keygate/tests screenshot:readme`); true when copied.
+ */
+export function updateReadmeScreenshot(artifact: string): boolean {
+  if (process.env.UPDATE_README_SCREENSHOT !== '1') return false;
+  copyFileSync(artifact, README_SCREENSHOT);
+  return true;
 }

@@ -71,11 +71,43 @@ export function startTraffic(
   };
 }
 
-/** Polls `check` every 50 ms until it returns true; throws with `what` after `timeoutMs`. */
-export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
+/** How `waitUntil` polls. */
+export interface WaitOptions {
+  /** Give up after this long (default 15 s). */
+  timeoutMs?: number;
+  /** Pause between checks (default 50 ms). */
+  intervalMs?: number;
+  /** Treat a check that throws (e.g. a failed assertion) as "not yet"; on timeout its last error is the cause. */
+  retryErrors?: boolean;
+}
+
+/**
+ * Polls `check` until it returns true; throws with `what` after the timeout (a number is the
+ * timeout in ms, as before). Without `retryErrors` an error thrown by `check` ends the wait at once.
+ */
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  options: number | WaitOptions = {},
+): Promise<void> {
+  const {
+    timeoutMs = 15_000,
+    intervalMs = 50,
+    retryErrors = false,
+  } = typeof options === 'number' ? { timeoutMs: options } : options;
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  let lastError: unknown;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch (error) {
+      if (!retryErrors) throw error;
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const why = lastError instanceof Error ? `: ${lastError.message}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}${why}`, { cause: lastError });
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

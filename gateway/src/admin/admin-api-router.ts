@@ -13,28 +13,33 @@ import { createOriginCheck } from './csrf.ts';
 import { requestScheme } from './request-origin.ts';
 import { createSessionService } from './session-service.ts';
 
-export interface AdminApiDeps {
+/** What the admin router (`/admin`) and its API (`/admin/api`) are built from; app.ts passes it. */
+export interface AdminDeps {
   config: Readonly<GatewayConfig>;
   store: KeyStore;
   hasher: SecretHasher;
   keyService: KeyService;
+  /** Proxies whose X-Forwarded-For / -Proto / -Host count (client IP, origin check, `Secure`). */
   trustedProxies: IpRules;
+  /** Epoch ms. */
   clock: () => number;
   logger: Logger;
 }
 
-function noStore(_req: Request, res: Response, next: NextFunction): void {
+/** On every API answer, errors included: never cached, never sniffed as anything but its declared type. */
+function setApiHeaders(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   next();
 }
 
 /**
  * `/admin/api`: JSON for the admin interface, reachable with an administrator session only (never
- * an API key). In order: no-store, client IP (trusted proxies only), the origin check on every
+ * an API key). In order: no-store and nosniff, client IP (trusted proxies only), the origin check on every
  * state-changing call, login, the session guard (+ X-CSRF-Token), session and key routes, and a
  * 404 for anything else so no admin request ever reaches the key pipeline.
  */
-export function createAdminApiRouter(deps: AdminApiDeps): Router {
+export function createAdminApiRouter(deps: AdminDeps): Router {
   const { config, trustedProxies } = deps;
   const sessions = createSessionService({
     store: deps.store,
@@ -47,7 +52,7 @@ export function createAdminApiRouter(deps: AdminApiDeps): Router {
     loginWindowMinutes: config.adminLoginWindowMinutes,
   });
   const router = Router({ caseSensitive: true, strict: false });
-  router.use(noStore);
+  router.use(setApiHeaders);
   router.use(createResolveClientIp(trustedProxies));
   router.use(createOriginCheck(trustedProxies));
   addSessionRoutes(router, {

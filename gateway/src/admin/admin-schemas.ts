@@ -6,6 +6,7 @@ export const LoginInputSchema = z.object({
   email: z.string().trim().min(1, 'enter your email').max(254),
   password: z.string().min(1, 'enter your password').max(1024),
 });
+/** The parsed login body. */
 export type LoginInput = z.infer<typeof LoginInputSchema>;
 
 const EnvironmentSchema = z.enum(['live', 'test']);

@@ -16,6 +16,7 @@ import {
 } from './session-cookie.ts';
 import type { SessionService } from './session-service.ts';
 
+/** What the session routes and the session guard need. */
 export interface SessionRoutesDeps {
   config: Readonly<GatewayConfig>;
   sessions: SessionService;

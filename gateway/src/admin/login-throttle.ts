@@ -2,11 +2,13 @@ import { GatewayError } from '../errors.ts';
 import type { LoginFailureWindow } from '../keys/model.ts';
 import type { KeyStore } from '../store/store.ts';
 
+/** How the login throttle counts: where, per what clock, and its limits. */
 export interface LoginThrottleOptions {
   store: Pick<KeyStore, 'countLoginFailure' | 'readLoginFailures' | 'clearLoginFailures'>;
   clock: () => number;
   /** Failures per email, and per client IP, a window allows. */
   maxFailures: number;
+  /** Length of the fixed window a subject's first failure opens. */
   windowMs: number;
   /** Password checks this instance runs at once; more answer 429 (argon2 shares the thread pool with key checks). */
   maxConcurrent: number;

@@ -1,17 +1,25 @@
-/** The admin session cookie: its name and the only path it is sent on. */
+/** The admin session cookie's name. */
 export const SESSION_COOKIE = 'keygate_admin';
+/** The only path the browser sends the session cookie on (the pages and their API). */
 export const SESSION_COOKIE_PATH = '/admin';
 
-/** The `keygate_admin` value from a Cookie header (the first one when repeated), or null. */
+/**
+ * The `keygate_admin` value from a Cookie header, or null when absent or sent more than once:
+ * two values mean a second cookie was planted (e.g. from a sibling host with a longer Path), and
+ * picking either could swap the administrator into someone else's session.
+ */
 export function readSessionCookie(header: string | undefined): string | null {
   if (!header) return null;
+  const values: string[] = [];
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
     const value = part.slice(eq + 1).trim();
-    return value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1) : value;
+    values.push(
+      value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1) : value,
+    );
   }
-  return null;
+  return values.length === 1 ? (values[0] ?? null) : null;
 }
 
 function attributes(secure: boolean): string {

@@ -6,6 +6,7 @@ import type { AdminSession, AdminUser } from '../keys/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createLoginThrottle } from './login-throttle.ts';
 
+/** The session service's store, hasher, clock, logger and the admin settings from config. */
 export interface SessionServiceOptions {
   store: KeyStore;
   hasher: SecretHasher;
@@ -47,8 +48,32 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** The first 12 hex digits of the SHA-256 of a lower-cased email: enough to correlate attempts, not to read them. */
+export function emailDigest(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 12);
+}
+
 function randomToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/** A session opened now for `user`: idle expiry after `idleMs`, never past the absolute `maxMs`. */
+function newSession(
+  tokenHash: string,
+  user: AdminUser,
+  now: number,
+  limits: { idleMs: number; maxMs: number },
+): AdminSession {
+  return {
+    tokenHash,
+    userId: user.id,
+    email: user.email,
+    csrfToken: randomToken(),
+    createdAt: now,
+    lastSeenAt: now,
+    idleExpiresAt: now + Math.min(limits.idleMs, limits.maxMs),
+    expiresAt: now + limits.maxMs,
+  };
 }
 
 /** Builds the session service; all state lives in the store, shared by every instance. */
@@ -67,43 +92,39 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   const dummyHash = hasher.hash(randomToken());
   dummyHash.catch(() => undefined);
 
-  async function open(userId: string, email: string): Promise<StartedSession> {
-    const now = clock();
+  async function open(user: AdminUser): Promise<StartedSession> {
     const token = randomToken();
-    const session: AdminSession = {
-      tokenHash: hashSessionToken(token),
-      userId,
-      email,
-      csrfToken: randomToken(),
-      createdAt: now,
-      lastSeenAt: now,
-      idleExpiresAt: Math.min(now + idleMs, now + maxMs),
-      expiresAt: now + maxMs,
-    };
+    const session = newSession(hashSessionToken(token), user, clock(), { idleMs, maxMs });
     await store.createAdminSession(session);
     return { token, session };
   }
 
+  /** The account the credentials belong to, after the throttle and one argon2 check; else throws (and logs). */
+  async function checkCredentials(email: string, password: string, clientIp: string): Promise<AdminUser> {
+    const attempt = await throttle.begin(email, clientIp);
+    let matches = false;
+    let user: AdminUser | null = null;
+    try {
+      user = await store.findAdminByEmail(email);
+      matches = (await hasher.verify(user?.passwordHash ?? (await dummyHash), password)) && user !== null;
+    } finally {
+      await attempt.finish(matches);
+    }
+    if (user && matches) return user;
+    // An unknown "email" may be a password typed into the wrong field: log only a digest of it.
+    const who = user ? { email: user.email } : { emailSha256: emailDigest(email) };
+    logger.warn(
+      { ...who, clientIp, reason: user ? 'wrong_password' : 'unknown_email' },
+      'admin login failed',
+    );
+    throw new GatewayError('INVALID_CREDENTIALS', 'The email or the password is wrong.');
+  }
+
   return {
     async login({ email, password }, clientIp) {
-      const attempt = await throttle.begin(email, clientIp);
-      let matches = false;
-      let user: AdminUser | null = null;
-      try {
-        user = await store.findAdminByEmail(email);
-        matches = (await hasher.verify(user?.passwordHash ?? (await dummyHash), password)) && user !== null;
-      } finally {
-        await attempt.finish(matches);
-      }
-      if (!user || !matches) {
-        logger.warn(
-          { email, clientIp, reason: user ? 'wrong_password' : 'unknown_email' },
-          'admin login failed',
-        );
-        throw new GatewayError('INVALID_CREDENTIALS', 'The email or the password is wrong.');
-      }
+      const user = await checkCredentials(email, password, clientIp);
       await store.pruneAdminSessions(clock());
-      const started = await open(user.id, user.email);
+      const started = await open(user);
       logger.info({ email: user.email, userId: user.id, clientIp }, 'admin logged in');
       return started;
     },

@@ -1,31 +1,19 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import type { z } from 'zod';
 import { principalOf } from '../auth/principal.ts';
 import { routeOf } from '../auth/steps.ts';
-import { ChangeScopesInputSchema, CloseSecretInputSchema, parseInput } from '../keys/key-input.ts';
 import type { KeyService } from '../keys/key-service.ts';
-import type { Actor } from '../keys/model.ts';
-import { withSecret } from '../keys/public-key.ts';
-import { parseJsonBody } from './json-body.ts';
-import {
-  ActivityQuerySchema,
-  ListKeysQuerySchema,
-  LogsQuerySchema,
-  UsageQuerySchema,
-} from './query-schemas.ts';
+import { addKeyHandlers, type Caller } from './key-handlers.ts';
+import { ListKeysQuerySchema } from './query-schemas.ts';
 
+/** What the key-management API needs. */
 export interface KeysRouterDeps {
   keyService: KeyService;
 }
 
 /** The calling key as the actor, and its client IP as the change's source. */
-function callerOf(res: Response): { actor: Actor; origin: { sourceIp: string } } {
+function callerOf(res: Response): Caller {
   const principal = principalOf(res);
   return { actor: { type: 'key', id: principal.key.id }, origin: { sourceIp: principal.clientIp } };
-}
-
-function queryOf<S extends z.ZodType>(schema: S, req: Request): z.infer<S> {
-  return parseInput(schema, req.query);
 }
 
 /**
@@ -39,11 +27,6 @@ function requireManagementRoute(_req: Request, res: Response, next: NextFunction
   }
   next();
 }
-
-/** The `:id` path parameter. */
-const idOf = (req: Request): string => String(req.params.id);
-
-const msOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
 /**
  * The key-management API, mounted by the data plane at `/v2/auth/keys` AFTER authentication
@@ -71,62 +54,16 @@ export function createKeysRouter({ keyService }: KeysRouterDeps): Router {
     res.set('Cache-Control', 'no-store');
     next();
   });
-
-  router.post('/', parseJsonBody, async (req, res) => {
-    const { actor, origin } = callerOf(res);
-    const created = await keyService.createKey(actor, req.body, origin);
-    res.status(201).location(`${req.baseUrl}/${created.key.id}`);
-    res.json(withSecret(created.key, created.secret));
+  addKeyHandlers(router, {
+    keyService,
+    callerOf,
+    listQuerySchema: ListKeysQuerySchema,
+    paths: {
+      collection: '/',
+      item: '/:id',
+      rotate: '/:id\\:rotate',
+      closeOldSecret: '/:id\\:close-old-secret',
+    },
   });
-
-  router.get('/', async (req, res) => {
-    const { actor } = callerOf(res);
-    const query = queryOf(ListKeysQuerySchema, req);
-    res.json({ items: await keyService.listKeys(actor, query) });
-  });
-
-  router.post('/:id\\:rotate', parseJsonBody, async (req, res) => {
-    const { actor, origin } = callerOf(res);
-    const rotated = await keyService.rotateKey(actor, idOf(req), req.body, origin);
-    res.json(withSecret(rotated.key, rotated.secret));
-  });
-
-  router.post('/:id\\:close-old-secret', parseJsonBody, async (req, res) => {
-    const { actor, origin } = callerOf(res);
-    const { secretId } = parseInput(CloseSecretInputSchema, req.body);
-    res.json(await keyService.closeSecret(actor, idOf(req), secretId, origin));
-  });
-
-  router.get('/:id', async (req, res) => {
-    res.json(await keyService.getKey(callerOf(res).actor, idOf(req)));
-  });
-
-  router.post('/:id/scopes', parseJsonBody, async (req, res) => {
-    const { actor, origin } = callerOf(res);
-    const { scopes } = parseInput(ChangeScopesInputSchema, req.body);
-    res.json(await keyService.changeScopes(actor, idOf(req), scopes, origin));
-  });
-
-  router.delete('/:id', async (req, res) => {
-    const { actor, origin } = callerOf(res);
-    res.json(await keyService.revokeKey(actor, idOf(req), origin));
-  });
-
-  router.get('/:id/usage', async (req, res) => {
-    const query = queryOf(UsageQuerySchema, req);
-    const range = { from: msOf(query.from), to: msOf(query.to) };
-    res.json(await keyService.getUsage(callerOf(res).actor, idOf(req), range));
-  });
-
-  router.get('/:id/activity', async (req, res) => {
-    const query = queryOf(ActivityQuerySchema, req);
-    res.json(await keyService.getActivity(callerOf(res).actor, idOf(req), query));
-  });
-
-  router.get('/:id/logs', async (req, res) => {
-    const query = queryOf(LogsQuerySchema, req);
-    res.json(await keyService.getLogs(callerOf(res).actor, idOf(req), query));
-  });
-
   return router;
 }

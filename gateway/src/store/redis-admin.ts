@@ -1,18 +1,6 @@
 import type { AdminSession } from '../keys/model.ts';
 import type { RedisStoreContext } from './redis-writes.ts';
-import type { KeyStore } from './store.ts';
-
-type AdminSessionMethods = Pick<
-  KeyStore,
-  | 'createAdminSession'
-  | 'getAdminSession'
-  | 'touchAdminSession'
-  | 'deleteAdminSession'
-  | 'pruneAdminSessions'
-  | 'countLoginFailure'
-  | 'readLoginFailures'
-  | 'clearLoginFailures'
->;
+import type { AdminSessionMethods } from './store.ts';
 
 const SESSION_FIELDS = [
   'userId',

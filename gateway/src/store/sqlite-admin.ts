@@ -2,19 +2,7 @@ import { eq, lte, or, sql } from 'drizzle-orm';
 import type { AdminSession, LoginFailureWindow } from '../keys/model.ts';
 import type { SqliteDb } from './sqlite.ts';
 import { adminLoginFailures, adminSessions } from './sqlite-schema.ts';
-import type { KeyStore } from './store.ts';
-
-type AdminSessionMethods = Pick<
-  KeyStore,
-  | 'createAdminSession'
-  | 'getAdminSession'
-  | 'touchAdminSession'
-  | 'deleteAdminSession'
-  | 'pruneAdminSessions'
-  | 'countLoginFailure'
-  | 'readLoginFailures'
-  | 'clearLoginFailures'
->;
+import type { AdminSessionMethods } from './store.ts';
 
 /** Admin sessions and failed-login windows in SQLite; ended rows stay until `pruneAdminSessions`. */
 export function createSqliteAdminSessions(db: SqliteDb): AdminSessionMethods {

@@ -133,3 +133,16 @@ export interface KeyStore {
   /** Releases connections and file handles. */
   close(): Promise<void>;
 }
+
+/** The store methods behind admin sessions and the login throttle (one implementation per backend). */
+export type AdminSessionMethods = Pick<
+  KeyStore,
+  | 'createAdminSession'
+  | 'getAdminSession'
+  | 'touchAdminSession'
+  | 'deleteAdminSession'
+  | 'pruneAdminSessions'
+  | 'countLoginFailure'
+  | 'readLoginFailures'
+  | 'clearLoginFailures'
+>;

@@ -8,6 +8,7 @@ export interface AppContextValue {
   notify: (message: string) => void;
 }
 
+/** Provides AppContextValue to the pages of a logged-in session (null before login). */
 export const AppContext = createContext<AppContextValue | null>(null);
 
 /** The app context; pages render only inside a session. */

@@ -27,6 +27,7 @@ export const KEY_FIELDS = [
 export const AGENCY_SCOPES = ['article:r', 'pricing:r', 'stock:r'];
 /** An agency key runs out after this many days unless the form says otherwise. */
 export const AGENCY_EXPIRY_DAYS = 90;
+/** Calls per minute an agency key gets (or the gateway default, if lower). */
 export const AGENCY_RATE_LIMIT = 120;
 
 /** Empty values of a standard key. */

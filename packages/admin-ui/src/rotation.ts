@@ -18,7 +18,12 @@ function quietFor(secret: PublicSecret, since: string, nowMs: number): number | 
   return nowMs - Date.parse(secret.lastCallAt);
 }
 
-function describe(old: PublicSecret, rotatedAt: string, nowMs: number): { safe: boolean; hint: string } {
+/** Whether closing an old secret is safe now, and the hint that says why (or why not). */
+function judgeOldSecret(
+  old: PublicSecret,
+  rotatedAt: string,
+  nowMs: number,
+): { safe: boolean; hint: string } {
   const quiet = quietFor(old, rotatedAt, nowMs);
   if (quiet === null)
     return { safe: true, hint: `Old secret ${old.prefix}: zero calls since the rotation. Safe to close.` };
@@ -39,7 +44,7 @@ export function rotationState(key: PublicKey, nowMs = Date.now()): RotationState
   if (!current) return null;
   const old = rest.filter((secret) => secret.usable);
   if (old.length === 0) return null;
-  const verdicts = old.map((secret) => describe(secret, current.createdAt, nowMs));
+  const verdicts = old.map((secret) => judgeOldSecret(secret, current.createdAt, nowMs));
   return {
     current,
     old,

@@ -8,9 +8,14 @@ import {
 } from '../../../src/admin/session-cookie.ts';
 
 describe('readSessionCookie', () => {
-  it('finds keygate_admin among other cookies, the first one when repeated', () => {
-    assert.equal(readSessionCookie('a=1; keygate_admin=tok1; keygate_admin=tok2'), 'tok1');
+  it('finds keygate_admin among other cookies', () => {
+    assert.equal(readSessionCookie('a=1; keygate_admin=tok1; b=2'), 'tok1');
     assert.equal(readSessionCookie('keygate_admin="quoted"'), 'quoted');
+  });
+
+  it('answers null when keygate_admin is sent more than once (a planted second cookie)', () => {
+    assert.equal(readSessionCookie('a=1; keygate_admin=tok1; keygate_admin=tok2'), null);
+    assert.equal(readSessionCookie('keygate_admin=tok1; keygate_admin=tok1'), null);
   });
 
   it('answers null without the cookie, or for a cookie that only ends with the name', () => {

@@ -7,6 +7,47 @@ import { ProblemView } from './problem-view.tsx';
 
 const PAGE_SIZE = 25;
 
+/** One row per logged call: time, method and path, status, latency, secret prefix, client IP. */
+function LogTable(props: { entries: ApiLogEntry[]; prefixOf: (secretId: string) => string }) {
+  return (
+    <div class="table-wrap">
+      <table class="log-table">
+        <caption class="visually-hidden">API log</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Request</th>
+            <th scope="col">Status</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Secret</th>
+            <th scope="col">Client IP</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>
+                <time dateTime={entry.at}>{formatTime(entry.at)}</time>
+              </td>
+              <td>
+                <code>
+                  {entry.method} {entry.path}
+                </code>
+              </td>
+              <td class={entry.status >= 400 ? 'status-error num' : 'num'}>{entry.status}</td>
+              <td class="num">{formatMs(entry.latencyMs)}</td>
+              <td>
+                <code>{props.prefixOf(entry.secretId)}</code>
+              </td>
+              <td>{entry.clientIp}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** The key's API log, newest first, optionally for one secret; "Load older" follows the cursor. */
 export function ApiLog(props: { keyId: string; secrets: PublicSecret[]; refresh: number }) {
   const [secretId, setSecretId] = useState('');
@@ -38,43 +79,7 @@ export function ApiLog(props: { keyId: string; secrets: PublicSecret[]; refresh:
       </div>
       <ProblemView problem={paged.problem} />
       {paged.items.length === 0 && !paged.loading ? <p class="muted">No calls logged.</p> : null}
-      {paged.items.length > 0 ? (
-        <div class="table-wrap">
-          <table class="log-table">
-            <caption class="visually-hidden">API log</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Request</th>
-                <th scope="col">Status</th>
-                <th scope="col">Latency</th>
-                <th scope="col">Secret</th>
-                <th scope="col">Client IP</th>
-              </tr>
-            </thead>
-            <tbody>
-              {paged.items.map((entry) => (
-                <tr key={entry.id}>
-                  <td>
-                    <time dateTime={entry.at}>{formatTime(entry.at)}</time>
-                  </td>
-                  <td>
-                    <code>
-                      {entry.method} {entry.path}
-                    </code>
-                  </td>
-                  <td class={entry.status >= 400 ? 'status-error num' : 'num'}>{entry.status}</td>
-                  <td class="num">{formatMs(entry.latencyMs)}</td>
-                  <td>
-                    <code>{prefixOf(entry.secretId)}</code>
-                  </td>
-                  <td>{entry.clientIp}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {paged.items.length > 0 ? <LogTable entries={paged.items} prefixOf={prefixOf} /> : null}
       <p class="paging" aria-live="polite">
         {paged.loading ? 'Loading…' : `${paged.items.length} shown`}
         {paged.nextCursor ? (

@@ -17,6 +17,86 @@ interface Filters {
 const EMPTY: Filters = { keyId: '', environment: '', action: '', fromDay: '', toDay: '' };
 const PAGE_SIZE = 50;
 
+/** The filter form: edits a draft; Apply makes it the query, Clear empties both. */
+function ActivityFilters(props: {
+  draft: Filters;
+  onChange: (patch: Partial<Filters>) => void;
+  onApply: () => void;
+  onClear: () => void;
+}) {
+  return (
+    <form
+      class="filters"
+      aria-label="Filter activity"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onApply();
+      }}
+    >
+      <div class="field">
+        <label for="activity-key">Key id</label>
+        <input
+          id="activity-key"
+          value={props.draft.keyId}
+          placeholder="key_…"
+          onInput={(e) => props.onChange({ keyId: e.currentTarget.value })}
+        />
+      </div>
+      <div class="field">
+        <label for="activity-environment">Environment</label>
+        <select
+          id="activity-environment"
+          value={props.draft.environment}
+          onChange={(e) => props.onChange({ environment: e.currentTarget.value })}
+        >
+          <option value="">All</option>
+          <option value="live">live</option>
+          <option value="test">test</option>
+        </select>
+      </div>
+      <div class="field">
+        <label for="activity-action">Action</label>
+        <select
+          id="activity-action"
+          value={props.draft.action}
+          onChange={(e) => props.onChange({ action: e.currentTarget.value })}
+        >
+          <option value="">All</option>
+          {ACTIVITY_ACTIONS.map((action) => (
+            <option key={action} value={action}>
+              {action}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="activity-from">From (UTC day)</label>
+        <input
+          id="activity-from"
+          type="date"
+          value={props.draft.fromDay}
+          onInput={(e) => props.onChange({ fromDay: e.currentTarget.value })}
+        />
+      </div>
+      <div class="field">
+        <label for="activity-to">To (UTC day, inclusive)</label>
+        <input
+          id="activity-to"
+          type="date"
+          value={props.draft.toDay}
+          onInput={(e) => props.onChange({ toDay: e.currentTarget.value })}
+        />
+      </div>
+      <button type="submit" class="button-primary">
+        Apply filters
+      </button>
+      <button type="button" class="button-quiet" onClick={props.onClear}>
+        Clear
+      </button>
+    </form>
+  );
+}
+
 /** Every key's activity, filtered by key, environment, action and date range. */
 export function ActivityPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
@@ -40,82 +120,15 @@ export function ActivityPage() {
   return (
     <section>
       <PageHeading title="Activity log" />
-      <form
-        class="filters"
-        aria-label="Filter activity"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFilters({ ...draft });
+      <ActivityFilters
+        draft={draft}
+        onChange={set}
+        onApply={() => setFilters({ ...draft })}
+        onClear={() => {
+          setDraft(EMPTY);
+          setFilters(EMPTY);
         }}
-      >
-        <div class="field">
-          <label for="activity-key">Key id</label>
-          <input
-            id="activity-key"
-            value={draft.keyId}
-            placeholder="key_…"
-            onInput={(e) => set({ keyId: e.currentTarget.value })}
-          />
-        </div>
-        <div class="field">
-          <label for="activity-environment">Environment</label>
-          <select
-            id="activity-environment"
-            value={draft.environment}
-            onChange={(e) => set({ environment: e.currentTarget.value })}
-          >
-            <option value="">All</option>
-            <option value="live">live</option>
-            <option value="test">test</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="activity-action">Action</label>
-          <select
-            id="activity-action"
-            value={draft.action}
-            onChange={(e) => set({ action: e.currentTarget.value })}
-          >
-            <option value="">All</option>
-            {ACTIVITY_ACTIONS.map((action) => (
-              <option key={action} value={action}>
-                {action}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="activity-from">From (UTC day)</label>
-          <input
-            id="activity-from"
-            type="date"
-            value={draft.fromDay}
-            onInput={(e) => set({ fromDay: e.currentTarget.value })}
-          />
-        </div>
-        <div class="field">
-          <label for="activity-to">To (UTC day, inclusive)</label>
-          <input
-            id="activity-to"
-            type="date"
-            value={draft.toDay}
-            onInput={(e) => set({ toDay: e.currentTarget.value })}
-          />
-        </div>
-        <button type="submit" class="button-primary">
-          Apply filters
-        </button>
-        <button
-          type="button"
-          class="button-quiet"
-          onClick={() => {
-            setDraft(EMPTY);
-            setFilters(EMPTY);
-          }}
-        >
-          Clear
-        </button>
-      </form>
+      />
       <ActivityTable paged={paged} showKey caption="Activity log" />
     </section>
   );

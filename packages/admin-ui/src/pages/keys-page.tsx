@@ -57,6 +57,38 @@ function KeyRows(props: { apiKey: PublicKey }) {
   );
 }
 
+/** The keys, one row each (plus a rotation row for keys being rotated). */
+function KeysTable(props: { items: PublicKey[] }) {
+  return (
+    <div class="table-wrap">
+      <table class="keys-table">
+        <caption class="visually-hidden">API keys</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Env</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">IP allowlist</th>
+            <th scope="col">Expiry</th>
+            <th scope="col">Rate limit</th>
+            <th scope="col">Last call</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.items.map((apiKey) => (
+            <KeyRows key={apiKey.id} apiKey={apiKey} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** Every key of both environments, filterable by environment and status. */
 export function KeysPage() {
   const [environment, setEnvironment] = useState('');
@@ -104,34 +136,7 @@ export function KeysPage() {
       <p class="muted" aria-live="polite">
         {keys.loading ? 'Loading keys…' : `${items.length} ${items.length === 1 ? 'key' : 'keys'}`}
       </p>
-      {items.length > 0 ? (
-        <div class="table-wrap">
-          <table class="keys-table">
-            <caption class="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Env</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">IP allowlist</th>
-                <th scope="col">Expiry</th>
-                <th scope="col">Rate limit</th>
-                <th scope="col">Last call</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((apiKey) => (
-                <KeyRows key={apiKey.id} apiKey={apiKey} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {items.length > 0 ? <KeysTable items={items} /> : null}
     </section>
   );
 }
