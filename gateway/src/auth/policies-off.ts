@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { GatewayError } from '../errors.ts';
 import type { ApiKey, SecretRecord } from '../keys/model.ts';
+import { setDeprecationHeaders } from '../routes/deprecation.ts';
 import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
 import type { Principal } from './principal.ts';
 import { assignRequestId, checkPath, rawPathOf } from './steps.ts';
@@ -67,6 +68,7 @@ export function createPoliciesOffPipeline(routes: RouteMatcher): RequestHandler[
       clientIp: req.socket.remoteAddress ?? 'unknown',
       requestId: res.locals.requestId as string,
     };
+    if (route.deprecation) setDeprecationHeaders(res, route.deprecation);
     res.locals.route = route;
     res.locals.principal = principal;
     next();

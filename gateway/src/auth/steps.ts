@@ -6,6 +6,7 @@ import type { ApiKey } from '../keys/model.ts';
 import { newId, type ParsedToken, parseToken } from '../keys/token.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/key-rate-limiter.ts';
+import { SUPPORTED_VERSIONS, setDeprecationHeaders, unsupportedVersionOf } from '../routes/deprecation.ts';
 import { isSafePath, type RouteMatch, type RouteMatcher } from '../routes/route-matcher.ts';
 import { formatAddress, type IpRules, resolveClientAddress } from './ip-rules.ts';
 import type { KeyVerifier, VerifiedKey } from './key-verifier.ts';
@@ -47,19 +48,43 @@ function isWellEncoded(path: string): boolean {
   }
 }
 
+/** 404 UNKNOWN_API_VERSION naming the versions served. */
+export function unknownVersionError(version: string): GatewayError {
+  return new GatewayError(
+    'UNKNOWN_API_VERSION',
+    `There is no API version ${version}; supported: ${SUPPORTED_VERSIONS.join(', ')}.`,
+    { supportedVersions: SUPPORTED_VERSIONS },
+  );
+}
+
 /**
  * Refuses paths that could confuse matching (dot segments, encoded `/`) and anything outside `/v2/`
- * (404), and paths with malformed percent-encoding (400 MALFORMED_REQUEST), before any key work.
+ * (404; 404 UNKNOWN_API_VERSION for another version such as `/v1/…`), and paths with malformed
+ * percent-encoding (400 MALFORMED_REQUEST), before any key work.
  */
 export function checkPath(req: Request, _res: Response, next: NextFunction): void {
   const path = rawPathOf(req);
   if (!isSafePath(path) || !path.startsWith('/v2/')) {
+    const version = isSafePath(path) ? unsupportedVersionOf(path) : null;
+    if (version) throw unknownVersionError(version);
     throw new GatewayError('ROUTE_NOT_FOUND', 'No such route; the API lives under /v2/.');
   }
   if (!isWellEncoded(path)) {
     throw new GatewayError('MALFORMED_REQUEST', 'The request path has malformed percent-encoding.');
   }
   next();
+}
+
+/**
+ * Announces a deprecated route's `Deprecation`, `Sunset` and `Link` headers on every answer,
+ * refusals included (an integrator debugging a 401 learns of the sunset too).
+ */
+export function createAnnounceDeprecation(routes: RouteMatcher): Step {
+  return function announceDeprecation(req, res, next) {
+    const deprecation = routes.match(req.method, rawPathOf(req))?.deprecation;
+    if (deprecation) setDeprecationHeaders(res, deprecation);
+    next();
+  };
 }
 
 /** (d, first half) The client address: the socket peer, or X-Forwarded-For through trusted proxies only. */

@@ -123,17 +123,18 @@ describe('key pipeline: routing and proxying', () => {
 
   describe('GET on another API version or an ambiguous path', () => {
     it('responds 404 before looking at the key', async () => {
-      for (const path of [
-        '/v1/catalog/products',
-        '/v3/catalog/products',
-        '/v2/catalog/../carts/1',
-        '/v2/catalog/%2e%2e/carts/1',
-        '/v2/catalog/products/a%2fb',
-        '/v2//catalog/products',
-      ]) {
+      for (const [path, code] of [
+        ['/v1/catalog/products', 'UNKNOWN_API_VERSION'],
+        ['/v3/catalog/products', 'UNKNOWN_API_VERSION'],
+        ['/v2/catalog/../carts/1', 'ROUTE_NOT_FOUND'],
+        ['/v2/catalog/%2e%2e/carts/1', 'ROUTE_NOT_FOUND'],
+        ['/v2/catalog/products/a%2fb', 'ROUTE_NOT_FOUND'],
+        ['/v2//catalog/products', 'ROUTE_NOT_FOUND'],
+        ['/v1/../v2/catalog/products', 'ROUTE_NOT_FOUND'],
+      ] as const) {
         const res = await rawRequest(gw.app, path);
         assert.equal(res.status, 404, path);
-        assert.equal(res.body.code, 'ROUTE_NOT_FOUND');
+        assert.equal(res.body.code, code, path);
       }
       assert.equal(gw.store.totalCalls(), 0);
       assert.equal(reached(), 0);
