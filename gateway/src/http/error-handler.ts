@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { writeProblem } from '@keygate/problem';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -23,7 +24,7 @@ function clientStatusOf(error: unknown): number | null {
  * `status`/`statusCode` (router, body parser) or a URIError (malformed percent-encoding) to 400
  * MALFORMED_REQUEST; everything else is INTERNAL.
  */
-function toGatewayError(error: unknown): GatewayError {
+export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const type = (error as { type?: unknown } | null)?.type;
   if (type === 'entity.parse.failed') {
@@ -53,19 +54,31 @@ export function createErrorHandler(logger: Logger) {
     } else {
       logger.debug({ code: problem.code, requestId, clientRequestId }, 'request refused');
     }
-    if (res.headersSent) {
-      // Part of a response is out: nothing sensible can follow, so cut the connection.
-      res.destroy();
-      return;
-    }
-    const headers: Record<string, string> = {};
-    if (problem.status === 401) headers['WWW-Authenticate'] = wwwAuthenticate(problem);
-    const { retryAfter } = problem.extensions;
-    if (typeof retryAfter === 'number' && !res.hasHeader('Retry-After')) {
-      headers['Retry-After'] = String(retryAfter);
-    }
-    writeProblem(res, problem.toProblem(requestId), headers);
+    answerProblem(res, problem, requestId);
   };
+}
+
+/**
+ * Answers a gateway error as problem+json (request id as `instance`) with `WWW-Authenticate` on a
+ * 401 and `Retry-After` when the error names one; cuts the connection if a response already started.
+ */
+export function answerProblem(
+  res: ServerResponse,
+  problem: GatewayError,
+  requestId: string | undefined,
+): void {
+  if (res.headersSent) {
+    // Part of a response is out: nothing sensible can follow, so cut the connection.
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  if (problem.status === 401) headers['WWW-Authenticate'] = wwwAuthenticate(problem);
+  const { retryAfter } = problem.extensions;
+  if (typeof retryAfter === 'number' && !res.hasHeader('Retry-After')) {
+    headers['Retry-After'] = String(retryAfter);
+  }
+  writeProblem(res, problem.toProblem(requestId), headers);
 }
 
 /** The fallback for paths nothing answered. */

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 
 /** A path segment naming an API version, such as `v2`. */
@@ -46,15 +45,6 @@ export function compileDeprecation(deprecation: Deprecation): DeprecationHeaders
     sunset: new Date(Date.parse(deprecation.sunset)).toUTCString(),
     link: `<${new URL(deprecation.link).href}>; rel="deprecation"`,
   });
-}
-
-/** Sets `Deprecation`, `Sunset` and `Link` on a response (a `Link` already there is kept beside it). */
-export function setDeprecationHeaders(res: ServerResponse, headers: DeprecationHeaders): void {
-  res.setHeader('Deprecation', headers.deprecation);
-  res.setHeader('Sunset', headers.sunset);
-  const existing = res.getHeader('Link');
-  if (existing === undefined) res.setHeader('Link', headers.link);
-  else res.setHeader('Link', [...(Array.isArray(existing) ? existing : [String(existing)]), headers.link]);
 }
 
 /**

@@ -1,0 +1,211 @@
+import { Agent, type ClientRequest, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import type { IdentitySigner } from '@keygate/identity';
+import type { Logger } from 'pino';
+import { GatewayError } from '../errors.ts';
+import { answerProblem } from '../http/error-handler.ts';
+import type { SyncIdentitySigner } from '../identity/identity-signer.ts';
+import type { GatewayMetrics } from '../ops/metrics.ts';
+import { HOP_BY_HOP, identityOf, upstreamHeaderList } from '../proxy/upstream-headers.ts';
+import type { RouteMatch } from '../routes/route-matcher.ts';
+import type { Call } from './call.ts';
+
+export interface UpstreamPipeOptions {
+  /** Every upstream URL the route table names; each is parsed once, up front. */
+  targets: readonly string[];
+  signer: IdentitySigner | SyncIdentitySigner;
+  /** Idle time (ms) after which a silent upstream is answered with 504. */
+  timeoutMs: number;
+  metrics: GatewayMetrics;
+  logger: Logger;
+}
+
+export interface UpstreamPipe {
+  /**
+   * Sends an authorized call to its route's upstream for the caller's environment, with the signed
+   * identity, and streams the answer back (the gateway's headers first); 502/504 problem+json when
+   * the upstream fails before answering.
+   */
+  forward(call: Call, req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+  /** Closes idle upstream connections. */
+  close(): void;
+}
+
+type ProxyRoute = RouteMatch & { kind: 'proxy' };
+
+interface Target {
+  request: typeof request;
+  agent: Agent;
+  hostname: string;
+  port: string;
+  /** The `Host` header the upstream gets. */
+  host: string;
+}
+
+/** Upstream response headers the gateway's own value replaces (`Link` is kept beside the gateway's). */
+const GATEWAY_OWNED = new Set(['x-request-id', 'ratelimit-policy', 'ratelimit', 'keygate-key-expires']);
+const DEPRECATION_OWNED = new Set(['deprecation', 'sunset']);
+
+/** Header names a `Connection` value lists besides the usual `keep-alive` / `close`, else null. */
+function listedHopHeaders(connection: string | undefined): string[] | null {
+  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return null;
+  return connection.toLowerCase().split(/ *, */);
+}
+
+/** The response headers for the client: the gateway's, then the upstream's minus hop-by-hop and gateway-owned ones. */
+function responseHeaderList(call: Call, upstream: IncomingMessage, deprecated: boolean): string[] {
+  const out = call.headers;
+  const raw = upstream.rawHeaders;
+  const listed = listedHopHeaders(upstream.headers.connection);
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || GATEWAY_OWNED.has(name)) continue;
+    if (deprecated && DEPRECATION_OWNED.has(name)) continue;
+    if (listed?.includes(name)) continue;
+    out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}
+
+/** Errors of a connection that went away are answered by its `close`; they must not crash the process. */
+function ignoreError(): void {}
+
+/** True when the client announced a body (a length above 0, or a transfer coding). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** A raw node:http keep-alive pipe to the upstreams: no proxy library, the request streamed both ways. */
+export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
+  const { metrics, logger, timeoutMs, signer } = options;
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+  const httpAgent = new Agent(agentOptions);
+  const httpsAgent = new HttpsAgent(agentOptions);
+  const targets = new Map<string, Target>();
+  for (const url of new Set(options.targets)) {
+    const parsed = new URL(url);
+    const https = parsed.protocol === 'https:';
+    targets.set(url, {
+      request: https ? (httpsRequest as typeof request) : request,
+      agent: https ? httpsAgent : httpAgent,
+      hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
+      port: parsed.port || (https ? '443' : '80'),
+      host: parsed.host,
+    });
+  }
+  const signNow = 'signNow' in signer ? signer.signNow : null;
+
+  function observe(route: ProxyRoute, environment: string, startedAt: number, outcome: string) {
+    const seconds = (performance.now() - startedAt) / 1e3;
+    metrics.upstreamDuration.observe({ upstream: route.upstream, environment, outcome }, seconds);
+  }
+
+  function fail(call: Call, res: ServerResponse, route: ProxyRoute, timedOut: boolean, error: Error) {
+    logger.warn(
+      { err: error, requestId: call.requestId, upstream: route.upstream },
+      timedOut ? 'upstream timed out' : 'upstream unavailable',
+    );
+    const problem = timedOut
+      ? new GatewayError(
+          'UPSTREAM_TIMEOUT',
+          `The ${route.upstream} service did not answer within ${timeoutMs} ms.`,
+        )
+      : new GatewayError(
+          'UPSTREAM_UNAVAILABLE',
+          `The ${route.upstream} service could not be reached; retry shortly.`,
+        );
+    if (!res.headersSent) {
+      for (let i = 0; i < call.headers.length; i += 2) res.setHeader(call.headers[i]!, call.headers[i + 1]!);
+    }
+    answerProblem(res, problem, call.requestId);
+  }
+
+  function send(call: Call, req: IncomingMessage, res: ServerResponse, target: Target, assertion: string) {
+    const route = call.route as ProxyRoute;
+    const principal = call.principal!;
+    const environment = principal.key.environment;
+    const upstreamRequest = {
+      method: call.method,
+      path: call.url,
+      host: req.headers.host,
+      encrypted: (req.socket as TLSSocket).encrypted === true,
+    };
+    const proxyReq: ClientRequest = target.request({
+      hostname: target.hostname,
+      port: target.port,
+      method: call.method,
+      path: call.url,
+      headers: upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host),
+      agent: target.agent,
+      timeout: timeoutMs,
+    });
+    const startedAt = performance.now();
+    let timedOut = false;
+    let settled = false;
+    proxyReq.on('timeout', () => {
+      timedOut = true;
+      proxyReq.destroy();
+    });
+    proxyReq.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      if (res.destroyed) {
+        observe(route, environment, startedAt, 'aborted');
+        return;
+      }
+      observe(route, environment, startedAt, timedOut ? 'timeout' : 'unavailable');
+      fail(call, res, route, timedOut, error);
+    });
+    proxyReq.on('response', (upstream: IncomingMessage) => {
+      res.writeHead(
+        upstream.statusCode ?? 502,
+        responseHeaderList(call, upstream, route.deprecation !== undefined),
+      );
+      upstream.on('end', () => {
+        settled = true;
+        observe(route, environment, startedAt, 'response');
+      });
+      // The upstream broke off mid-body: the client's response cannot be completed either.
+      upstream.on('error', () => {
+        if (!settled) observe(route, environment, startedAt, 'unavailable');
+        settled = true;
+        res.destroy();
+      });
+      upstream.pipe(res);
+    });
+    // The client went away before its answer was complete: stop the upstream exchange too.
+    res.once('close', () => {
+      if (!res.writableFinished) proxyReq.destroy();
+    });
+    res.on('error', ignoreError);
+    if (hasBody(req)) {
+      req.on('error', ignoreError);
+      req.pipe(proxyReq);
+    } else proxyReq.end();
+  }
+
+  return {
+    forward(call, req, res) {
+      const route = call.route as ProxyRoute;
+      const principal = call.principal!;
+      const url = route.urls[principal.key.environment];
+      const target = url === undefined ? undefined : targets.get(url);
+      if (!target)
+        throw new Error(`no upstream target built for ${route.upstream}/${principal.key.environment}`);
+      const identity = identityOf(principal, call.method, call.url);
+      if (signNow) {
+        send(call, req, res, target, signNow(identity, route.audience));
+        return;
+      }
+      return signer
+        .sign(identity, route.audience)
+        .then((assertion) => send(call, req, res, target, assertion));
+    },
+    close() {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}
