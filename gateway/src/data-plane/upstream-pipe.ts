@@ -1,7 +1,7 @@
 import { Agent, type ClientRequest, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { TLSSocket } from 'node:tls';
-import type { IdentitySigner } from '@keygate/identity';
+import type { Identity, IdentitySigner } from '@keygate/identity';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.ts';
 import { answerProblem } from '../http/error-handler.ts';
@@ -9,7 +9,7 @@ import type { SyncIdentitySigner } from '../identity/identity-signer.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { HOP_BY_HOP, identityOf, upstreamHeaderList } from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
-import type { Call } from './call.ts';
+import { applyCallHeaders, type Call } from './call.ts';
 
 export interface UpstreamPipeOptions {
   /** Every upstream URL the route table names; each is parsed once, up front. */
@@ -33,6 +33,15 @@ export interface UpstreamPipe {
 }
 
 type ProxyRoute = RouteMatch & { kind: 'proxy' };
+
+/** One request's way to its upstream. */
+interface Exchange {
+  route: ProxyRoute;
+  target: Target;
+  proxyReq: ClientRequest | null;
+  /** The client closed before its answer was complete. */
+  aborted: boolean;
+}
 
 interface Target {
   request: typeof request;
@@ -96,6 +105,9 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     });
   }
   const signNow = 'signNow' in signer ? signer.signNow : null;
+  const signOffThread = 'signOffThread' in signer ? signer.signOffThread : null;
+  /** Proxied requests whose response has not closed yet. */
+  let inFlight = 0;
 
   function observe(route: ProxyRoute, environment: string, startedAt: number, outcome: string) {
     const seconds = (performance.now() - startedAt) / 1e3;
@@ -116,16 +128,42 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
           'UPSTREAM_UNAVAILABLE',
           `The ${route.upstream} service could not be reached; retry shortly.`,
         );
-    if (!res.headersSent) {
-      for (let i = 0; i < call.headers.length; i += 2) res.setHeader(call.headers[i]!, call.headers[i + 1]!);
-    }
+    if (!res.headersSent) applyCallHeaders(res, call);
     answerProblem(res, problem, call.requestId);
   }
 
-  function send(call: Call, req: IncomingMessage, res: ServerResponse, target: Target, assertion: string) {
+  /** Streams the upstream's answer back: the gateway's headers first, then the upstream's. */
+  function relay(
+    call: Call,
+    res: ServerResponse,
+    upstream: IncomingMessage,
+    settle: (outcome: string) => void,
+  ) {
+    const route = call.route as ProxyRoute;
+    res.writeHead(
+      upstream.statusCode ?? 502,
+      responseHeaderList(call, upstream, route.deprecation !== undefined),
+    );
+    upstream.on('end', () => settle('response'));
+    // The upstream broke off mid-body: the client's response cannot be completed either.
+    upstream.on('error', () => {
+      settle('unavailable');
+      res.destroy();
+    });
+    upstream.pipe(res);
+  }
+
+  function send(
+    call: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    assertion: string,
+  ) {
+    if (exchange.aborted) return;
     const route = call.route as ProxyRoute;
     const principal = call.principal!;
-    const environment = principal.key.environment;
+    const { target } = exchange;
     const upstreamRequest = {
       method: call.method,
       path: call.url,
@@ -141,49 +179,52 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       agent: target.agent,
       timeout: timeoutMs,
     });
+    exchange.proxyReq = proxyReq;
     const startedAt = performance.now();
     let timedOut = false;
     let settled = false;
+    const settle = (outcome: string) => {
+      if (settled) return false;
+      settled = true;
+      observe(route, principal.key.environment, startedAt, outcome);
+      return true;
+    };
     proxyReq.on('timeout', () => {
       timedOut = true;
       proxyReq.destroy();
     });
     proxyReq.on('error', (error) => {
-      if (settled) return;
-      settled = true;
-      if (res.destroyed) {
-        observe(route, environment, startedAt, 'aborted');
-        return;
-      }
-      observe(route, environment, startedAt, timedOut ? 'timeout' : 'unavailable');
-      fail(call, res, route, timedOut, error);
+      if (exchange.aborted) settle('aborted');
+      else if (settle(timedOut ? 'timeout' : 'unavailable')) fail(call, res, route, timedOut, error);
     });
-    proxyReq.on('response', (upstream: IncomingMessage) => {
-      res.writeHead(
-        upstream.statusCode ?? 502,
-        responseHeaderList(call, upstream, route.deprecation !== undefined),
-      );
-      upstream.on('end', () => {
-        settled = true;
-        observe(route, environment, startedAt, 'response');
-      });
-      // The upstream broke off mid-body: the client's response cannot be completed either.
-      upstream.on('error', () => {
-        if (!settled) observe(route, environment, startedAt, 'unavailable');
-        settled = true;
-        res.destroy();
-      });
-      upstream.pipe(res);
-    });
-    // The client went away before its answer was complete: stop the upstream exchange too.
-    res.once('close', () => {
-      if (!res.writableFinished) proxyReq.destroy();
-    });
+    proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, settle));
     res.on('error', ignoreError);
     if (hasBody(req)) {
       req.on('error', ignoreError);
       req.pipe(proxyReq);
     } else proxyReq.end();
+  }
+
+  /** Signs on the thread pool: the event loop serves the other requests in flight meanwhile. */
+  function sendSignedOffThread(
+    call: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    identity: Identity,
+  ) {
+    const sign = signOffThread!;
+    return new Promise<void>((resolve, reject) => {
+      sign(identity, exchange.route.audience, (error, assertion) => {
+        if (error) return reject(error);
+        try {
+          send(call, req, res, exchange, assertion);
+          resolve();
+        } catch (failure) {
+          reject(failure);
+        }
+      });
+    });
   }
 
   return {
@@ -194,14 +235,23 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       const target = url === undefined ? undefined : targets.get(url);
       if (!target)
         throw new Error(`no upstream target built for ${route.upstream}/${principal.key.environment}`);
+      const exchange: Exchange = { route, target, proxyReq: null, aborted: false };
+      inFlight++;
+      // The client went away before its answer was complete: stop the upstream exchange too.
+      res.once('close', () => {
+        inFlight--;
+        if (res.writableFinished) return;
+        exchange.aborted = true;
+        exchange.proxyReq?.destroy();
+      });
       const identity = identityOf(principal, call.method, call.url);
-      if (signNow) {
-        send(call, req, res, target, signNow(identity, route.audience));
-        return;
-      }
+      // Alone, signing inline answers soonest; with other requests in flight, the ~30 µs of Ed25519
+      // go to the thread pool and the event loop keeps serving them.
+      if (signOffThread && inFlight > 1) return sendSignedOffThread(call, req, res, exchange, identity);
+      if (signNow) return send(call, req, res, exchange, signNow(identity, route.audience));
       return signer
         .sign(identity, route.audience)
-        .then((assertion) => send(call, req, res, target, assertion));
+        .then((assertion) => send(call, req, res, exchange, assertion));
     },
     close() {
       httpAgent.destroy();

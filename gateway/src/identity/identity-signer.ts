@@ -15,6 +15,12 @@ const base64url = (text: string) => Buffer.from(text).toString('base64url');
 export interface SyncIdentitySigner extends IdentitySigner {
   /** The same assertion as `sign`, returned directly. */
   signNow(identity: Identity, audience: string): string;
+  /** The same assertion, signed on the libuv thread pool (the event loop stays free meanwhile). */
+  signOffThread(
+    identity: Identity,
+    audience: string,
+    done: (error: Error | null, assertion: string) => void,
+  ): void;
 }
 
 /**
@@ -40,7 +46,8 @@ export function createGatewayIdentitySigner(options: {
   const header = base64url(
     JSON.stringify({ alg: IDENTITY_ALGORITHM, kid: privateJwk.kid, typ: 'keygate-id+jwt' }),
   );
-  const signNow = (identity: Identity, audience: string): string => {
+  /** The JWS signing input (`header.payload`) of an assertion. */
+  const signingInput = (identity: Identity, audience: string): string => {
     const iat = Math.floor(now() / 1000);
     const payload = base64url(
       JSON.stringify({
@@ -57,12 +64,22 @@ export function createGatewayIdentitySigner(options: {
         exp: iat + ttl,
       }),
     );
-    const input = `${header}.${payload}`;
+    return `${header}.${payload}`;
+  };
+  const signNow = (identity: Identity, audience: string): string => {
+    const input = signingInput(identity, audience);
     return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+  };
+  const signOffThread: SyncIdentitySigner['signOffThread'] = (identity, audience, done) => {
+    const input = signingInput(identity, audience);
+    sign(null, Buffer.from(input), key, (error, signature) => {
+      done(error, error ? '' : `${input}.${signature.toString('base64url')}`);
+    });
   };
   return {
     jwks: { keys: [publicJwkOf(privateJwk)] },
     signNow,
+    signOffThread,
     sign: async (identity, audience) => signNow(identity, audience),
   };
 }
