@@ -36,7 +36,11 @@ function stripCommands(value: unknown, depth: number): void {
   }
 }
 
-/** The gateway's structured logger. */
+/**
+ * The gateway's structured logger. Without a destination it writes to stdout asynchronously: lines
+ * written while a write is under way go out together in the next one (under load one system call
+ * carries many access lines instead of one each), and pino flushes what is left when the process exits.
+ */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   const options = {
     level,
@@ -44,5 +48,5 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: serializeError },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
