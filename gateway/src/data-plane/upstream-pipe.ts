@@ -142,6 +142,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     const route = call.route as ProxyRoute;
     res.writeHead(
       upstream.statusCode ?? 502,
+      upstream.statusMessage,
       responseHeaderList(call, upstream, route.deprecation !== undefined),
     );
     upstream.on('end', () => settle('response'));

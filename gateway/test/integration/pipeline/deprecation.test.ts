@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';
@@ -61,6 +63,41 @@ describe('versioning and deprecation', () => {
         for (const name of ['deprecation', 'sunset', 'link'])
           assert.equal(res.headers[name], undefined, name);
       });
+    });
+  });
+
+  describe('a deprecated route whose upstream sends Link, Deprecation and its own hop-by-hop headers', () => {
+    let upstream: Server;
+    afterEach(() => new Promise((resolve) => upstream.close(resolve)));
+
+    it('keeps the upstream Link beside the policy link; the route table decides Deprecation and Sunset', async () => {
+      upstream = createServer((_req, res) => {
+        res.writeHead(200, 'Fine', {
+          'content-type': 'application/json',
+          link: '<https://shop.example/v2/channels?page=2>; rel="next"',
+          deprecation: '@1',
+          sunset: 'Thu, 01 Jan 1970 00:00:00 GMT',
+          'x-request-id': 'upstream-chosen',
+          connection: 'keep-alive, x-upstream-hop',
+          'x-upstream-hop': 'for the gateway only',
+        });
+        res.end('{"items":[]}');
+      });
+      await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+      gw = await startTestGateway({ upstreamUrls: { live: url }, routeTable: (urls) => tableWith(urls) });
+      const { token } = await seedKey(gw.store, gw.hasher, { scopes: ['article:r'] });
+      const res = await request(gw.app).get('/v2/channels').set('Authorization', `Bearer ${token}`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, { items: [] });
+      assert.equal(
+        res.headers.link,
+        `<${POLICY}>; rel="deprecation", <https://shop.example/v2/channels?page=2>; rel="next"`,
+      );
+      assert.equal(res.headers.deprecation, '@1798761600');
+      assert.equal(res.headers.sunset, 'Thu, 01 Jul 2027 00:00:00 GMT');
+      assert.match(String(res.headers['x-request-id']), /^req_/);
+      assert.equal(res.headers['x-upstream-hop'], undefined);
     });
   });
 
