@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { GatewayError } from '../errors.ts';
 import type { KeyEvents } from '../keys/events.ts';
@@ -115,7 +115,7 @@ function stateOf(snapshot: KeySnapshot | null, secretId: string): VerifiedKey | 
 }
 
 /**
- * Token verification with argon2 at most once per secret per process: an HMAC fingerprint of the
+ * Token verification with argon2 at most once per secret per process: a salted SHA-256 fingerprint of the
  * token maps to `{keyId, secretId}` (concurrent first uses share one verification; failures are
  * refused briefly by fingerprint), while key state comes from per-key snapshots that are dropped on
  * a key event and wholesale when the store's change marker moves or `dropAll` is called. With a
@@ -138,8 +138,10 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     maxConcurrent: options.maxConcurrentVerifications ?? 2 * availableParallelism(),
     maxTrackedLookups: Math.min(maxEntries, 10_000),
   });
-  // A KeyObject, made once: createHmac with raw bytes would import them again on every request.
-  const fingerprintKey = createSecretKey(randomBytes(32));
+  // Fingerprint = SHA-256 of a per-process random salt and the token, in node:crypto's one-shot
+  // `hash` (0.4 µs here against 2.0 µs for an Hmac object per request): cache keys only ever
+  // compared in this process's memory, never shown, and useless without the salt.
+  const fingerprintSalt = randomBytes(32).toString('base64url');
   const verified = createLruCache<SecretRef>(maxEntries);
   const refused = createLruCache<true>(Math.min(maxEntries, 10_000));
   const verifying = new Map<string, Promise<SecretRef | null>>();
@@ -295,7 +297,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
 
   /** Fingerprint, negative cache, positive cache (else argon2), then the key's current state. */
   function afterMarker(token: string, parsed: ParsedToken, now: number): VerifiedKey | Promise<VerifiedKey> {
-    const fingerprint = createHmac('sha256', fingerprintKey).update(token).digest('base64url');
+    const fingerprint = hash('sha256', fingerprintSalt + token, 'base64url');
     if (refused.get(fingerprint, now)) throw unknownKey();
     const ref = verified.get(fingerprint);
     if (ref) {
