@@ -236,6 +236,8 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       const target = url === undefined ? undefined : targets.get(url);
       if (!target)
         throw new Error(`no upstream target built for ${route.upstream}/${principal.key.environment}`);
+      // The client left while its key was checked (already observed as 499): nothing to send.
+      if (!req.socket || req.socket.destroyed) return;
       const exchange: Exchange = { route, target, proxyReq: null, aborted: false };
       inFlight++;
       // The client went away before its answer was complete: stop the upstream exchange too.
