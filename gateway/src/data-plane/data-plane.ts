@@ -6,7 +6,8 @@ import { GatewayError } from '../errors.ts';
 import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call, startCall } from './call.ts';
 import type { CallObserver } from './call-observer.ts';
-import { addDeprecationHeaders, createRefusal, type KeyCheck } from './key-check.ts';
+import { addDeprecationHeaders, type KeyCheck } from './key-check.ts';
+import { createRefusal } from './refusal.ts';
 import type { UpstreamPipe } from './upstream-pipe.ts';
 
 type ProxyRoute = RouteMatch & { kind: 'proxy' };

@@ -7,7 +7,7 @@ import { GatewayError } from '../errors.ts';
 import { answerProblem } from '../http/error-handler.ts';
 import type { SyncIdentitySigner } from '../identity/identity-signer.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
-import { HOP_BY_HOP, identityOf, upstreamHeaderList } from '../proxy/upstream-headers.ts';
+import { clientResponseHeaderList, identityOf, upstreamHeaderList } from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call } from './call.ts';
 
@@ -50,31 +50,6 @@ interface Target {
   port: string;
   /** The `Host` header the upstream gets. */
   host: string;
-}
-
-/** Upstream response headers the gateway's own value replaces (`Link` is kept beside the gateway's). */
-const GATEWAY_OWNED = new Set(['x-request-id', 'ratelimit-policy', 'ratelimit', 'keygate-key-expires']);
-const DEPRECATION_OWNED = new Set(['deprecation', 'sunset']);
-
-/** Header names a `Connection` value lists besides the usual `keep-alive` / `close`, else null. */
-function listedHopHeaders(connection: string | undefined): string[] | null {
-  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return null;
-  return connection.toLowerCase().split(/ *, */);
-}
-
-/** The response headers for the client: the gateway's, then the upstream's minus hop-by-hop and gateway-owned ones. */
-function responseHeaderList(call: Call, upstream: IncomingMessage, deprecated: boolean): string[] {
-  const out = call.headers;
-  const raw = upstream.rawHeaders;
-  const listed = listedHopHeaders(upstream.headers.connection);
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || GATEWAY_OWNED.has(name)) continue;
-    if (deprecated && DEPRECATION_OWNED.has(name)) continue;
-    if (listed?.includes(name)) continue;
-    out.push(raw[i]!, raw[i + 1]!);
-  }
-  return out;
 }
 
 /** Errors of a connection that went away are answered by its `close`; they must not crash the process. */
@@ -143,7 +118,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     res.writeHead(
       upstream.statusCode ?? 502,
       upstream.statusMessage,
-      responseHeaderList(call, upstream, route.deprecation !== undefined),
+      clientResponseHeaderList(call.headers, upstream, route.deprecation !== undefined),
     );
     upstream.on('end', () => settle('response'));
     // The upstream broke off mid-body: the client's response cannot be completed either.

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import {
   ENVIRONMENT_HEADER,
   IDENTITY_HEADER,
@@ -123,4 +124,36 @@ export function upstreamHeaderList(
   );
   if (request.host) out.push('x-forwarded-host', request.host);
   return out;
+}
+
+/** Upstream response headers the gateway's own value replaces (`Link` is kept beside the gateway's). */
+const GATEWAY_OWNED = new Set(['x-request-id', 'ratelimit-policy', 'ratelimit', 'keygate-key-expires']);
+/** Replaced too when the route table deprecates the route: the table is the authority on its lifecycle. */
+const DEPRECATION_OWNED = new Set(['deprecation', 'sunset']);
+
+/** Header names a `Connection` value lists besides the usual `keep-alive` / `close`, else null. */
+function listedHopHeaders(connection: string | undefined): string[] | null {
+  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return null;
+  return connection.toLowerCase().split(/ *, */);
+}
+
+/**
+ * The client's response headers as a flat list: `gatewayHeaders` (extended in place), then the
+ * upstream's minus hop-by-hop headers, the ones its `Connection` lists and those the gateway owns.
+ */
+export function clientResponseHeaderList(
+  gatewayHeaders: string[],
+  upstream: Pick<IncomingMessage, 'rawHeaders' | 'headers'>,
+  deprecated: boolean,
+): string[] {
+  const raw = upstream.rawHeaders;
+  const listed = listedHopHeaders(upstream.headers.connection);
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || GATEWAY_OWNED.has(name)) continue;
+    if (deprecated && DEPRECATION_OWNED.has(name)) continue;
+    if (listed?.includes(name)) continue;
+    gatewayHeaders.push(raw[i]!, raw[i + 1]!);
+  }
+  return gatewayHeaders;
 }
