@@ -4,9 +4,12 @@
 //   BENCH_SECONDS (5) per run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2) per target before round 1,
 //   BENCH_GATEWAY_LOG_LEVEL (info, the gateway's default; access lines go to /dev/null),
 //   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
-//   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways.
+//   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways,
+//   BENCH_CPU=1 to also report each proxy's main-thread CPU per request (from /proc; steadier than
+//   rps while other work shares the machine) and the throughput ratios it implies.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mainThreadMicrosPerRequest } from './lib/cpu.ts';
 import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
 import {
   collectFacts,
@@ -21,7 +24,7 @@ import {
   target,
   writeResults,
 } from './lib/report.ts';
-import { type BenchGateway, type Stack, startStack } from './lib/stack.ts';
+import { type BenchGateway, pidOf, type Stack, startStack } from './lib/stack.ts';
 import { createLoadRunner, type Measurement } from './lib/wrk.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -29,6 +32,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
+const CPU = process.env.BENCH_CPU === '1';
 const PRODUCTS = 10_000;
 const SMALL_KEYS = 100;
 const LARGE_KEYS = 100_000;
@@ -145,6 +149,37 @@ function rssMiB(pid: number): number {
   return kib / 1024;
 }
 
+/** Main-thread CPU µs per request of each scenario's server, per round (BENCH_CPU=1 only). */
+const cpuRuns = new Map<string, number[]>();
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The BENCH_CPU=1 section: µs per request per scenario, and the throughput ratios they imply. */
+function cpuSection(scenarios: readonly Scenario[]): string[] {
+  const cpu = new Map([...cpuRuns].map(([id, values]) => [id, medianOf(values)]));
+  const rows = scenarios.flatMap((s) => {
+    const value = cpu.get(s.id);
+    return value === undefined ? [] : [`- ${s.label}, ${s.connections} conn: ${value.toFixed(1)} µs`];
+  });
+  const implied = (name: string, faster: string, slower: string) => {
+    const a = cpu.get(faster);
+    const b = cpu.get(slower);
+    return a && b ? [`- ${name}: ${(a / b).toFixed(3)}`] : [];
+  };
+  return [
+    'Main-thread CPU per request, median over rounds (BENCH_CPU=1; the event loop is what caps a Node proxy; identity signing on the thread pool is not in it):',
+    ...rows,
+    'Throughput ratios these imply (CPU of the faster ÷ CPU of the slower):',
+    ...implied('full (memory) ÷ policies off', 'off', 'memory'),
+    ...implied('policies off ÷ raw pipe', 'pipe', 'off'),
+    ...implied('Express 5 + http-proxy-middleware ÷ raw pipe', 'pipe', 'express-hpm'),
+  ];
+}
+
 async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Map<string, Summary>> {
   const load = createLoadRunner(tempDir('keygate-bench-wrk-'));
   if (WARMUP_SECONDS > 0) {
@@ -160,7 +195,15 @@ async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Ma
     const offset = (round * Math.ceil(scenarios.length / ROUNDS)) % scenarios.length;
     const order = [...scenarios.slice(offset), ...scenarios.slice(0, offset)];
     for (const scenario of order) {
-      runs.get(scenario.id)!.push(await load({ ...scenario, seconds: SECONDS }));
+      const run = () => load({ ...scenario, seconds: SECONDS });
+      const pid = CPU ? pidOf(scenario.url) : undefined;
+      if (pid === undefined) {
+        runs.get(scenario.id)!.push(await run());
+        continue;
+      }
+      const { result, micros } = await mainThreadMicrosPerRequest(pid, run);
+      runs.get(scenario.id)!.push(result);
+      if (micros !== null) cpuRuns.set(scenario.id, [...(cpuRuns.get(scenario.id) ?? []), micros]);
     }
   }
   void stack;
@@ -250,6 +293,7 @@ async function main(): Promise<void> {
     '',
     'Gateway RSS after the runs:',
     ...rss,
+    ...(CPU ? ['', ...cpuSection(scenarios)] : []),
   ];
   process.stdout.write(`\n${body.join('\n')}\n`);
   if (ONLY) log('BENCH_ONLY is set: bench/RESULTS.md left as it was');

@@ -47,12 +47,21 @@ export interface StackOptions {
 
 const NODE = process.execPath;
 
+/** Process id of every server the bench started, by origin (`http://127.0.0.1:PORT`). */
+const pidsByOrigin = new Map<string, number>();
+
+/** The process id of the server at a URL's origin, if the bench started it. */
+export function pidOf(url: string): number | undefined {
+  return pidsByOrigin.get(new URL(url).origin);
+}
+
 /** `node bench/servers/<script> PORT …` once it answers. */
 async function startServer(name: string, script: string, args: string[] = []): Promise<string> {
   const port = await freePort();
   const child = startChild(name, NODE, [join('bench/servers', script), String(port), ...args]);
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(child, `${url}/healthz`);
+  if (child.process.pid) pidsByOrigin.set(url, child.process.pid);
   return url;
 }
 
@@ -107,6 +116,7 @@ async function startGateway(
   child.process.stdout?.resume();
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(child, `${url}/readyz`);
+  if (child.process.pid) pidsByOrigin.set(url, child.process.pid);
   return { name, url, pid: child.process.pid ?? 0, expectedVerifications };
 }
 

@@ -4,9 +4,17 @@ import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
-import { createKeyPipeline } from './auth/pipeline.ts';
-import { createPoliciesOffPipeline } from './auth/policies-off.ts';
 import type { GatewayConfig } from './config.ts';
+import { createCallObserver } from './data-plane/call-observer.ts';
+import {
+  createKeyPipelineMiddleware,
+  createPoliciesOffHandler,
+  createProxiedHandler,
+  policiesOffFallback,
+} from './data-plane/data-plane.ts';
+import { createGatewayListener, type GatewayListener } from './data-plane/gateway-listener.ts';
+import { createKeyCheck } from './data-plane/key-check.ts';
+import { createUpstreamPipe } from './data-plane/upstream-pipe.ts';
 import { createDocsRouter } from './docs/docs-router.ts';
 import { createErrorHandler, notFound } from './http/error-handler.ts';
 import { createLogger } from './http/logger.ts';
@@ -17,7 +25,6 @@ import type { KeyService } from './keys/key-service.ts';
 import { createKeysRouter } from './keys-api/router.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
 import { createOpsRouter } from './ops/ops-router.ts';
-import { createUpstreamProxy } from './proxy/upstream-proxy.ts';
 import { createMemoryRateLimiter, type KeyRateLimiter } from './rate-limit/key-rate-limiter.ts';
 import { compileRoutes } from './routes/route-matcher.ts';
 import { MANAGEMENT_PREFIX } from './routes/route-table.ts';
@@ -44,14 +51,24 @@ export interface AppDeps {
 }
 
 export interface GatewayApp {
-  app: Express;
+  /**
+   * The gateway's request listener (`http.createServer(app)`, `app.listen(port, host)`): proxied
+   * routes go through the data plane on plain node:http, everything else to `controlPlane`.
+   */
+  app: GatewayListener;
+  /** The Express app serving ops endpoints, JWKS, docs, admin, the key-management API and 404s. */
+  controlPlane: Express;
   recorder: UsageRecorder;
   metrics: GatewayMetrics;
   /** Stops listening to key events, flushes usage and drops upstream connections. Does not close the store. */
   close(): Promise<void>;
 }
 
-/** Builds the gateway without listening: ops endpoints, the key pipeline, management routes, the proxy. */
+/**
+ * Builds the gateway without listening: the data plane (key pipeline and raw upstream pipe on plain
+ * node:http) for proxied routes, and the Express control plane (ops endpoints, JWKS, docs, admin,
+ * key pipeline + key-management API, 404s) for everything else.
+ */
 export function createApp(deps: AppDeps): GatewayApp {
   const { config, store } = deps;
   const clock = deps.clock ?? Date.now;
@@ -92,7 +109,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       logger.error({ err: error }, 'usage flush failed; will retry');
     },
   });
-  const proxy = createUpstreamProxy({
+  const pipe = createUpstreamPipe({
     targets: routes.upstreamTargets.map((target) => target.url),
     signer: deps.signer,
     timeoutMs: config.upstreamTimeoutMs,
@@ -126,40 +143,41 @@ export function createApp(deps: AppDeps): GatewayApp {
       }),
     );
   }
+  let proxied: Parameters<typeof createGatewayListener>[0]['proxied'];
   if (config.policies === 'off') {
     // Benchmarking mode (config refuses it without KEYGATE_BENCH_MODE=1): no keys, so no key API either.
-    app.use(createPoliciesOffPipeline(routes));
+    proxied = createPoliciesOffHandler({ pipe, refusal: { metrics, logger } });
+    app.use(policiesOffFallback);
   } else {
-    app.use(
-      createKeyPipeline({
-        routes,
-        verifier,
-        rateLimiter: deps.rateLimiter ?? createMemoryRateLimiter(),
-        trustedProxies,
-        recorder,
-        metrics,
-        reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
-        clock,
-        logger,
-      }),
-    );
+    const keyCheck = createKeyCheck({
+      verifier,
+      rateLimiter: deps.rateLimiter ?? createMemoryRateLimiter(),
+      trustedProxies,
+      metrics,
+      reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
+      clock,
+      logger,
+    });
+    const observer = createCallObserver({ metrics, recorder, logger, clock });
+    proxied = createProxiedHandler({ keyCheck, observer, pipe });
+    app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
   }
-  app.use(proxy.handle);
   app.use(notFound);
   app.use(createErrorHandler(logger));
 
   return {
-    app,
+    app: createGatewayListener({ routes, proxied, controlPlane: app }),
+    controlPlane: app,
     recorder,
     metrics,
     async close() {
       stopResets?.();
       verifier.close();
       await recorder.close();
-      proxy.close();
+      pipe.close();
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics } from 'prom-client';
 import { type GatewayConfig, loadConfig } from './config.ts';
-import { createLogger } from './http/logger.ts';
+import { createLogger, createStdoutDestination } from './http/logger.ts';
 import { startSweeper } from './keys/sweeper.ts';
 import { type OpenedGateway, openGateway } from './open-gateway.ts';
 
@@ -45,7 +45,7 @@ const POLICIES_OFF_WARNING =
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, createStdoutDestination());
   if (config.policies === 'off') logger.warn({ policies: 'off' }, POLICIES_OFF_WARNING);
   const opened = await openGateway(config, { logger });
   const { keyService, gateway } = opened;

@@ -1,9 +1,9 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import type { IpRules } from '../auth/ip-rules.ts';
-import { createResolveClientIp } from '../auth/steps.ts';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayError } from '../errors.ts';
+import { createResolveClientIp } from '../http/request-context.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
 import type { KeyService } from '../keys/key-service.ts';
 import type { KeyStore } from '../store/store.ts';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { assignRequestId } from '../auth/steps.ts';
+import { assignRequestId } from '../http/request-context.ts';
 import { type AdminDeps, createAdminApiRouter } from './admin-api-router.ts';
 import { requestScheme } from './request-origin.ts';
 import { isSecureCookie } from './session-cookie.ts';

@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
+/** A parsed IPv4 or IPv6 address. */
+export type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 /** A compiled list of addresses and CIDR ranges. */
 export interface IpRules {

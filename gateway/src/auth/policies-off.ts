@@ -1,9 +1,5 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { GatewayError } from '../errors.ts';
 import type { ApiKey, SecretRecord } from '../keys/model.ts';
-import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
-import type { Principal } from './principal.ts';
-import { assignRequestId, checkPath, rawPathOf } from './steps.ts';
+import type { RouteMatch } from '../routes/route-matcher.ts';
 
 /** The caller every request is proxied as while policies are off (KEYGATE_POLICIES=off). */
 export const POLICIES_OFF_KEY_ID = 'key_policies_off';
@@ -46,30 +42,21 @@ function benchKeyFor(route: RouteMatch & { kind: 'proxy' }): { key: ApiKey; secr
 }
 
 /**
- * The pipeline of the benchmarking mode: request id, path checks and routing as usual, then the
- * request goes to the proxy as a fixed test-environment caller holding the route's scope. No key
- * is read, no rate limit counted, no usage recorded; management routes and unknown paths answer 404.
+ * The callers of the benchmarking mode: every proxied route is called as a fixed test-environment
+ * key holding exactly the route's scope (one per route, made on first use). No key is read, no
+ * rate limit counted, no usage recorded.
  */
-export function createPoliciesOffPipeline(routes: RouteMatcher): RequestHandler[] {
+export function createBenchCallers(): (route: RouteMatch & { kind: 'proxy' }) => {
+  key: ApiKey;
+  secret: SecretRecord;
+} {
   const callers = new Map<string, { key: ApiKey; secret: SecretRecord }>();
-  function routeAsBenchCaller(req: Request, res: Response, next: NextFunction): void {
-    const route = routes.match(req.method, rawPathOf(req));
-    if (route?.kind !== 'proxy') {
-      throw new GatewayError('ROUTE_NOT_FOUND', `No route for ${req.method} ${rawPathOf(req)}.`);
-    }
+  return (route) => {
     let caller = callers.get(route.rule);
     if (!caller) {
       caller = benchKeyFor(route);
       callers.set(route.rule, caller);
     }
-    const principal: Principal = {
-      ...caller,
-      clientIp: req.socket.remoteAddress ?? 'unknown',
-      requestId: res.locals.requestId as string,
-    };
-    res.locals.route = route;
-    res.locals.principal = principal;
-    next();
-  }
-  return [assignRequestId, checkPath, routeAsBenchCaller];
+    return caller;
+  };
 }

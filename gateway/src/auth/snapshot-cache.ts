@@ -14,6 +14,8 @@ export interface KeySnapshot {
 export interface SnapshotCache {
   /** The cached snapshot of a key, else one loaded from the store (concurrent loads shared); null if there is no such key. */
   get(keyId: string): Promise<KeySnapshot | null>;
+  /** The cached snapshot of a key, if there is one, without loading anything. */
+  cached(keyId: string): KeySnapshot | undefined;
   /** A snapshot of at least `version` (the cached one if it is that new, else a fresh load); null version = reload. */
   atLeast(keyId: string, version: number | null): Promise<KeySnapshot | null>;
   /** Forgets one key (a load running meanwhile is not cached). */
@@ -56,6 +58,7 @@ export function createSnapshotCache(options: {
       }
       return pending;
     },
+    cached: (keyId) => snapshots.get(keyId),
     async atLeast(keyId, version) {
       if (version !== null) {
         const cached = snapshots.get(keyId);

@@ -1,7 +1,8 @@
+import type { ServerResponse } from 'node:http';
 import { writeProblem } from '@keygate/problem';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { GatewayError } from '../errors.ts';
+import { ERRORS, GatewayError } from '../errors.ts';
 import { redactTokens } from '../keys/token.ts';
 
 /** `WWW-Authenticate` for a 401: plain Bearer when no key was sent, `invalid_token` otherwise (RFC 6750). */
@@ -23,7 +24,7 @@ function clientStatusOf(error: unknown): number | null {
  * `status`/`statusCode` (router, body parser) or a URIError (malformed percent-encoding) to 400
  * MALFORMED_REQUEST; everything else is INTERNAL.
  */
-function toGatewayError(error: unknown): GatewayError {
+export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const type = (error as { type?: unknown } | null)?.type;
   if (type === 'entity.parse.failed') {
@@ -53,21 +54,33 @@ export function createErrorHandler(logger: Logger) {
     } else {
       logger.debug({ code: problem.code, requestId, clientRequestId }, 'request refused');
     }
-    if (res.headersSent) {
-      // Part of a response is out: nothing sensible can follow, so cut the connection.
-      res.destroy();
-      return;
-    }
-    const headers: Record<string, string> = {};
-    // Admin 401s are about a session cookie, not a Bearer key: no Bearer challenge for them.
-    const isAdminAuth = problem.code === 'ADMIN_SESSION_REQUIRED' || problem.code === 'INVALID_CREDENTIALS';
-    if (problem.status === 401 && !isAdminAuth) headers['WWW-Authenticate'] = wwwAuthenticate(problem);
-    const { retryAfter } = problem.extensions;
-    if (typeof retryAfter === 'number' && !res.hasHeader('Retry-After')) {
-      headers['Retry-After'] = String(retryAfter);
-    }
-    writeProblem(res, problem.toProblem(requestId), headers);
+    answerProblem(res, problem, requestId);
   };
+}
+
+/**
+ * Answers a gateway error as problem+json (request id as `instance`) with `WWW-Authenticate` on a
+ * 401 and `Retry-After` when the error names one; cuts the connection if a response already started.
+ */
+export function answerProblem(
+  res: ServerResponse,
+  problem: GatewayError,
+  requestId: string | undefined,
+): void {
+  if (res.headersSent) {
+    // Part of a response is out: nothing sensible can follow, so cut the connection.
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  // Admin 401s are about a session cookie, not a Bearer key: no Bearer challenge for them.
+  const isAdminOnly = ERRORS[problem.code].surface === 'admin';
+  if (problem.status === 401 && !isAdminOnly) headers['WWW-Authenticate'] = wwwAuthenticate(problem);
+  const { retryAfter } = problem.extensions;
+  if (typeof retryAfter === 'number' && !res.hasHeader('Retry-After')) {
+    headers['Retry-After'] = String(retryAfter);
+  }
+  writeProblem(res, problem.toProblem(requestId), headers);
 }
 
 /** The fallback for paths nothing answered. */

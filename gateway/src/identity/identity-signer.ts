@@ -3,12 +3,25 @@ import {
   DEFAULT_ASSERTION_TTL_SECONDS,
   IDENTITY_ALGORITHM,
   IDENTITY_ISSUER,
+  type Identity,
   type IdentitySigner,
   publicJwkOf,
 } from '@keygate/identity';
 import type { JWK } from 'jose';
 
 const base64url = (text: string) => Buffer.from(text).toString('base64url');
+
+/** An identity signer that can also sign synchronously (no promise on the data plane's hot path). */
+export interface SyncIdentitySigner extends IdentitySigner {
+  /** The same assertion as `sign`, returned directly. */
+  signNow(identity: Identity, audience: string): string;
+  /** The same assertion, signed on the libuv thread pool (the event loop stays free meanwhile). */
+  signOffThread(
+    identity: Identity,
+    audience: string,
+    done: (error: Error | null, assertion: string) => void,
+  ): void;
+}
 
 /**
  * The gateway's identity signer: the same compact JWS as @keygate/identity's `createIdentitySigner`
@@ -21,7 +34,7 @@ export function createGatewayIdentitySigner(options: {
   ttlSeconds?: number;
   issuer?: string;
   now?: () => number;
-}): IdentitySigner {
+}): SyncIdentitySigner {
   const { privateJwk } = options;
   if (!privateJwk.kid) throw new Error('identity signing key needs a kid');
   if (privateJwk.kty !== 'OKP' || privateJwk.crv !== 'Ed25519')
@@ -33,27 +46,40 @@ export function createGatewayIdentitySigner(options: {
   const header = base64url(
     JSON.stringify({ alg: IDENTITY_ALGORITHM, kid: privateJwk.kid, typ: 'keygate-id+jwt' }),
   );
+  /** The JWS signing input (`header.payload`) of an assertion. */
+  const signingInput = (identity: Identity, audience: string): string => {
+    const iat = Math.floor(now() / 1000);
+    const payload = base64url(
+      JSON.stringify({
+        env: identity.environment,
+        scp: identity.scopes,
+        sid: identity.secretId,
+        htm: identity.method,
+        htp: identity.path,
+        iss: issuer,
+        sub: identity.keyId,
+        aud: audience,
+        jti: identity.requestId,
+        iat,
+        exp: iat + ttl,
+      }),
+    );
+    return `${header}.${payload}`;
+  };
+  const signNow = (identity: Identity, audience: string): string => {
+    const input = signingInput(identity, audience);
+    return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+  };
+  const signOffThread: SyncIdentitySigner['signOffThread'] = (identity, audience, done) => {
+    const input = signingInput(identity, audience);
+    sign(null, Buffer.from(input), key, (error, signature) => {
+      done(error, error ? '' : `${input}.${signature.toString('base64url')}`);
+    });
+  };
   return {
     jwks: { keys: [publicJwkOf(privateJwk)] },
-    async sign(identity, audience) {
-      const iat = Math.floor(now() / 1000);
-      const payload = base64url(
-        JSON.stringify({
-          env: identity.environment,
-          scp: identity.scopes,
-          sid: identity.secretId,
-          htm: identity.method,
-          htp: identity.path,
-          iss: issuer,
-          sub: identity.keyId,
-          aud: audience,
-          jti: identity.requestId,
-          iat,
-          exp: iat + ttl,
-        }),
-      );
-      const input = `${header}.${payload}`;
-      return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
-    },
+    signNow,
+    signOffThread,
+    sign: async (identity, audience) => signNow(identity, audience),
   };
 }

@@ -4,6 +4,11 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 export interface GatewayMetrics {
   readonly registry: Registry;
   requests: Counter<'rule' | 'environment' | 'status'>;
+  /**
+   * Adds one to `requests{rule, environment, status}` in a plain number per series; prom-client
+   * receives the sums when scraped (its `inc(labels)` hashes the labels on every call).
+   */
+  countRequest(rule: string, environment: string, status: number): void;
   authFailures: Counter<'reason'>;
   rateLimited: Counter<string>;
   verifications: Counter<'result'>;
@@ -35,6 +40,10 @@ export interface RedisMetrics {
 export function createMetrics(redis?: { isRedisUp(): boolean }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
+  const requestSeries = new Map<
+    string,
+    { labels: Record<'rule' | 'environment' | 'status', string>; pending: number }
+  >();
   return {
     redis: redis && createRedisMetrics(registers, redis.isRedisUp),
     registry,
@@ -43,7 +52,20 @@ export function createMetrics(redis?: { isRedisUp(): boolean }): GatewayMetrics 
       help: 'Requests answered, by route rule, key environment and status.',
       labelNames: ['rule', 'environment', 'status'] as const,
       registers,
+      collect() {
+        for (const series of requestSeries.values()) {
+          if (series.pending === 0) continue;
+          this.inc(series.labels, series.pending);
+          series.pending = 0;
+        }
+      },
     }),
+    countRequest(rule, environment, status) {
+      const id = `${status} ${environment} ${rule}`;
+      const series = requestSeries.get(id);
+      if (series) series.pending++;
+      else requestSeries.set(id, { labels: { rule, environment, status: String(status) }, pending: 1 });
+    },
     authFailures: new Counter({
       name: 'keygate_auth_failures_total',
       help: 'Requests refused by the key pipeline, by reason (error code).',

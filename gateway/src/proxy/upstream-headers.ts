@@ -1,9 +1,9 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import {
   ENVIRONMENT_HEADER,
   IDENTITY_HEADER,
   IDENTITY_HEADER_PREFIX,
-  type IdentitySigner,
+  type Identity,
   KEY_ID_HEADER,
   SCOPES_HEADER,
 } from '@keygate/identity';
@@ -22,11 +22,23 @@ const STRIPPED = new Set([
   'forwarded',
 ]);
 
-/** Removes every client-sent identity header (`x-keygate-*`), credentials and forwarding headers in place. */
-export function stripClientHeaders(headers: IncomingHttpHeaders): void {
-  for (const name of Object.keys(headers)) {
-    if (STRIPPED.has(name) || name.startsWith(IDENTITY_HEADER_PREFIX)) delete headers[name];
-  }
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection, not the message: neither the
+ * client's nor the upstream's are forwarded; each side's connection is managed by node:http.
+ */
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'transfer-encoding',
+]);
+
+/** True for a (lower-case) client header that must never reach an upstream: credentials, identity, ids, forwarding. */
+export function isClientOnlyHeader(name: string): boolean {
+  return STRIPPED.has(name) || name.startsWith(IDENTITY_HEADER_PREFIX);
 }
 
 export interface UpstreamRequest {
@@ -37,38 +49,111 @@ export interface UpstreamRequest {
   encrypted: boolean;
 }
 
+/** What the signed assertion states for one request (`path`: path and query as forwarded). */
+export function identityOf(principal: Principal, method: string, path: string): Identity {
+  const { key, secret, requestId } = principal;
+  return {
+    keyId: key.id,
+    environment: key.environment,
+    scopes: key.scopes,
+    secretId: secret.id,
+    method,
+    path,
+    requestId,
+  };
+}
+
+/** Extra names a client's `Connection` header lists as hop-by-hop, lower-cased (usually none). */
+function connectionTokens(rawHeaders: readonly string[]): Set<string> | null {
+  let tokens: Set<string> | null = null;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.length === 10 && rawHeaders[i]!.toLowerCase() === 'connection') {
+      for (const token of rawHeaders[i + 1]!.split(',')) {
+        const name = token.trim().toLowerCase();
+        if (!name || name === 'close' || name === 'keep-alive') continue;
+        tokens ??= new Set();
+        tokens.add(name);
+      }
+    }
+  }
+  return tokens;
+}
+
 /**
- * Replaces the client's headers with the gateway's: the signed assertion (`X-Keygate-Identity`),
- * plain `X-Keygate-Key-Id` / `-Environment` / `-Scopes` (comma-separated), `X-Request-Id`, and an
- * `X-Forwarded-For` holding only the resolved client address.
+ * The upstream request's headers as a flat `[name, value, …]` list (node:http's raw form): the
+ * client's headers (duplicates kept) minus credentials, every `x-keygate-*`, forwarding headers,
+ * hop-by-hop headers and `Host`; then `Host` of the upstream, the signed assertion
+ * (`X-Keygate-Identity`), plain `X-Keygate-Key-Id` / `-Environment` / `-Scopes` (comma-separated),
+ * `X-Request-Id` and `X-Forwarded-For` / `-Proto` / `-Host` describing the resolved client.
  */
-export async function setUpstreamHeaders(
-  headers: IncomingHttpHeaders,
+export function upstreamHeaderList(
+  rawHeaders: readonly string[],
   principal: Principal,
   request: UpstreamRequest,
-  signer: IdentitySigner,
-  audience: string,
-): Promise<void> {
-  const { key, secret, requestId, clientIp } = principal;
-  const assertion = await signer.sign(
-    {
-      keyId: key.id,
-      environment: key.environment,
-      scopes: key.scopes,
-      secretId: secret.id,
-      method: request.method,
-      path: request.path,
-      requestId,
-    },
-    audience,
+  assertion: string,
+  upstreamHost: string,
+): string[] {
+  const listed = connectionTokens(rawHeaders);
+  const out: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (name === 'host' || isClientOnlyHeader(name) || HOP_BY_HOP.has(name) || listed?.has(name)) {
+      // transfer-encoding is the one hop-by-hop header that also frames the body being streamed on.
+      if (name !== 'transfer-encoding') continue;
+    }
+    out.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  const { key, requestId, clientIp } = principal;
+  out.push(
+    'host',
+    upstreamHost,
+    IDENTITY_HEADER,
+    assertion,
+    KEY_ID_HEADER,
+    key.id,
+    ENVIRONMENT_HEADER,
+    key.environment,
+    SCOPES_HEADER,
+    key.scopes.join(','),
+    'x-request-id',
+    requestId,
+    'x-forwarded-for',
+    clientIp,
+    'x-forwarded-proto',
+    request.encrypted ? 'https' : 'http',
   );
-  stripClientHeaders(headers);
-  headers[IDENTITY_HEADER] = assertion;
-  headers[KEY_ID_HEADER] = key.id;
-  headers[ENVIRONMENT_HEADER] = key.environment;
-  headers[SCOPES_HEADER] = key.scopes.join(',');
-  headers['x-request-id'] = requestId;
-  headers['x-forwarded-for'] = clientIp;
-  headers['x-forwarded-proto'] = request.encrypted ? 'https' : 'http';
-  if (request.host) headers['x-forwarded-host'] = request.host;
+  if (request.host) out.push('x-forwarded-host', request.host);
+  return out;
+}
+
+/** Upstream response headers the gateway's own value replaces (`Link` is kept beside the gateway's). */
+const GATEWAY_OWNED = new Set(['x-request-id', 'ratelimit-policy', 'ratelimit', 'keygate-key-expires']);
+/** Replaced too when the route table deprecates the route: the table is the authority on its lifecycle. */
+const DEPRECATION_OWNED = new Set(['deprecation', 'sunset']);
+
+/** Header names a `Connection` value lists besides the usual `keep-alive` / `close`, else null. */
+function listedHopHeaders(connection: string | undefined): string[] | null {
+  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return null;
+  return connection.toLowerCase().split(/ *, */);
+}
+
+/**
+ * The client's response headers as a flat list: `gatewayHeaders` (extended in place), then the
+ * upstream's minus hop-by-hop headers, the ones its `Connection` lists and those the gateway owns.
+ */
+export function clientResponseHeaderList(
+  gatewayHeaders: string[],
+  upstream: Pick<IncomingMessage, 'rawHeaders' | 'headers'>,
+  deprecated: boolean,
+): string[] {
+  const raw = upstream.rawHeaders;
+  const listed = listedHopHeaders(upstream.headers.connection);
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || GATEWAY_OWNED.has(name)) continue;
+    if (deprecated && DEPRECATION_OWNED.has(name)) continue;
+    if (listed?.includes(name)) continue;
+    gatewayHeaders.push(raw[i]!, raw[i + 1]!);
+  }
+  return gatewayHeaders;
 }

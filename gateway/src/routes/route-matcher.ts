@@ -1,4 +1,5 @@
 import type { Environment } from '../keys/model.ts';
+import { compileDeprecation, type Deprecation, type DeprecationHeaders } from './deprecation.ts';
 import { MANAGEMENT_PREFIX, type RouteTable, type Upstream } from './route-table.ts';
 
 /** The scope every management route (`/v2/auth/keys…`) requires. */
@@ -15,8 +16,16 @@ export type RouteMatch =
       audience: string;
       /** The upstream URL per environment; a missing one means the route is not available to such keys. */
       urls: Readonly<Partial<Record<Environment, string>>>;
+      /** Present only on a deprecated route (its own deprecation, else its version's). */
+      deprecation?: DeprecationHeaders;
     }
-  | { kind: 'management'; rule: 'management'; scope: typeof MANAGEMENT_SCOPE };
+  | {
+      kind: 'management';
+      rule: 'management';
+      scope: typeof MANAGEMENT_SCOPE;
+      /** Present only while the management routes' version is deprecated. */
+      deprecation?: DeprecationHeaders;
+    };
 
 interface CompiledRoute {
   regex: RegExp;
@@ -58,22 +67,37 @@ function urlsOf(upstream: Upstream): Partial<Record<Environment, string>> {
   return urls;
 }
 
-/** Compiles a validated route table once; matching is a method lookup plus a few regex tests. */
+/** `{deprecation}` when there is one, else nothing: undeprecated matches carry no such member at all. */
+function deprecationMember(deprecation: Deprecation | undefined): { deprecation?: DeprecationHeaders } {
+  return deprecation ? { deprecation: compileDeprecation(deprecation) } : {};
+}
+
+/** The version segment of a `/vN/…` pattern. */
+function versionOf(path: string): string {
+  return path.slice(1, path.indexOf('/', 1));
+}
+
+/**
+ * Compiles a validated route table once; matching is a method lookup plus a few regex tests.
+ * Deprecation header values are computed here, once, never per request.
+ */
 export function compileRoutes(table: RouteTable): RouteMatcher {
   const byMethod = new Map<string, CompiledRoute[]>();
+  const versionDeprecation = (path: string) => table.versions?.[versionOf(path)]?.deprecation;
   for (const route of table.routes) {
     const name = route.upstream ?? table.defaultUpstream;
     const upstream = table.upstreams[name]!;
     const compiled: CompiledRoute = {
       regex: compilePattern(route.path),
-      match: {
+      match: Object.freeze({
         kind: 'proxy',
         rule: `${route.method} ${route.path}`,
         scope: route.scope,
         upstream: name,
         audience: upstream.audience,
         urls: Object.freeze(urlsOf(upstream)),
-      },
+        ...deprecationMember(route.deprecation ?? versionDeprecation(route.path)),
+      }),
     };
     const list = byMethod.get(route.method) ?? [];
     list.push(compiled);
@@ -82,10 +106,14 @@ export function compileRoutes(table: RouteTable): RouteMatcher {
   const upstreamTargets = Object.entries(table.upstreams).flatMap(([name, upstream]) =>
     Object.entries(urlsOf(upstream)).map(([environment, url]) => ({ label: `${name}/${environment}`, url })),
   );
+  const managementDeprecation = versionDeprecation(MANAGEMENT_PREFIX);
+  const management: RouteMatch = managementDeprecation
+    ? Object.freeze({ ...MANAGEMENT_ROUTE, ...deprecationMember(managementDeprecation) })
+    : MANAGEMENT_ROUTE;
   return {
     upstreamTargets,
     match(method, path) {
-      if (path === MANAGEMENT_PREFIX || path.startsWith(`${MANAGEMENT_PREFIX}/`)) return MANAGEMENT_ROUTE;
+      if (path === MANAGEMENT_PREFIX || path.startsWith(`${MANAGEMENT_PREFIX}/`)) return management;
       // HEAD follows the GET rules, as Express and HTTP semantics do.
       const candidates = byMethod.get(method === 'HEAD' ? 'GET' : method) ?? [];
       for (const candidate of candidates) {
@@ -103,7 +131,10 @@ const ENCODED_SEPARATOR = /%(?:2f|5c|00)/i;
  * empty, `.` or `..` segments (also percent-encoded), no encoded `/`, `\` or NUL and no backslash.
  */
 export function isSafePath(path: string): boolean {
-  if (!path.startsWith('/') || path.includes('\\') || ENCODED_SEPARATOR.test(path)) return false;
+  if (!path.startsWith('/') || path.includes('\\')) return false;
+  // The common case, checked without splitting: no escapes, no dot segment, no empty segment.
+  if (path.length > 1 && !path.includes('%') && !path.includes('/.') && !path.includes('//')) return true;
+  if (ENCODED_SEPARATOR.test(path)) return false;
   const segments = path.slice(1).split('/');
   return segments.every((segment, index) => {
     if (segment === '') return index === segments.length - 1 && index > 0;

@@ -1,5 +1,6 @@
 import { isScope } from '@keygate/identity';
 import { z } from 'zod';
+import { DeprecationSchema, SUPPORTED_VERSIONS, VERSION_SEGMENT } from './deprecation.ts';
 
 /** Management routes the gateway answers itself; the route table may not claim them. */
 export const MANAGEMENT_PREFIX = '/v2/auth/keys';
@@ -50,6 +51,13 @@ export const RouteSchema = z.strictObject({
     ),
   scope: z.string().refine(isScope, 'must be a known scope such as article:r or order:rw'),
   upstream: z.string().min(1).optional(),
+  /** This route alone is deprecated (overrides its version's deprecation). */
+  deprecation: DeprecationSchema.optional(),
+});
+
+/** Settings of one API version, e.g. `"v2": {"deprecation": {…}}` deprecates every route under /v2, management included. */
+export const VersionSchema = z.strictObject({
+  deprecation: DeprecationSchema.optional(),
 });
 
 export const RouteTableSchema = z
@@ -57,9 +65,21 @@ export const RouteTableSchema = z
     $comment: z.string().optional(),
     upstreams: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), UpstreamSchema),
     defaultUpstream: z.string(),
+    versions: z
+      .record(z.string().regex(VERSION_SEGMENT, 'must be a version such as v2'), VersionSchema)
+      .optional(),
     routes: z.array(RouteSchema).min(1),
   })
   .superRefine((table, ctx) => {
+    for (const version of Object.keys(table.versions ?? {})) {
+      if (!SUPPORTED_VERSIONS.includes(version)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['versions', version],
+          message: `is not served (supported: ${SUPPORTED_VERSIONS.join(', ')})`,
+        });
+      }
+    }
     if (!(table.defaultUpstream in table.upstreams)) {
       ctx.addIssue({ code: 'custom', path: ['defaultUpstream'], message: 'names no upstream' });
     }
@@ -86,6 +106,7 @@ export const RouteTableSchema = z
   });
 
 export type Upstream = z.infer<typeof UpstreamSchema>;
+export type ApiVersion = z.infer<typeof VersionSchema>;
 export type RouteEntry = z.infer<typeof RouteSchema>;
 export type RouteTable = z.infer<typeof RouteTableSchema>;
 

@@ -1,10 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIdentitySigner, generateIdentityKeyPair, type IdentitySigner } from '@keygate/identity';
+import { generateIdentityKeyPair, type IdentitySigner } from '@keygate/identity';
 import type { JWK } from 'jose';
 import { createApp, type GatewayApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { createGatewayIdentitySigner } from '../../src/identity/identity-signer.ts';
 import { createLocalKeyEvents, type KeyEvents } from '../../src/keys/events.ts';
 import { type CountingHasher, createCountingHasher } from './counting-hasher.ts';
 import { createMemoryStore, type MemoryStore } from './memory-store.ts';
@@ -57,7 +58,7 @@ export interface TestGatewayOptions {
 }
 
 /**
- * The gateway built with createApp against the in-memory store, a counting hasher, local key
+ * The gateway built with createApp (and the gateway's own identity signer) against the in-memory store, a counting hasher, local key
  * events, a settable clock and two real echo upstreams (live and test) on port 0.
  */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -72,7 +73,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   });
   const { privateJwk, publicJwk } = await generateIdentityKeyPair();
   const clock = createTestClock();
-  const signer = await createIdentitySigner({ privateJwk });
+  // The signer main.ts runs (inline or thread-pool Ed25519), so the data plane is tested as it runs.
+  const signer = createGatewayIdentitySigner({ privateJwk });
   const store = options.store ?? createMemoryStore();
   const hasher = options.hasher ?? createCountingHasher();
   const events = createLocalKeyEvents();

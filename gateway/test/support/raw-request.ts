@@ -1,6 +1,5 @@
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 
 export interface RawResponse {
   status: number;
@@ -13,7 +12,7 @@ export interface RawResponse {
  * to the app listening on an ephemeral port that is closed afterwards.
  */
 export async function rawRequest(
-  app: Express,
+  app: { listen(port: number, host: string, callback: () => void): Server },
   path: string,
   options: { method?: string; headers?: Record<string, string> } = {},
 ): Promise<RawResponse> {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createIdentitySigner, generateIdentityKeyPair } from '@keygate/identity';
-import type { Express } from 'express';
 import request from 'supertest';
 import { createApp, type GatewayApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
+import type { GatewayListener } from '../../../src/data-plane/gateway-listener.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 import { createAdminUser } from '../../../src/keys/admin-users.ts';
 import { createLocalKeyEvents } from '../../../src/keys/events.ts';
@@ -32,7 +32,7 @@ export function writeUiDir(root: string): string {
 }
 
 export interface AdminApp {
-  app: Express;
+  app: GatewayListener;
   gateway: GatewayApp;
   store: KeyStore;
   keyService: KeyService;
@@ -116,7 +116,11 @@ export interface LoggedIn {
 }
 
 /** Logs in through the API; throws unless 201. */
-export async function logIn(app: Express, email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<LoggedIn> {
+export async function logIn(
+  app: GatewayListener,
+  email = ADMIN_EMAIL,
+  password = ADMIN_PASSWORD,
+): Promise<LoggedIn> {
   const res = await request(app).post('/admin/api/session').send({ email, password });
   if (res.status !== 201) throw new Error(`login answered ${res.status}: ${JSON.stringify(res.body)}`);
   const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0] ?? '';
@@ -124,7 +128,7 @@ export async function logIn(app: Express, email = ADMIN_EMAIL, password = ADMIN_
 }
 
 /** A state-changing call with session cookie and CSRF token, as the interface sends it. */
-export function send(app: Express, method: 'post' | 'delete', path: string, session: LoggedIn) {
+export function send(app: GatewayListener, method: 'post' | 'delete', path: string, session: LoggedIn) {
   return request(app)
     [method](`/admin/api${path}`)
     .set('Cookie', session.cookie)
@@ -132,6 +136,6 @@ export function send(app: Express, method: 'post' | 'delete', path: string, sess
 }
 
 /** A read with the session cookie. */
-export function read(app: Express, path: string, session: LoggedIn) {
+export function read(app: GatewayListener, path: string, session: LoggedIn) {
   return request(app).get(`/admin/api${path}`).set('Cookie', session.cookie);
 }

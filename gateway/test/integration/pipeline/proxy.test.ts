@@ -100,6 +100,30 @@ describe('key pipeline: routing and proxying', () => {
     });
   });
 
+  describe('GET /v2/catalog/products/{sku}, 24 requests at once', () => {
+    it('delivers each with a valid identity bound to its own path and request id (signed inline or on the thread pool)', async () => {
+      const { token } = await seedKey(gw.store, gw.hasher);
+      const responses = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          request(gw.app).get(`/v2/catalog/products/SKU-${i}`).set('Authorization', `Bearer ${token}`),
+        ),
+      );
+      assert.deepEqual(
+        responses.map((res) => res.status),
+        responses.map(() => 200),
+      );
+      const verifier = createIdentityVerifier({ keys: gw.publicJwks, audience: 'commerce' });
+      for (const seen of gw.live.seen) {
+        const identity = await verifier.verify(String(seen.headers['x-keygate-identity']), {
+          method: 'GET',
+          path: seen.url,
+        });
+        assert.equal(identity.requestId, seen.headers['x-request-id']);
+      }
+      assert.equal(new Set(gw.live.seen.map((seen) => seen.url)).size, 24);
+    });
+  });
+
   describe('GET on a path the route table does not know', () => {
     it('responds 404 ROUTE_NOT_FOUND without touching an upstream', async () => {
       const { token } = await seedKey(gw.store, gw.hasher, {
@@ -123,17 +147,18 @@ describe('key pipeline: routing and proxying', () => {
 
   describe('GET on another API version or an ambiguous path', () => {
     it('responds 404 before looking at the key', async () => {
-      for (const path of [
-        '/v1/catalog/products',
-        '/v3/catalog/products',
-        '/v2/catalog/../carts/1',
-        '/v2/catalog/%2e%2e/carts/1',
-        '/v2/catalog/products/a%2fb',
-        '/v2//catalog/products',
-      ]) {
+      for (const [path, code] of [
+        ['/v1/catalog/products', 'UNKNOWN_API_VERSION'],
+        ['/v3/catalog/products', 'UNKNOWN_API_VERSION'],
+        ['/v2/catalog/../carts/1', 'ROUTE_NOT_FOUND'],
+        ['/v2/catalog/%2e%2e/carts/1', 'ROUTE_NOT_FOUND'],
+        ['/v2/catalog/products/a%2fb', 'ROUTE_NOT_FOUND'],
+        ['/v2//catalog/products', 'ROUTE_NOT_FOUND'],
+        ['/v1/../v2/catalog/products', 'ROUTE_NOT_FOUND'],
+      ] as const) {
         const res = await rawRequest(gw.app, path);
         assert.equal(res.status, 404, path);
-        assert.equal(res.body.code, 'ROUTE_NOT_FOUND');
+        assert.equal(res.body.code, code, path);
       }
       assert.equal(gw.store.totalCalls(), 0);
       assert.equal(reached(), 0);

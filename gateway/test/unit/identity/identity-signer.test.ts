@@ -63,6 +63,20 @@ describe('createGatewayIdentitySigner', () => {
       assert.deepEqual(await verifierFor(signer.jwks).verify(token, REQUEST), IDENTITY);
     });
 
+    it('signs the same verifiable assertion inline (signNow) and on the thread pool (signOffThread)', async () => {
+      const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      const inline = signer.signNow(IDENTITY, 'commerce');
+      const offThread = await new Promise<string>((resolve, reject) =>
+        signer.signOffThread(IDENTITY, 'commerce', (error, token) =>
+          error ? reject(error) : resolve(token),
+        ),
+      );
+      // Ed25519 signatures are deterministic: the same input gives the same token either way.
+      assert.equal(offThread, inline);
+      assert.equal(await signer.sign(IDENTITY, 'commerce'), inline);
+      assert.deepEqual(await verifierFor(signer.jwks).verify(offThread, REQUEST), IDENTITY);
+    });
+
     it('carries every claim, exp at iat + the default 60 s ttl', async () => {
       const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
       const { payload } = decode(await signer.sign(IDENTITY, 'commerce'));

@@ -1,56 +1,102 @@
 import assert from 'node:assert/strict';
-import type { IncomingHttpHeaders } from 'node:http';
 import { createIdentitySigner, createIdentityVerifier, generateIdentityKeyPair } from '@keygate/identity';
 import type { Principal } from '../../../src/auth/principal.ts';
-import { setUpstreamHeaders, stripClientHeaders } from '../../../src/proxy/upstream-headers.ts';
+import { identityOf, upstreamHeaderList } from '../../../src/proxy/upstream-headers.ts';
+
+const principal = {
+  key: { id: 'key_1', environment: 'test', scopes: ['article:r', 'stock:rw'] },
+  secret: { id: 'sec_1' },
+  requestId: 'req_1',
+  clientIp: '2001:db8::1',
+} as unknown as Principal;
+
+const request = { method: 'PUT', path: '/v2/stock/A?x=1', host: 'gw.example', encrypted: false };
+
+/** The flat [name, value, …] list as pairs, for readable assertions. */
+function pairsOf(list: string[]): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i < list.length; i += 2) pairs.push([list[i]!, list[i + 1]!]);
+  return pairs;
+}
 
 describe('upstream headers', () => {
-  it('strips credentials, every x-keygate-* header and forwarding headers, keeping the rest', () => {
-    const headers: IncomingHttpHeaders = {
-      authorization: 'Bearer kg_live_x',
-      'proxy-authorization': 'Basic x',
-      'x-keygate-identity': 'forged',
-      'x-keygate-whatever': 'forged',
-      'x-forwarded-for': '6.6.6.6',
-      forwarded: 'for=6.6.6.6',
-      'x-request-id': 'mine',
-      'content-type': 'application/json',
-      accept: '*/*',
-    };
-    stripClientHeaders(headers);
-    assert.deepEqual(headers, { 'content-type': 'application/json', accept: '*/*' });
+  it('strips credentials, every x-keygate-* header, forwarding and hop-by-hop headers, keeping the rest', () => {
+    const raw = [
+      'Authorization',
+      'Bearer kg_live_x',
+      'Proxy-Authorization',
+      'Basic x',
+      'X-Keygate-Identity',
+      'forged',
+      'x-keygate-whatever',
+      'forged',
+      'X-Forwarded-For',
+      '6.6.6.6',
+      'Forwarded',
+      'for=6.6.6.6',
+      'X-Request-Id',
+      'mine',
+      'Host',
+      'gw.example',
+      'Connection',
+      'keep-alive, X-Secret-Hop',
+      'X-Secret-Hop',
+      'hop',
+      'Keep-Alive',
+      'timeout=5',
+      'Content-Type',
+      'application/json',
+      'Accept',
+      '*/*',
+      'Cookie',
+      'a=1',
+      'Cookie',
+      'b=2',
+    ];
+    const pairs = pairsOf(upstreamHeaderList(raw, principal, request, 'signed', 'upstream:1'));
+    const clientPart = pairs.slice(
+      0,
+      pairs.findIndex(([name]) => name === 'host'),
+    );
+    assert.deepEqual(clientPart, [
+      ['Content-Type', 'application/json'],
+      ['Accept', '*/*'],
+      ['Cookie', 'a=1'],
+      ['Cookie', 'b=2'],
+    ]);
+  });
+
+  it('keeps the transfer coding that frames a streamed body', () => {
+    const raw = ['Transfer-Encoding', 'chunked', 'Content-Type', 'application/octet-stream'];
+    const pairs = pairsOf(upstreamHeaderList(raw, principal, request, 'signed', 'upstream:1'));
+    assert.deepEqual(pairs.slice(0, 2), [
+      ['Transfer-Encoding', 'chunked'],
+      ['Content-Type', 'application/octet-stream'],
+    ]);
   });
 
   it('adds a signed identity bound to method and path, and convenience headers', async () => {
     const { privateJwk, publicJwk } = await generateIdentityKeyPair();
     const signer = await createIdentitySigner({ privateJwk });
-    const principal = {
-      key: { id: 'key_1', environment: 'test', scopes: ['article:r', 'stock:rw'] },
-      secret: { id: 'sec_1' },
-      requestId: 'req_1',
-      clientIp: '2001:db8::1',
-    } as unknown as Principal;
-    const headers: IncomingHttpHeaders = { 'x-keygate-key-id': 'key_admin', host: 'gw.example' };
-    await setUpstreamHeaders(
-      headers,
-      principal,
-      { method: 'PUT', path: '/v2/stock/A?x=1', host: 'gw.example', encrypted: false },
-      signer,
-      'commerce',
+    const assertion = await signer.sign(identityOf(principal, request.method, request.path), 'commerce');
+    const raw = ['X-Keygate-Key-Id', 'key_admin', 'Host', 'gw.example'];
+    const headers = Object.fromEntries(
+      pairsOf(upstreamHeaderList(raw, principal, request, assertion, 'up:1')),
     );
+    assert.equal(headers.host, 'up:1');
+    assert.equal(headers['x-keygate-identity'], assertion);
     assert.equal(headers['x-keygate-key-id'], 'key_1');
     assert.equal(headers['x-keygate-environment'], 'test');
     assert.equal(headers['x-keygate-scopes'], 'article:r,stock:rw');
+    assert.equal(headers['x-request-id'], 'req_1');
     assert.equal(headers['x-forwarded-for'], '2001:db8::1');
+    assert.equal(headers['x-forwarded-proto'], 'http');
     assert.equal(headers['x-forwarded-host'], 'gw.example');
     const verifier = createIdentityVerifier({ keys: { keys: [publicJwk] }, audience: 'commerce' });
-    const identity = await verifier.verify(String(headers['x-keygate-identity']), {
-      method: 'PUT',
-      path: '/v2/stock/A?x=1',
-    });
+    const identity = await verifier.verify(assertion, { method: 'PUT', path: '/v2/stock/A?x=1' });
     assert.equal(identity.secretId, 'sec_1');
     await assert.rejects(
-      verifier.verify(String(headers['x-keygate-identity']), { method: 'PUT', path: '/v2/stock/B' }),
+      verifier.verify(assertion, { method: 'PUT', path: '/v2/stock/B' }),
       /another request/,
     );
   });

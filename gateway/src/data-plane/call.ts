@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Address } from '../auth/ip-rules.ts';
+import type { VerifiedKey } from '../auth/key-verifier.ts';
+import type { Principal } from '../auth/principal.ts';
+import { pathOf } from '../auth/steps.ts';
+import { newId } from '../keys/token.ts';
+import type { RouteMatch } from '../routes/route-matcher.ts';
+
+/** Everything the gateway learns about one request on its way through the key pipeline. */
+export interface Call {
+  /** `req_…`, echoed as X-Request-Id and sent upstream. */
+  requestId: string;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+  /** A client-sent X-Request-Id (at most 128 characters), kept only as a log field. */
+  clientRequestId: string | undefined;
+  method: string;
+  /** Path and query exactly as received. */
+  url: string;
+  /** The query-free raw path. */
+  path: string;
+  /** The route the path matched, if any (known before the key is checked). */
+  match: RouteMatch | null;
+  /** The route once authorized: metrics and log lines name its rule from then on. */
+  route: RouteMatch | undefined;
+  clientIp: string;
+  clientAddress: Address | null;
+  verified: VerifiedKey | undefined;
+  principal: Principal | undefined;
+  /** Response headers the gateway adds, as a flat `[name, value, …]` list. */
+  headers: string[];
+  /** Set once the call was counted, logged and recorded. */
+  observed: boolean;
+}
+
+/** A fresh call for a request: a new request id, its arrival time, path and matched route. */
+export function startCall(req: IncomingMessage, match: RouteMatch | null): Call {
+  const url = req.url ?? '/';
+  const requestId = newId('req');
+  const sent = req.headers['x-request-id'];
+  return {
+    requestId,
+    startedAt: performance.now(),
+    clientRequestId: typeof sent === 'string' ? sent.slice(0, 128) : undefined,
+    method: req.method ?? 'GET',
+    url,
+    path: pathOf(url),
+    match,
+    route: undefined,
+    clientIp: 'unknown',
+    clientAddress: null,
+    verified: undefined,
+    principal: undefined,
+    headers: ['X-Request-Id', requestId],
+    observed: false,
+  };
+}
+
+/** Sets every header the gateway collected for the call on a response not yet started. */
+export function applyCallHeaders(res: ServerResponse, call: Call): void {
+  const { headers } = call;
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+}

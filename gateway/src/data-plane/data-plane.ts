@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { createBenchCallers } from '../auth/policies-off.ts';
+import { checkRequestPath, pathOf } from '../auth/steps.ts';
+import { GatewayError } from '../errors.ts';
+import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
+import { applyCallHeaders, type Call, startCall } from './call.ts';
+import type { CallObserver } from './call-observer.ts';
+import { addDeprecationHeaders, type KeyCheck } from './key-check.ts';
+import { createRefusal } from './refusal.ts';
+import type { UpstreamPipe } from './upstream-pipe.ts';
+
+type ProxyRoute = RouteMatch & { kind: 'proxy' };
+type Proxied = (req: IncomingMessage, res: ServerResponse, route: ProxyRoute) => void;
+type Refuse = (call: Call, res: ServerResponse, error: unknown) => void;
+
+/** Hands an authorized call to the pipe; a failure before the upstream answered becomes a refusal. */
+function forwardWith(pipe: UpstreamPipe, refuse: Refuse) {
+  return (call: Call, req: IncomingMessage, res: ServerResponse): void => {
+    try {
+      pipe.forward(call, req, res)?.catch((error: unknown) => refuse(call, res, error));
+    } catch (error) {
+      refuse(call, res, error);
+    }
+  };
+}
+
+/** The data plane with policies on: observed call, key pipeline, raw pipe to the upstream. */
+export function createProxiedHandler(deps: {
+  keyCheck: KeyCheck;
+  observer: CallObserver;
+  pipe: UpstreamPipe;
+}): Proxied {
+  const { keyCheck, observer } = deps;
+  const forward = forwardWith(deps.pipe, keyCheck.refuse);
+  return (req, res, route) => {
+    const call = startCall(req, route);
+    observer.watch(call, res);
+    keyCheck.run(call, req, res, forward);
+  };
+}
+
+/**
+ * The key pipeline for what Express serves under it (the key-management API at `/v2/auth/keys`) and
+ * for unknown paths (401 without a key, else 404). A call it lets through reaches the next handler
+ * with `res.locals` `requestId`, `clientRequestId`, `principal`, `route` and `clientIp` set.
+ */
+export function createKeyPipelineMiddleware(deps: {
+  routes: RouteMatcher;
+  keyCheck: KeyCheck;
+  observer: CallObserver;
+}): RequestHandler {
+  const { routes, keyCheck, observer } = deps;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const call = startCall(req, routes.match(req.method, pathOf(req.originalUrl)));
+    res.locals.requestId = call.requestId;
+    res.locals.clientRequestId = call.clientRequestId;
+    observer.watch(call, res);
+    keyCheck.run(call, req, res, (passed) => {
+      res.locals.principal = passed.principal;
+      res.locals.route = passed.route;
+      res.locals.clientIp = passed.clientIp;
+      applyCallHeaders(res, passed);
+      next();
+    });
+  };
+}
+
+/**
+ * The data plane of the benchmarking mode (KEYGATE_POLICIES=off): request id, path checks and
+ * routing as usual, then the request goes upstream as a fixed test-environment caller holding the
+ * route's scope. Nothing is counted, logged per request or recorded.
+ */
+export function createPoliciesOffHandler(deps: {
+  pipe: UpstreamPipe;
+  refusal: Parameters<typeof createRefusal>[0];
+}): Proxied {
+  const callerFor = createBenchCallers();
+  const refuse = createRefusal(deps.refusal);
+  const forward = forwardWith(deps.pipe, refuse);
+  return (req, res, route) => {
+    const call = startCall(req, route);
+    try {
+      checkRequestPath(call.path);
+    } catch (error) {
+      refuse(call, res, error);
+      return;
+    }
+    if (route.deprecation) addDeprecationHeaders(call, route.deprecation);
+    call.route = route;
+    call.clientIp = req.socket.remoteAddress ?? 'unknown';
+    call.principal = { ...callerFor(route), clientIp: call.clientIp, requestId: call.requestId };
+    forward(call, req, res);
+  };
+}
+
+/** Benchmarking mode, everything Express would pass on: path checks (404/400), then 404, as there are no keys. */
+export function policiesOffFallback(req: Request, res: Response): void {
+  const call = startCall(req, null);
+  res.locals.requestId = call.requestId;
+  applyCallHeaders(res, call);
+  checkRequestPath(call.path);
+  throw new GatewayError('ROUTE_NOT_FOUND', `No route for ${req.method} ${call.path}.`);
+}

@@ -1,0 +1,33 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pathOf } from '../auth/steps.ts';
+import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
+
+/** The gateway's request listener, with Express's `listen` convenience. */
+export interface GatewayListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** A node:http server running this listener, listening (like Express's `app.listen`). */
+  listen(port?: number, host?: string, callback?: () => void): Server;
+}
+
+/**
+ * Sends every request the route table resolves to a proxied route (the data plane) to `proxied`,
+ * and everything else (ops, JWKS, docs, admin, the key-management API, unknown paths) to the
+ * control plane, an Express app. The route is matched once, here, and handed on.
+ */
+export function createGatewayListener(options: {
+  routes: RouteMatcher;
+  proxied: (req: IncomingMessage, res: ServerResponse, route: RouteMatch & { kind: 'proxy' }) => void;
+  controlPlane: (req: IncomingMessage, res: ServerResponse) => void;
+}): GatewayListener {
+  const { routes, proxied, controlPlane } = options;
+  const listener = ((req: IncomingMessage, res: ServerResponse) => {
+    const route = routes.match(req.method ?? 'GET', pathOf(req.url ?? '/'));
+    if (route?.kind === 'proxy') proxied(req, res, route);
+    else controlPlane(req, res);
+  }) as GatewayListener;
+  listener.listen = (port, host, callback) => {
+    const server = createServer(listener);
+    return server.listen(port, host, callback);
+  };
+  return listener;
+}

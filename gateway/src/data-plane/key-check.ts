@@ -1,0 +1,187 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { formatAddress, type IpRules, resolveClientAddress } from '../auth/ip-rules.ts';
+import type { KeyVerifier, VerifiedKey } from '../auth/key-verifier.ts';
+import {
+  assertIpAllowed,
+  assertRouteAllowed,
+  checkRequestPath,
+  EXPIRY_HEADER,
+  expiryNotice,
+  parseBearer,
+} from '../auth/steps.ts';
+import { GatewayError } from '../errors.ts';
+import type { GatewayMetrics } from '../ops/metrics.ts';
+import type { KeyRateLimiter, RateLimitDecision } from '../rate-limit/key-rate-limiter.ts';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/key-rate-limiter.ts';
+import type { DeprecationHeaders } from '../routes/deprecation.ts';
+import type { Call } from './call.ts';
+import { createRefusal } from './refusal.ts';
+
+export interface KeyCheckDeps {
+  verifier: KeyVerifier;
+  rateLimiter: KeyRateLimiter;
+  trustedProxies: IpRules;
+  metrics: GatewayMetrics;
+  /** The largest expiry-reminder lead time, in days. */
+  reminderLeadDays: number;
+  clock: () => number;
+  logger?: Logger;
+}
+
+/** What runs once the key pipeline let a call through. */
+export type Pass = (call: Call, req: IncomingMessage, res: ServerResponse) => void;
+
+export interface KeyCheck {
+  /**
+   * Runs the key pipeline for a started call, in order: path checks, deprecation headers, client
+   * IP, bearer token, key verification (cache, else argon2), IP allowlist, route and scope, rate
+   * limit, expiry notice. On success calls `pass(call)` (the principal and the authorized route set,
+   * the gateway's response headers in `call.headers`); on refusal answers problem+json itself.
+   * Stays synchronous while everything it needs is in memory.
+   */
+  run(call: Call, req: IncomingMessage, res: ServerResponse, pass: Pass): void;
+  /** Answers a refusal (or an unexpected error) for a call: counted, logged, problem+json with the call's headers. */
+  refuse(call: Call, res: ServerResponse, error: unknown): void;
+}
+
+/** Adds a deprecated route's `Deprecation`, `Sunset` and `Link` to the call's response headers. */
+export function addDeprecationHeaders(call: Call, deprecation: DeprecationHeaders): void {
+  call.headers.push(
+    'Deprecation',
+    deprecation.deprecation,
+    'Sunset',
+    deprecation.sunset,
+    'Link',
+    deprecation.link,
+  );
+}
+
+/** Per connection: the client address when no trusted proxy is configured (the socket peer never changes). */
+const peerAddresses = new WeakMap<object, { address: Call['clientAddress']; text: string }>();
+
+/** The key pipeline of keygate, framework-free: the data plane runs it, and Express runs it for management routes. */
+export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
+  const { verifier, rateLimiter, trustedProxies, clock } = deps;
+  const refuse = createRefusal(deps);
+
+  /** The client address: the socket peer, or X-Forwarded-For through trusted proxies only. */
+  function resolveClient(call: Call, req: IncomingMessage): void {
+    const forwarded = req.headers['x-forwarded-for'];
+    const socket = req.socket;
+    if (trustedProxies.size === 0 || forwarded === undefined) {
+      let known = peerAddresses.get(socket);
+      if (!known) {
+        const address = resolveClientAddress(socket.remoteAddress, undefined, trustedProxies);
+        known = { address, text: address ? formatAddress(address) : (socket.remoteAddress ?? 'unknown') };
+        peerAddresses.set(socket, known);
+      }
+      call.clientAddress = known.address;
+      call.clientIp = known.text;
+      return;
+    }
+    const joined = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
+    const address = resolveClientAddress(socket.remoteAddress, joined, trustedProxies);
+    call.clientAddress = address;
+    call.clientIp = address ? formatAddress(address) : (socket.remoteAddress ?? 'unknown');
+  }
+
+  /** Sets the rate-limit headers; throws 429 when the budget is spent. */
+  function applyDecision(call: Call, decision: RateLimitDecision): void {
+    call.headers.push(
+      'RateLimit-Policy',
+      `"per-key";q=${decision.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`,
+      'RateLimit',
+      `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`,
+    );
+    if (!decision.allowed) {
+      call.headers.push('Retry-After', String(decision.resetSeconds));
+      throw new GatewayError(
+        'RATE_LIMITED',
+        `This key allows ${decision.limit} calls per minute; retry in ${decision.resetSeconds} s.`,
+        { retryAfter: decision.resetSeconds },
+      );
+    }
+  }
+
+  /** The key as the store holds it now (shared stores): re-checked if it changed since it was cached. */
+  function applyCurrent(call: Call, current: VerifiedKey): void {
+    if (current === call.verified) return;
+    assertIpAllowed(current, call.clientAddress, call.clientIp);
+    assertRouteAllowed(current.key, call.route!);
+    call.verified = current;
+    call.principal = { ...call.principal!, key: current.key, secret: current.secret };
+  }
+
+  /** Rate limit, then (with a shared store) the key's version, read in the same round trip. */
+  function consume(call: Call): Promise<void> {
+    const { key } = call.verified!;
+    const consuming = rateLimiter.consume(key.id, key.rateLimit.perMinute);
+    if (!verifier.confirms) return consuming.then((decision) => applyDecision(call, decision));
+    return Promise.all([consuming, verifier.confirm(call.verified!)]).then(([decision, current]) => {
+      applyCurrent(call, current);
+      applyDecision(call, decision);
+    });
+  }
+
+  function finish(call: Call, req: IncomingMessage, res: ServerResponse, pass: Pass): void {
+    try {
+      const notice = expiryNotice(call.verified!.key, clock(), deps.reminderLeadDays);
+      if (notice) call.headers.push(EXPIRY_HEADER, notice);
+      pass(call, req, res);
+    } catch (error) {
+      refuse(call, res, error);
+    }
+  }
+
+  /** Everything after the key is known: allowlist, route and scope, then the rate limit (asynchronous). */
+  function authorize(
+    call: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    verified: VerifiedKey,
+    pass: Pass,
+  ) {
+    try {
+      call.verified = verified;
+      call.principal = {
+        key: verified.key,
+        secret: verified.secret,
+        clientIp: call.clientIp,
+        requestId: call.requestId,
+      };
+      assertIpAllowed(verified, call.clientAddress, call.clientIp);
+      const route = call.match;
+      if (!route) throw new GatewayError('ROUTE_NOT_FOUND', `No route for ${call.method} ${call.path}.`);
+      call.route = route;
+      assertRouteAllowed(verified.key, route);
+      consume(call).then(
+        () => finish(call, req, res, pass),
+        (error: unknown) => refuse(call, res, error),
+      );
+    } catch (error) {
+      refuse(call, res, error);
+    }
+  }
+
+  return {
+    refuse,
+    run(call, req, res, pass) {
+      try {
+        checkRequestPath(call.path);
+        if (call.match?.deprecation) addDeprecationHeaders(call, call.match.deprecation);
+        resolveClient(call, req);
+        const { token, parsed } = parseBearer(req.headers.authorization);
+        const verifying = verifier.verifyNow(token, parsed);
+        if (verifying instanceof Promise) {
+          verifying.then(
+            (verified) => authorize(call, req, res, verified, pass),
+            (error: unknown) => refuse(call, res, error),
+          );
+        } else authorize(call, req, res, verifying, pass);
+      } catch (error) {
+        refuse(call, res, error);
+      }
+    },
+  };
+}

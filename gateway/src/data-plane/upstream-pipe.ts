@@ -1,0 +1,239 @@
+import { Agent, type ClientRequest, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import type { Identity, IdentitySigner } from '@keygate/identity';
+import type { Logger } from 'pino';
+import { GatewayError } from '../errors.ts';
+import { answerProblem } from '../http/error-handler.ts';
+import type { SyncIdentitySigner } from '../identity/identity-signer.ts';
+import type { GatewayMetrics } from '../ops/metrics.ts';
+import { clientResponseHeaderList, identityOf, upstreamHeaderList } from '../proxy/upstream-headers.ts';
+import type { RouteMatch } from '../routes/route-matcher.ts';
+import { applyCallHeaders, type Call } from './call.ts';
+
+export interface UpstreamPipeOptions {
+  /** Every upstream URL the route table names; each is parsed once, up front. */
+  targets: readonly string[];
+  signer: IdentitySigner | SyncIdentitySigner;
+  /** Idle time (ms) after which a silent upstream is answered with 504. */
+  timeoutMs: number;
+  metrics: GatewayMetrics;
+  logger: Logger;
+}
+
+export interface UpstreamPipe {
+  /**
+   * Sends an authorized call to its route's upstream for the caller's environment, with the signed
+   * identity, and streams the answer back (the gateway's headers first); 502/504 problem+json when
+   * the upstream fails before answering.
+   */
+  forward(call: Call, req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+  /** Closes idle upstream connections. */
+  close(): void;
+}
+
+type ProxyRoute = RouteMatch & { kind: 'proxy' };
+
+/** One request's way to its upstream. */
+interface Exchange {
+  route: ProxyRoute;
+  target: Target;
+  proxyReq: ClientRequest | null;
+  /** The client closed before its answer was complete. */
+  aborted: boolean;
+}
+
+interface Target {
+  request: typeof request;
+  agent: Agent;
+  hostname: string;
+  port: string;
+  /** The `Host` header the upstream gets. */
+  host: string;
+}
+
+/** Errors of a connection that went away are answered by its `close`; they must not crash the process. */
+function ignoreError(): void {}
+
+/** True when the client announced a body (a length above 0, or a transfer coding). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** A raw node:http keep-alive pipe to the upstreams: no proxy library, the request streamed both ways. */
+export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
+  const { metrics, logger, timeoutMs, signer } = options;
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+  const httpAgent = new Agent(agentOptions);
+  const httpsAgent = new HttpsAgent(agentOptions);
+  const targets = new Map<string, Target>();
+  for (const url of new Set(options.targets)) {
+    const parsed = new URL(url);
+    const https = parsed.protocol === 'https:';
+    targets.set(url, {
+      request: https ? (httpsRequest as typeof request) : request,
+      agent: https ? httpsAgent : httpAgent,
+      hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
+      port: parsed.port || (https ? '443' : '80'),
+      host: parsed.host,
+    });
+  }
+  const signNow = 'signNow' in signer ? signer.signNow : null;
+  const signOffThread = 'signOffThread' in signer ? signer.signOffThread : null;
+  /** Proxied requests whose response has not closed yet. */
+  let inFlight = 0;
+
+  function observe(route: ProxyRoute, environment: string, startedAt: number, outcome: string) {
+    const seconds = (performance.now() - startedAt) / 1e3;
+    metrics.upstreamDuration.observe({ upstream: route.upstream, environment, outcome }, seconds);
+  }
+
+  function fail(call: Call, res: ServerResponse, route: ProxyRoute, timedOut: boolean, error: Error) {
+    logger.warn(
+      { err: error, requestId: call.requestId, upstream: route.upstream },
+      timedOut ? 'upstream timed out' : 'upstream unavailable',
+    );
+    const problem = timedOut
+      ? new GatewayError(
+          'UPSTREAM_TIMEOUT',
+          `The ${route.upstream} service did not answer within ${timeoutMs} ms.`,
+        )
+      : new GatewayError(
+          'UPSTREAM_UNAVAILABLE',
+          `The ${route.upstream} service could not be reached; retry shortly.`,
+        );
+    if (!res.headersSent) applyCallHeaders(res, call);
+    answerProblem(res, problem, call.requestId);
+  }
+
+  /** Streams the upstream's answer back: the gateway's headers first, then the upstream's. */
+  function relay(
+    call: Call,
+    res: ServerResponse,
+    upstream: IncomingMessage,
+    settle: (outcome: string) => void,
+  ) {
+    const route = call.route as ProxyRoute;
+    res.writeHead(
+      upstream.statusCode ?? 502,
+      upstream.statusMessage,
+      clientResponseHeaderList(call.headers, upstream, route.deprecation !== undefined),
+    );
+    upstream.on('end', () => settle('response'));
+    // The upstream broke off mid-body: the client's response cannot be completed either.
+    upstream.on('error', () => {
+      settle('unavailable');
+      res.destroy();
+    });
+    upstream.pipe(res);
+  }
+
+  function send(
+    call: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    assertion: string,
+  ) {
+    if (exchange.aborted) return;
+    const route = call.route as ProxyRoute;
+    const principal = call.principal!;
+    const { target } = exchange;
+    const upstreamRequest = {
+      method: call.method,
+      path: call.url,
+      host: req.headers.host,
+      encrypted: (req.socket as TLSSocket).encrypted === true,
+    };
+    const proxyReq: ClientRequest = target.request({
+      hostname: target.hostname,
+      port: target.port,
+      method: call.method,
+      path: call.url,
+      headers: upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host),
+      agent: target.agent,
+      timeout: timeoutMs,
+    });
+    exchange.proxyReq = proxyReq;
+    const startedAt = performance.now();
+    let timedOut = false;
+    let settled = false;
+    const settle = (outcome: string) => {
+      if (settled) return false;
+      settled = true;
+      observe(route, principal.key.environment, startedAt, outcome);
+      return true;
+    };
+    proxyReq.on('timeout', () => {
+      timedOut = true;
+      proxyReq.destroy();
+    });
+    proxyReq.on('error', (error) => {
+      if (exchange.aborted) settle('aborted');
+      else if (settle(timedOut ? 'timeout' : 'unavailable')) fail(call, res, route, timedOut, error);
+    });
+    proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, settle));
+    res.on('error', ignoreError);
+    if (hasBody(req)) {
+      req.on('error', ignoreError);
+      req.pipe(proxyReq);
+    } else proxyReq.end();
+  }
+
+  /** Signs on the thread pool: the event loop serves the other requests in flight meanwhile. */
+  function sendSignedOffThread(
+    call: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    identity: Identity,
+  ) {
+    const sign = signOffThread!;
+    return new Promise<void>((resolve, reject) => {
+      sign(identity, exchange.route.audience, (error, assertion) => {
+        if (error) return reject(error);
+        try {
+          send(call, req, res, exchange, assertion);
+          resolve();
+        } catch (failure) {
+          reject(failure);
+        }
+      });
+    });
+  }
+
+  return {
+    forward(call, req, res) {
+      const route = call.route as ProxyRoute;
+      const principal = call.principal!;
+      const url = route.urls[principal.key.environment];
+      const target = url === undefined ? undefined : targets.get(url);
+      if (!target)
+        throw new Error(`no upstream target built for ${route.upstream}/${principal.key.environment}`);
+      // The client left while its key was checked (already observed as 499): nothing to send.
+      if (!req.socket || req.socket.destroyed) return;
+      const exchange: Exchange = { route, target, proxyReq: null, aborted: false };
+      inFlight++;
+      // The client went away before its answer was complete: stop the upstream exchange too.
+      res.once('close', () => {
+        inFlight--;
+        if (res.writableFinished) return;
+        exchange.aborted = true;
+        exchange.proxyReq?.destroy();
+      });
+      const identity = identityOf(principal, call.method, call.url);
+      // Alone, signing inline answers soonest; with other requests in flight, the ~30 µs of Ed25519
+      // go to the thread pool and the event loop keeps serving them.
+      if (signOffThread && inFlight > 1) return sendSignedOffThread(call, req, res, exchange, identity);
+      if (signNow) return send(call, req, res, exchange, signNow(identity, route.audience));
+      return signer
+        .sign(identity, route.audience)
+        .then((assertion) => send(call, req, res, exchange, assertion));
+    },
+    close() {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}

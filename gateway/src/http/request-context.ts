@@ -1,0 +1,27 @@
+import type { NextFunction, Request, Response } from 'express';
+import { formatAddress, type IpRules, resolveClientAddress } from '../auth/ip-rules.ts';
+import { newId } from '../keys/token.ts';
+
+/**
+ * Control-plane routes the gateway answers itself (admin): a fresh request id in `res.locals` and the
+ * `X-Request-Id` header, and the caller's own id (`X-Request-Id`, at most 128 characters) for logs.
+ */
+export function assignRequestId(req: Request, res: Response, next: NextFunction): void {
+  const requestId = newId('req');
+  res.locals.requestId = requestId;
+  const sent = req.headers['x-request-id'];
+  if (typeof sent === 'string') res.locals.clientRequestId = sent.slice(0, 128);
+  res.setHeader('X-Request-Id', requestId);
+  next();
+}
+
+/** Sets `res.locals.clientIp` from the socket, or `X-Forwarded-For` walked from the right through trusted proxies only. */
+export function createResolveClientIp(trustedProxies: IpRules) {
+  return function resolveClientIp(req: Request, res: Response, next: NextFunction): void {
+    const header = req.headers['x-forwarded-for'];
+    const forwarded = Array.isArray(header) ? header.join(',') : header;
+    const address = resolveClientAddress(req.socket.remoteAddress, forwarded, trustedProxies);
+    res.locals.clientIp = address ? formatAddress(address) : (req.socket.remoteAddress ?? 'unknown');
+    next();
+  };
+}
