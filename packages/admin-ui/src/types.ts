@@ -49,3 +49,6 @@ const ACTIONS: Record<ActivityAction, true> = {
 
 /** The activity actions the log knows. */
 export const ACTIVITY_ACTIONS = Object.keys(ACTIONS) as ActivityAction[];
+
+/** The environments a key may belong to, for the filters. */
+export const ENVIRONMENTS: readonly Environment[] = ['live', 'test'];

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Problem, request } from '../api.ts';
+import { InputField } from '../components/form-fields.tsx';
 import { PageHeading } from '../components/page-heading.tsx';
 import { ProblemView, toProblem } from '../components/problem-view.tsx';
 import { formatDuration } from '../format.ts';
@@ -53,31 +54,27 @@ export function LoginPage(props: { message: string | null; onLogin: (session: Se
         </p>
       ) : null}
       <form class="form" onSubmit={submit} aria-describedby={problem ? 'login-problem' : undefined}>
-        <div class="field">
-          <label for="login-email">Email</label>
-          <input
-            ref={emailRef}
-            id="login-email"
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="login-password">Password</label>
-          <input
-            id="login-password"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </div>
+        <InputField
+          inputRef={emailRef}
+          id="login-email"
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <InputField
+          id="login-password"
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
         <button type="submit" class="button-primary" disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}
         </button>
