@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import { verifyWebhook } from '@keygate/webhooks';
-import {
-  causeEveryEvent,
-  fetchJson,
-  findSku,
-  startReceiver,
-  typeOf,
-  type WebhookReceiver,
-} from '../support/conformance-data.ts';
+import { causeEveryEvent, fetchJson, findSku } from '../support/conformance-data.ts';
 import {
   type ConformanceChecker,
   createConformanceChecker,
@@ -16,6 +9,7 @@ import {
 } from '../support/openapi-conformance.ts';
 import { type System, startSystem } from '../support/system.ts';
 import { waitUntil } from '../support/traffic.ts';
+import { startReceiver, typeOf, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 interface CallOptions {
   key?: string | null;

@@ -1,33 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@keygate/webhooks';
 import { type System, startSystem } from '../support/system.ts';
 import { waitUntil } from '../support/traffic.ts';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver on loopback that records every delivery and answers 204. */
-async function startReceiver(): Promise<{ url: string; received: Received[]; close: () => void }> {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, received, close: () => server.close() };
-}
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 describe('webhooks through the gateway', function () {
   this.timeout(60_000);

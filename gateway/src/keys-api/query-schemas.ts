@@ -1,13 +1,5 @@
 import { z } from 'zod';
-
-export const ACTIVITY_ACTIONS = [
-  'key.created',
-  'key.scopes_changed',
-  'key.rotated',
-  'key.secret_closed',
-  'key.revoked',
-  'key.expiry_reminder',
-] as const;
+import { ACTIVITY_ACTIONS } from '../keys/model.ts';
 
 /** An ISO-8601 instant with a zone (`2025-03-01T12:00:00Z`), turned into its ISO UTC form. */
 export const InstantSchema = z.iso

@@ -57,13 +57,17 @@ export interface SecretRecord {
   lastCallAt: string | null;
 }
 
-export type ActivityAction =
-  | 'key.created'
-  | 'key.scopes_changed'
-  | 'key.rotated'
-  | 'key.secret_closed'
-  | 'key.revoked'
-  | 'key.expiry_reminder';
+/** The actions an activity entry records. */
+export const ACTIVITY_ACTIONS = [
+  'key.created',
+  'key.scopes_changed',
+  'key.rotated',
+  'key.secret_closed',
+  'key.revoked',
+  'key.expiry_reminder',
+] as const;
+
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 /** An append-only activity log entry. `before`/`after` are key snapshots or partial fields, never secrets. */
 export interface ActivityEntry {

@@ -87,6 +87,35 @@ export function usePaged<T>(
   };
 }
 
+/** A call the user started: `busy` while it runs, its problem (if it failed) afterwards. */
+export interface Action {
+  busy: boolean;
+  problem: Problem | null;
+  setProblem: (problem: Problem | null) => void;
+  /** Runs `call` with `busy` set and the last problem cleared; a failure becomes `problem` after `onError`. */
+  run: (call: () => Promise<void>, onError?: (problem: Problem) => void) => Promise<void>;
+}
+
+/** The busy flag and the problem of a form or button that calls the API. */
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const run = async (call: () => Promise<void>, onError?: (problem: Problem) => void) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await call();
+    } catch (error) {
+      const found = toProblem(error);
+      onError?.(found);
+      setProblem(found);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, problem, setProblem, run };
+}
+
 /**
  * State for something shown once (a new secret): plain component state, never stored, and dropped
  * when the page is hidden, so a page restored from the back/forward cache does not show it again.

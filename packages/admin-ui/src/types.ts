@@ -1,6 +1,18 @@
-/** Shapes of the admin API's answers (see the admin API contract); the UI only reads them. */
+/**
+ * Shapes of the admin API's answers; the UI only reads them. The key, log, activity and usage
+ * shapes are the gateway's own types (types only: nothing of the gateway is bundled).
+ */
+import type { ActivityAction, Environment, PublicKey } from '@keygate/gateway/api-types';
 
-export type Environment = 'live' | 'test';
+export type {
+  ActivityEntry,
+  ApiLogEntry,
+  Environment,
+  Page,
+  PublicKey,
+  PublicSecret,
+  UsageSeries,
+} from '@keygate/gateway/api-types';
 
 /** What the session tells the UI about the gateway's settings. */
 export interface SessionSettings {
@@ -20,109 +32,23 @@ export interface Session {
   settings: SessionSettings;
 }
 
-/** One secret of a key as listed: never its token. */
-export interface PublicSecret {
-  id: string;
-  prefix: string;
-  createdAt: string;
-  closesAt: string | null;
-  closedAt: string | null;
-  closedReason: 'manual' | 'overlap_ended' | 'revoked' | null;
-  usable: boolean;
-  callCount: number;
-  lastCallAt: string | null;
-}
-
-/** A key as the admin API shows it. */
-export interface PublicKey {
-  id: string;
-  name: string;
-  environment: Environment;
-  scopes: string[];
-  expiresAt: string | null;
-  ipAllowlist: string[];
-  rateLimit: { perMinute: number };
-  prefix: string;
-  status: 'active' | 'revoked';
-  revokedAt: string | null;
-  expired: boolean;
-  expiryReminder: { expiresAt: string; daysLeft: number } | null;
-  lastCallAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-  rotation: { inProgress: boolean; secrets: PublicSecret[] };
-}
-
 /** A key together with a secret that is shown exactly once (create, rotate). */
 export interface KeyWithSecret extends PublicKey {
   secret: string;
 }
 
-/** Latency figures in milliseconds. */
-export interface Latency {
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-/** One step of a key's usage series. */
-export interface UsagePoint {
-  at: string;
-  calls: number;
-  errors4xx: number;
-  errors5xx: number;
-  latencyMs: Latency | null;
-}
-
-/** A key's usage over time. */
-export interface UsageSeries {
-  keyId: string;
-  from: string;
-  to: string;
-  stepMinutes: number;
-  points: UsagePoint[];
-}
-
-/** One line of a key's API log. */
-export interface ApiLogEntry {
-  id: string;
-  keyId: string;
-  secretId: string;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  clientIp: string;
-}
-
-/** One activity log entry: who changed what, when, from where. */
-export interface ActivityEntry {
-  id: string;
-  keyId: string;
-  environment: Environment;
-  action: string;
-  actor: { type: 'key' | 'admin' | 'system'; id: string };
-  at: string;
-  sourceIp: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  details: Record<string, unknown>;
-}
-
-/** A page of a cursor-paged list. */
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
+/** The activity actions, for the filter; a Record so the compiler finds one missing or unknown. */
+const ACTIONS: Record<ActivityAction, true> = {
+  'key.created': true,
+  'key.scopes_changed': true,
+  'key.rotated': true,
+  'key.secret_closed': true,
+  'key.revoked': true,
+  'key.expiry_reminder': true,
+};
 
 /** The activity actions the log knows. */
-export const ACTIVITY_ACTIONS = [
-  'key.created',
-  'key.scopes_changed',
-  'key.rotated',
-  'key.secret_closed',
-  'key.revoked',
-  'key.expiry_reminder',
-] as const;
+export const ACTIVITY_ACTIONS = Object.keys(ACTIONS) as ActivityAction[];
+
+/** The environments a key may belong to, for the filters. */
+export const ENVIRONMENTS: readonly Environment[] = ['live', 'test'];

@@ -1,8 +1,9 @@
 import { formatTime } from '../format.ts';
 import type { Paged } from '../hooks.ts';
 import type { ActivityEntry } from '../types.ts';
+import { DataTable } from './data-table.tsx';
 import { Link } from './link.tsx';
-import { ProblemView } from './problem-view.tsx';
+import { PagedView } from './paged-view.tsx';
 
 /** A secret or rate-limit snapshot in words; other objects as JSON. */
 function showObject(value: Record<string, unknown>): string {
@@ -57,67 +58,43 @@ function ChangeCell(props: { entry: ActivityEntry }) {
 /** Activity entries: time, action, key, actor, source IP and what changed; "Load more" pages on. */
 export function ActivityTable(props: { paged: Paged<ActivityEntry>; showKey: boolean; caption: string }) {
   const { paged } = props;
+  const columns = [
+    'Time',
+    'Action',
+    ...(props.showKey ? ['Key'] : []),
+    'Env',
+    'Actor',
+    'Source IP',
+    'Before → after',
+  ];
   return (
-    <div class="paged">
-      <ProblemView problem={paged.problem} />
-      {paged.items.length === 0 && !paged.loading ? <p class="muted">No activity.</p> : null}
-      {paged.items.length > 0 ? (
-        <div class="table-wrap">
-          <table class="activity-table">
-            <caption class="visually-hidden">{props.caption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Action</th>
-                {props.showKey ? <th scope="col">Key</th> : null}
-                <th scope="col">Env</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Source IP</th>
-                <th scope="col">Before → after</th>
-              </tr>
-            </thead>
-            <tbody>
-              {paged.items.map((entry) => (
-                <tr key={entry.id}>
-                  <td>
-                    <time dateTime={entry.at}>{formatTime(entry.at)}</time>
-                  </td>
-                  <td>
-                    <code>{entry.action}</code>
-                  </td>
-                  {props.showKey ? (
-                    <td>
-                      <Link to={`/keys/${entry.keyId}`}>{entry.keyId}</Link>
-                    </td>
-                  ) : null}
-                  <td>{entry.environment}</td>
-                  <td>
-                    {entry.actor.type}
-                    <span class="muted"> {entry.actor.id}</span>
-                  </td>
-                  <td>{entry.sourceIp ?? <span class="muted">—</span>}</td>
-                  <td>
-                    <ChangeCell entry={entry} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <p class="paging" aria-live="polite">
-        {paged.loading ? 'Loading…' : `${paged.items.length} shown`}
-        {paged.nextCursor ? (
-          <button
-            type="button"
-            class="button-quiet"
-            onClick={() => void paged.loadMore()}
-            disabled={paged.loading}
-          >
-            Load older entries
-          </button>
-        ) : null}
-      </p>
-    </div>
+    <PagedView paged={paged} empty="No activity." loadMoreLabel="Load older entries">
+      <DataTable class="activity-table" caption={props.caption} columns={columns}>
+        {paged.items.map((entry) => (
+          <tr key={entry.id}>
+            <td>
+              <time dateTime={entry.at}>{formatTime(entry.at)}</time>
+            </td>
+            <td>
+              <code>{entry.action}</code>
+            </td>
+            {props.showKey ? (
+              <td>
+                <Link to={`/keys/${entry.keyId}`}>{entry.keyId}</Link>
+              </td>
+            ) : null}
+            <td>{entry.environment}</td>
+            <td>
+              {entry.actor.type}
+              <span class="muted"> {entry.actor.id}</span>
+            </td>
+            <td>{entry.sourceIp ?? <span class="muted">—</span>}</td>
+            <td>
+              <ChangeCell entry={entry} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+    </PagedView>
   );
 }

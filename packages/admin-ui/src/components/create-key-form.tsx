@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { type Problem, request } from '../api.ts';
+import { request } from '../api.ts';
 import { useApp } from '../context.ts';
 import { errorId, groupFieldErrors } from '../field-errors.ts';
+import { useAction } from '../hooks.ts';
 import {
   agencyPreset,
   checkAgency,
@@ -13,7 +14,7 @@ import {
 import type { KeyWithSecret } from '../types.ts';
 import { CREATE_FORM, LimitFields, ModeSwitch, NameAndEnvironment } from './create-key-fields.tsx';
 import { describedBy, FieldError } from './field-error.tsx';
-import { ProblemView, toProblem } from './problem-view.tsx';
+import { ProblemView } from './problem-view.tsx';
 import { ScopePicker } from './scope-picker.tsx';
 
 /** The input each request member's errors lead to. */
@@ -30,8 +31,7 @@ const FIELD_IDS: Record<string, string> = {
 function useCreateKey(onCreated: (key: KeyWithSecret) => void) {
   const { settings } = useApp().session;
   const [values, setValues] = useState<KeyFormValues>(initialValues);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, setProblem, run } = useAction();
   const set = (patch: Partial<KeyFormValues>) => setValues((current) => ({ ...current, ...patch }));
   const setMode = (mode: KeyFormValues['mode']) =>
     setValues((current) => (mode === 'agency' ? agencyPreset(current, settings) : { ...current, mode }));
@@ -40,15 +40,9 @@ function useCreateKey(onCreated: (key: KeyWithSecret) => void) {
     event.preventDefault();
     const local = checkAgency(values);
     if (local) return setProblem(local);
-    setBusy(true);
-    setProblem(null);
-    try {
+    await run(async () => {
       onCreated(await request<KeyWithSecret>('POST', '/keys', { body: toCreateRequest(values) }));
-    } catch (error) {
-      setProblem(toProblem(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return { settings, values, set, setMode, problem, busy, submit };
 }

@@ -33,30 +33,26 @@ export function ExpiryCell(props: { apiKey: PublicKey }) {
   );
 }
 
-/** A list of scopes as code chips. */
-export function ScopeList(props: { scopes: string[] }) {
-  if (props.scopes.length === 0) return <span class="muted">none</span>;
+/** Values as code chips, or `none` in muted text when there are none. */
+function CodeChips(props: { values: string[]; none: string }) {
+  if (props.values.length === 0) return <span class="muted">{props.none}</span>;
   return (
     <ul class="chips">
-      {props.scopes.map((scope) => (
-        <li key={scope}>
-          <code>{scope}</code>
+      {props.values.map((value) => (
+        <li key={value}>
+          <code>{value}</code>
         </li>
       ))}
     </ul>
   );
 }
 
+/** A list of scopes as code chips. */
+export function ScopeList(props: { scopes: string[] }) {
+  return <CodeChips values={props.scopes} none="none" />;
+}
+
 /** The IP allowlist, or "any address". */
 export function IpList(props: { entries: string[] }) {
-  if (props.entries.length === 0) return <span class="muted">any address</span>;
-  return (
-    <ul class="chips">
-      {props.entries.map((entry) => (
-        <li key={entry}>
-          <code>{entry}</code>
-        </li>
-      ))}
-    </ul>
-  );
+  return <CodeChips values={props.entries} none="any address" />;
 }

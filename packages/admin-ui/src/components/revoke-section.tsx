@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type Problem, request } from '../api.ts';
+import { request } from '../api.ts';
 import { useApp } from '../context.ts';
 import { formatTime } from '../format.ts';
+import { useAction } from '../hooks.ts';
 import type { PublicKey } from '../types.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
-import { ProblemView, toProblem } from './problem-view.tsx';
+import { ProblemView } from './problem-view.tsx';
 
 /** Revoking a key, behind a confirmation dialog. */
 export function RevokeSection(props: { apiKey: PublicKey; onRevoked: (key: PublicKey) => void }) {
   const { notify } = useApp();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const { busy, problem, run } = useAction();
   const statusRef = useRef<HTMLParagraphElement>(null);
   const revoked = props.apiKey.status === 'revoked';
   const [justRevoked, setJustRevoked] = useState(false);
@@ -21,22 +21,17 @@ export function RevokeSection(props: { apiKey: PublicKey; onRevoked: (key: Publi
     if (revoked && justRevoked) statusRef.current?.focus();
   }, [revoked, justRevoked]);
 
-  const revoke = async () => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      const key = await request<PublicKey>('DELETE', `/keys/${props.apiKey.id}`);
-      setOpen(false);
-      setJustRevoked(true);
-      props.onRevoked(key);
-      notify(`Key ${key.name} revoked: every call with it is refused from now on.`);
-    } catch (error) {
-      setOpen(false);
-      setProblem(toProblem(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const revoke = () =>
+    run(
+      async () => {
+        const key = await request<PublicKey>('DELETE', `/keys/${props.apiKey.id}`);
+        setOpen(false);
+        setJustRevoked(true);
+        props.onRevoked(key);
+        notify(`Key ${key.name} revoked: every call with it is refused from now on.`);
+      },
+      () => setOpen(false),
+    );
 
   return (
     <section aria-labelledby="revoke-heading" class="danger-zone">

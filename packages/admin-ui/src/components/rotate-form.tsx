@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { type Problem, request } from '../api.ts';
+import { request } from '../api.ts';
 import { useApp } from '../context.ts';
 import { errorId, groupFieldErrors } from '../field-errors.ts';
+import { useAction } from '../hooks.ts';
 import type { KeyWithSecret, PublicKey } from '../types.ts';
 import { describedBy, FieldError } from './field-error.tsx';
-import { ProblemView, toProblem } from './problem-view.tsx';
+import { ProblemView } from './problem-view.tsx';
 
 const FORM = 'rotate';
 
@@ -13,22 +14,15 @@ export function RotateForm(props: { apiKey: PublicKey; onRotated: (result: KeyWi
   const { session } = useApp();
   const max = session.settings.maxOverlapDays;
   const [overlapDays, setOverlapDays] = useState(String(Math.min(1, max)));
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, run } = useAction();
   const errors = groupFieldErrors(problem, ['/overlapDays']);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(null);
-    try {
+    await run(async () => {
       const body = overlapDays.trim() === '' ? {} : { overlapDays: Number(overlapDays) };
       props.onRotated(await request<KeyWithSecret>('POST', `/keys/${props.apiKey.id}/rotate`, { body }));
-    } catch (error) {
-      setProblem(toProblem(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

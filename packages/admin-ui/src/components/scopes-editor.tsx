@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { type Problem, request } from '../api.ts';
+import { request } from '../api.ts';
 import { useApp } from '../context.ts';
 import { errorId, groupFieldErrors } from '../field-errors.ts';
+import { useAction } from '../hooks.ts';
 import type { PublicKey } from '../types.ts';
 import { describedBy, FieldError } from './field-error.tsx';
-import { ProblemView, toProblem } from './problem-view.tsx';
+import { ProblemView } from './problem-view.tsx';
 import { ScopePicker } from './scope-picker.tsx';
 
 const FORM = 'edit-scopes';
@@ -13,25 +14,18 @@ const FORM = 'edit-scopes';
 export function ScopesEditor(props: { apiKey: PublicKey; onChange: (key: PublicKey) => void }) {
   const { session, notify } = useApp();
   const [scopes, setScopes] = useState<string[]>(props.apiKey.scopes);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, run } = useAction();
   const errors = groupFieldErrors(problem, ['/scopes']);
   const unchanged = [...scopes].sort().join() === [...props.apiKey.scopes].sort().join();
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(null);
-    try {
+    await run(async () => {
       const key = await request<PublicKey>('POST', `/keys/${props.apiKey.id}/scopes`, { body: { scopes } });
       setScopes(key.scopes);
       props.onChange(key);
       notify(`Scopes saved: ${key.scopes.join(', ')}.`);
-    } catch (error) {
-      setProblem(toProblem(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

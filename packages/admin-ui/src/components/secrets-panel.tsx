@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { type Problem, request } from '../api.ts';
+import { request } from '../api.ts';
 import { useApp } from '../context.ts';
 import { formatAgo } from '../format.ts';
-import { useOneTime } from '../hooks.ts';
+import { useAction, useOneTime } from '../hooks.ts';
 import { rotationState } from '../rotation.ts';
 import type { KeyWithSecret, PublicKey, PublicSecret } from '../types.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
-import { ProblemView, toProblem } from './problem-view.tsx';
+import { ProblemView } from './problem-view.tsx';
 import { RotateForm } from './rotate-form.tsx';
 import { RotationSummary } from './rotation-summary.tsx';
 import { SecretReveal } from './secret-reveal.tsx';
@@ -17,9 +17,8 @@ export function SecretsPanel(props: { apiKey: PublicKey; onChange: (key: PublicK
   const { notify } = useApp();
   const { apiKey } = props;
   const [newSecret, setNewSecret] = useOneTime<string>();
-  const [problem, setProblem] = useState<Problem | null>(null);
   const [closing, setClosing] = useState<PublicSecret | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, run } = useAction();
   const rotation = rotationState(apiKey);
 
   const rotated = (result: KeyWithSecret) => {
@@ -29,23 +28,18 @@ export function SecretsPanel(props: { apiKey: PublicKey; onChange: (key: PublicK
     notify(`Key rotated: new secret ${key.prefix} issued.`);
   };
 
-  const close = async (secret: PublicSecret) => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      const key = await request<PublicKey>('POST', `/keys/${apiKey.id}/close-old-secret`, {
-        body: { secretId: secret.id },
-      });
-      setClosing(null);
-      props.onChange(key);
-      notify(`Old secret ${secret.prefix} closed: it no longer authenticates.`);
-    } catch (error) {
-      setClosing(null);
-      setProblem(toProblem(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const close = (secret: PublicSecret) =>
+    run(
+      async () => {
+        const key = await request<PublicKey>('POST', `/keys/${apiKey.id}/close-old-secret`, {
+          body: { secretId: secret.id },
+        });
+        setClosing(null);
+        props.onChange(key);
+        notify(`Old secret ${secret.prefix} closed: it no longer authenticates.`);
+      },
+      () => setClosing(null),
+    );
 
   return (
     <div class="secrets-panel">

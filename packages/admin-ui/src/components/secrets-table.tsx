@@ -1,5 +1,6 @@
 import { formatAgo, formatCount, formatTime } from '../format.ts';
 import type { PublicKey, PublicSecret } from '../types.ts';
+import { DataTable } from './data-table.tsx';
 
 function secretState(secret: PublicSecret): string {
   if (secret.usable) return secret.closesAt ? 'open (overlap)' : 'open';
@@ -16,50 +17,37 @@ export function SecretsTable(props: {
 }) {
   const { apiKey } = props;
   return (
-    <div class="table-wrap">
-      <table class="secrets-table">
-        <caption class="visually-hidden">Secrets of {apiKey.name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Secret</th>
-            <th scope="col">State</th>
-            <th scope="col">Created</th>
-            <th scope="col">Closes / closed</th>
-            <th scope="col">Calls</th>
-            <th scope="col">Last call</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {apiKey.rotation.secrets.map((secret) => (
-            <tr key={secret.id} data-secret-prefix={secret.prefix}>
-              <th scope="row">
-                <code>{secret.prefix}</code>
-                {secret.prefix === apiKey.prefix ? <span class="badge">current</span> : null}
-              </th>
-              <td>{secretState(secret)}</td>
-              <td>{formatTime(secret.createdAt)}</td>
-              <td>{formatTime(secret.closedAt ?? secret.closesAt)}</td>
-              <td class="num secret-calls">{formatCount(secret.callCount)}</td>
-              <td title={formatTime(secret.lastCallAt)}>{formatAgo(secret.lastCallAt)}</td>
-              <td>
-                {props.closable.has(secret.id) ? (
-                  <button
-                    type="button"
-                    class="button-danger-quiet"
-                    disabled={props.busy}
-                    onClick={() => props.onClose(secret)}
-                  >
-                    Close old secret<span class="visually-hidden"> {secret.prefix}</span>
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      class="secrets-table"
+      caption={`Secrets of ${apiKey.name}`}
+      columns={['Secret', 'State', 'Created', 'Closes / closed', 'Calls', 'Last call']}
+      actions
+    >
+      {apiKey.rotation.secrets.map((secret) => (
+        <tr key={secret.id} data-secret-prefix={secret.prefix}>
+          <th scope="row">
+            <code>{secret.prefix}</code>
+            {secret.prefix === apiKey.prefix ? <span class="badge">current</span> : null}
+          </th>
+          <td>{secretState(secret)}</td>
+          <td>{formatTime(secret.createdAt)}</td>
+          <td>{formatTime(secret.closedAt ?? secret.closesAt)}</td>
+          <td class="num secret-calls">{formatCount(secret.callCount)}</td>
+          <td title={formatTime(secret.lastCallAt)}>{formatAgo(secret.lastCallAt)}</td>
+          <td>
+            {props.closable.has(secret.id) ? (
+              <button
+                type="button"
+                class="button-danger-quiet"
+                disabled={props.busy}
+                onClick={() => props.onClose(secret)}
+              >
+                Close old secret<span class="visually-hidden"> {secret.prefix}</span>
+              </button>
+            ) : null}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -3,6 +3,7 @@ import { request } from '../api.ts';
 import { formatCount, formatMs } from '../format.ts';
 import { useLoad } from '../hooks.ts';
 import type { UsageSeries } from '../types.ts';
+import { SelectField } from './form-fields.tsx';
 import { LineChart } from './line-chart.tsx';
 import { ProblemView } from './problem-view.tsx';
 
@@ -33,16 +34,14 @@ export function UsagePanel(props: { keyId: string; refresh: number }) {
   return (
     <div class="usage">
       <div class="toolbar">
-        <div class="field">
-          <label for="usage-range">Range</label>
-          <select id="usage-range" value={rangeId} onChange={(e) => setRangeId(e.currentTarget.value)}>
-            {RANGES.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="usage-range"
+          label="Range"
+          value={rangeId}
+          options={RANGES.map((r) => r.id)}
+          labelOf={(id) => RANGES.find((r) => r.id === id)?.label ?? id}
+          onChange={setRangeId}
+        />
         <button type="button" class="button-quiet" onClick={() => void series.reload()}>
           Refresh usage
         </button>

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { request } from '../api.ts';
 import { ActivityTable } from '../components/activity-table.tsx';
+import { InputField, SelectField } from '../components/form-fields.tsx';
 import { PageHeading } from '../components/page-heading.tsx';
 import { dayRange } from '../date-range.ts';
 import { usePaged } from '../hooks.ts';
-import { ACTIVITY_ACTIONS, type ActivityEntry, type Page } from '../types.ts';
+import { ACTIVITY_ACTIONS, type ActivityEntry, ENVIRONMENTS, type Page } from '../types.ts';
 
 interface Filters {
   keyId: string;
@@ -33,60 +34,43 @@ function ActivityFilters(props: {
         props.onApply();
       }}
     >
-      <div class="field">
-        <label for="activity-key">Key id</label>
-        <input
-          id="activity-key"
-          value={props.draft.keyId}
-          placeholder="key_…"
-          onInput={(e) => props.onChange({ keyId: e.currentTarget.value })}
-        />
-      </div>
-      <div class="field">
-        <label for="activity-environment">Environment</label>
-        <select
-          id="activity-environment"
-          value={props.draft.environment}
-          onChange={(e) => props.onChange({ environment: e.currentTarget.value })}
-        >
-          <option value="">All</option>
-          <option value="live">live</option>
-          <option value="test">test</option>
-        </select>
-      </div>
-      <div class="field">
-        <label for="activity-action">Action</label>
-        <select
-          id="activity-action"
-          value={props.draft.action}
-          onChange={(e) => props.onChange({ action: e.currentTarget.value })}
-        >
-          <option value="">All</option>
-          {ACTIVITY_ACTIONS.map((action) => (
-            <option key={action} value={action}>
-              {action}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="activity-from">From (UTC day)</label>
-        <input
-          id="activity-from"
-          type="date"
-          value={props.draft.fromDay}
-          onInput={(e) => props.onChange({ fromDay: e.currentTarget.value })}
-        />
-      </div>
-      <div class="field">
-        <label for="activity-to">To (UTC day, inclusive)</label>
-        <input
-          id="activity-to"
-          type="date"
-          value={props.draft.toDay}
-          onInput={(e) => props.onChange({ toDay: e.currentTarget.value })}
-        />
-      </div>
+      <InputField
+        id="activity-key"
+        label="Key id"
+        value={props.draft.keyId}
+        placeholder="key_…"
+        onValue={(keyId) => props.onChange({ keyId })}
+      />
+      <SelectField
+        id="activity-environment"
+        label="Environment"
+        value={props.draft.environment}
+        emptyLabel="All"
+        options={ENVIRONMENTS}
+        onChange={(environment) => props.onChange({ environment })}
+      />
+      <SelectField
+        id="activity-action"
+        label="Action"
+        value={props.draft.action}
+        emptyLabel="All"
+        options={ACTIVITY_ACTIONS}
+        onChange={(action) => props.onChange({ action })}
+      />
+      <InputField
+        id="activity-from"
+        label="From (UTC day)"
+        type="date"
+        value={props.draft.fromDay}
+        onValue={(fromDay) => props.onChange({ fromDay })}
+      />
+      <InputField
+        id="activity-to"
+        label="To (UTC day, inclusive)"
+        type="date"
+        value={props.draft.toDay}
+        onValue={(toDay) => props.onChange({ toDay })}
+      />
       <button type="submit" class="button-primary">
         Apply filters
       </button>

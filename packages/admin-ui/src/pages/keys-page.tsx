@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { request } from '../api.ts';
+import { DataTable } from '../components/data-table.tsx';
+import { SelectField } from '../components/form-fields.tsx';
 import { ExpiryCell, IpList, ScopeList, StatusBadge } from '../components/key-badges.tsx';
 import { Link } from '../components/link.tsx';
 import { PageHeading } from '../components/page-heading.tsx';
@@ -7,9 +9,22 @@ import { ProblemView } from '../components/problem-view.tsx';
 import { RotationSummary } from '../components/rotation-summary.tsx';
 import { formatAgo, formatCount, formatTime } from '../format.ts';
 import { useLoad } from '../hooks.ts';
-import type { PublicKey } from '../types.ts';
+import { ENVIRONMENTS, type PublicKey } from '../types.ts';
 
-const COLUMNS = 10;
+const KEY_COLUMNS = [
+  'Name',
+  'Env',
+  'Prefix',
+  'Scopes',
+  'IP allowlist',
+  'Expiry',
+  'Rate limit',
+  'Last call',
+  'Status',
+];
+/** The key columns and the actions column: the rotation row spans them all. */
+const COLUMNS = KEY_COLUMNS.length + 1;
+const STATUSES = ['active', 'revoked'];
 
 function KeyRows(props: { apiKey: PublicKey }) {
   const { apiKey } = props;
@@ -60,32 +75,11 @@ function KeyRows(props: { apiKey: PublicKey }) {
 /** The keys, one row each (plus a rotation row for keys being rotated). */
 function KeysTable(props: { items: PublicKey[] }) {
   return (
-    <div class="table-wrap">
-      <table class="keys-table">
-        <caption class="visually-hidden">API keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Env</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">IP allowlist</th>
-            <th scope="col">Expiry</th>
-            <th scope="col">Rate limit</th>
-            <th scope="col">Last call</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.items.map((apiKey) => (
-            <KeyRows key={apiKey.id} apiKey={apiKey} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable class="keys-table" caption="API keys" columns={KEY_COLUMNS} actions>
+      {props.items.map((apiKey) => (
+        <KeyRows key={apiKey.id} apiKey={apiKey} />
+      ))}
+    </DataTable>
   );
 }
 
@@ -108,26 +102,22 @@ export function KeysPage() {
         </Link>
       </div>
       <form class="filters" aria-label="Filter keys" onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="filter-environment">Environment</label>
-          <select
-            id="filter-environment"
-            value={environment}
-            onChange={(e) => setEnvironment(e.currentTarget.value)}
-          >
-            <option value="">All</option>
-            <option value="live">live</option>
-            <option value="test">test</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="filter-status">Status</label>
-          <select id="filter-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">All</option>
-            <option value="active">active</option>
-            <option value="revoked">revoked</option>
-          </select>
-        </div>
+        <SelectField
+          id="filter-environment"
+          label="Environment"
+          value={environment}
+          emptyLabel="All"
+          options={ENVIRONMENTS}
+          onChange={setEnvironment}
+        />
+        <SelectField
+          id="filter-status"
+          label="Status"
+          value={status}
+          emptyLabel="All"
+          options={STATUSES}
+          onChange={setStatus}
+        />
         <button type="button" class="button-quiet" onClick={() => void keys.reload()}>
           Refresh
         </button>

@@ -1,16 +1,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type Problem, request } from '../api.ts';
+import { request } from '../api.ts';
+import { InputField } from '../components/form-fields.tsx';
 import { PageHeading } from '../components/page-heading.tsx';
-import { ProblemView, toProblem } from '../components/problem-view.tsx';
+import { ProblemView } from '../components/problem-view.tsx';
 import { formatDuration } from '../format.ts';
+import { useAction } from '../hooks.ts';
 import type { Session } from '../types.ts';
 
 /** The login form: email and password; shows why a login was refused and when to retry. */
 export function LoginPage(props: { message: string | null; onLogin: (session: Session) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, run } = useAction();
   const [retryAt, setRetryAt] = useState<number | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
 
@@ -20,21 +21,18 @@ export function LoginPage(props: { message: string | null; onLogin: (session: Se
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(null);
     setRetryAt(null);
-    try {
-      const session = await request<Session>('POST', '/session', { body: { email, password } });
-      setPassword('');
-      props.onLogin(session);
-    } catch (error) {
-      const found = toProblem(error);
-      setProblem(found);
-      setRetryAt(found.retryAfter ? Date.now() + found.retryAfter * 1000 : null);
-      setPassword('');
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const session = await request<Session>('POST', '/session', { body: { email, password } });
+        setPassword('');
+        props.onLogin(session);
+      },
+      (found) => {
+        setRetryAt(found.retryAfter ? Date.now() + found.retryAfter * 1000 : null);
+        setPassword('');
+      },
+    );
   };
 
   return (
@@ -53,31 +51,27 @@ export function LoginPage(props: { message: string | null; onLogin: (session: Se
         </p>
       ) : null}
       <form class="form" onSubmit={submit} aria-describedby={problem ? 'login-problem' : undefined}>
-        <div class="field">
-          <label for="login-email">Email</label>
-          <input
-            ref={emailRef}
-            id="login-email"
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="login-password">Password</label>
-          <input
-            id="login-password"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </div>
+        <InputField
+          inputRef={emailRef}
+          id="login-email"
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <InputField
+          id="login-password"
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
         <button type="submit" class="button-primary" disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}
         </button>
