@@ -69,6 +69,12 @@ export interface KeyStore {
   listKeys(filter?: KeyFilter): Promise<ApiKey[]>;
   /** Every secret of a key, newest first. */
   listSecrets(keyId: string): Promise<SecretRecord[]>;
+  /**
+   * Ids (ascending, each once) of the keys the sweep must look at: keys (any status) with a secret whose
+   * `closedAt` is null and `closesAt <= nowMs`, and active keys whose expiry end (the end of their
+   * `expiresAt` day, UTC) lies in `(nowMs, nowMs + reminderLeadDays days]`; indexed, never a full scan.
+   */
+  listSweepCandidates(nowMs: number, reminderLeadDays: number): Promise<string[]>;
   /** The secret with this token lookup id together with its key, or null. */
   findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
   /** Activity entries matching the filter, newest first. */
