@@ -72,7 +72,8 @@ export interface KeyStore {
   /**
    * Ids (ascending, each once) of the keys the sweep must look at: keys (any status) with a secret whose
    * `closedAt` is null and `closesAt <= nowMs`, and active keys whose expiry end (the end of their
-   * `expiresAt` day, UTC) lies in `(nowMs, nowMs + reminderLeadDays days]`; indexed, never a full scan.
+   * `expiresAt` day, UTC) lies in `(nowMs, nowMs + reminderLeadDays days]`. Read from indexes kept by
+   * `commitChange` (Redis builds them once over keys written before they existed).
    */
   listSweepCandidates(nowMs: number, reminderLeadDays: number): Promise<string[]>;
   /** The secret with this token lookup id together with its key, or null. */
