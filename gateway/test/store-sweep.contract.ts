@@ -4,7 +4,7 @@ import type { KeyStore } from '../src/store/store.ts';
 import { iso, makeActivity, makeKey, makeSecret, T0, update } from './store.contract.ts';
 
 const DAY = 86_400_000;
-const LEAD = 7;
+const LEADS = [7, 1];
 
 /** Creates a key (no expiry unless given) with one secret shaped by `secret`; returns both. */
 async function seed(
@@ -40,8 +40,11 @@ export function describeSweepCandidatesContract(current: () => KeyStore): void {
       const later = await seed(store, {}, { closesAt: iso(60_000) });
       await seed(store, {}, { closesAt: iso(-1000), closedAt: iso(-1000), closedReason: 'manual' });
       await seed(store);
-      assert.deepEqual(await store.listSweepCandidates(T0, LEAD), [due.key.id]);
-      assert.deepEqual(await store.listSweepCandidates(T0 + 60_000, LEAD), [due.key.id, later.key.id].sort());
+      assert.deepEqual(await store.listSweepCandidates(T0, LEADS), [due.key.id]);
+      assert.deepEqual(
+        await store.listSweepCandidates(T0 + 60_000, LEADS),
+        [due.key.id, later.key.id].sort(),
+      );
     });
 
     it('lists active keys whose expiry end is within the lead, not expired, revoked or later ones', async () => {
@@ -54,10 +57,20 @@ export function describeSweepCandidatesContract(current: () => KeyStore): void {
         status: 'revoked',
         revokedAt: iso(0),
       });
-      assert.deepEqual(await store.listSweepCandidates(T0, LEAD), [lastDay.key.id, inside.key.id].sort());
-      assert.deepEqual(await store.listSweepCandidates(T0, 1), [lastDay.key.id]);
-      assert.deepEqual(await store.listSweepCandidates(T0, 0), []);
-      assert.deepEqual(await store.listSweepCandidates(T0 + 14 * DAY, LEAD), []);
+      assert.deepEqual(await store.listSweepCandidates(T0, LEADS), [lastDay.key.id, inside.key.id].sort());
+      assert.deepEqual(await store.listSweepCandidates(T0, [1]), [lastDay.key.id]);
+      assert.deepEqual(await store.listSweepCandidates(T0, []), []);
+      assert.deepEqual(await store.listSweepCandidates(T0 + 14 * DAY, LEADS), []);
+    });
+
+    it('leaves out a key reminded for every lead it entered, until it enters a lead it was not reminded for', async () => {
+      const reminded = await seed(store, { expiresAt: '2025-03-05', remindersSent: [7] });
+      await seed(store, { expiresAt: '2025-03-01', remindersSent: [7, 1] });
+      const skipped = await seed(store, { expiresAt: '2025-03-01', remindersSent: [7] });
+      assert.deepEqual(await store.listSweepCandidates(T0, LEADS), [skipped.key.id]);
+      const lastDay = Date.parse('2025-03-05T12:00:00.000Z');
+      assert.deepEqual(await store.listSweepCandidates(lastDay, LEADS), [reminded.key.id]);
+      assert.deepEqual(await store.listSweepCandidates(lastDay, [7]), []);
     });
 
     it('follows every commitChange: closing, rotating, revoking and changing the expiry', async () => {
@@ -82,7 +95,7 @@ export function describeSweepCandidatesContract(current: () => KeyStore): void {
       ];
       for (const change of changes) assert.equal(await store.commitChange(change), true);
       assert.deepEqual(
-        await store.listSweepCandidates(T0, LEAD),
+        await store.listSweepCandidates(T0, LEADS),
         [rotating.key.id, shortening.key.id].sort(),
       );
     });
@@ -90,7 +103,7 @@ export function describeSweepCandidatesContract(current: () => KeyStore): void {
     it('keeps a key listed after a change that does not carry its due secret', async () => {
       const { key } = await seed(store, {}, { closesAt: iso(-1000) });
       assert.equal(await store.commitChange(update(key, { name: 'renamed' })), true);
-      assert.deepEqual(await store.listSweepCandidates(T0, LEAD), [key.id]);
+      assert.deepEqual(await store.listSweepCandidates(T0, LEADS), [key.id]);
     });
   });
 }

@@ -39,8 +39,7 @@ export async function sweep(ctx: ServiceContext, nowMs: number = ctx.clock()): P
   const result: SweepResult = { secretsClosed: 0, remindersWritten: 0 };
   const failures: unknown[] = [];
   let swept = 0;
-  const leadDaysMax = Math.max(0, ...ctx.config.expiryReminderDays);
-  for (const keyId of await ctx.store.listSweepCandidates(nowMs, leadDaysMax)) {
+  for (const keyId of await ctx.store.listSweepCandidates(nowMs, ctx.config.expiryReminderDays)) {
     if (++swept % KEYS_PER_TURN === 0) await yieldToEventLoop();
     try {
       const key = await ctx.store.getKey(keyId);

@@ -4,31 +4,61 @@ import { closingMember, closingScore, expiryScore } from './redis-codec.ts';
 import { readKey, readSecrets } from './redis-reads.ts';
 import type { RedisStoreContext } from './redis-writes.ts';
 
-/** Keys read at once while building the sweep zsets (or scanning without them). */
+/** Keys read at once (one pipelined batch) while building the sweep zsets, scanning, or filtering reminders. */
 const BUILD_CHUNK = 500;
 /** How long one instance holds the build lock; a crashed builder's lock lapses after this. */
 const BUILD_LOCK_MS = 10 * 60_000;
 
 /**
  * The sweep candidates (see `KeyStore.listSweepCandidates`) from two ZRANGEBYSCOREs over the zsets
- * the commit script maintains. Keys written before those zsets existed are indexed once (see
+ * the commit script maintains, plus a read of each key inside the largest lead (its `remindersSent`). Keys written before those zsets existed are indexed once (see
  * `ensureSweepIndexes`); while another instance does that, this call scans every key instead.
  */
 export async function readSweepCandidates(
   ctx: RedisStoreContext,
   nowMs: number,
-  reminderLeadDays: number,
+  reminderLeadDays: readonly number[],
 ): Promise<string[]> {
   if (!(await ensureSweepIndexes(ctx))) return scanSweepCandidates(ctx, nowMs, reminderLeadDays);
   const { client, names } = ctx;
   const [closing, expiring] = await Promise.all([
     client.zrangebyscore(names.sweepClosing, '-inf', nowMs),
-    reminderLeadDays > 0
-      ? client.zrangebyscore(names.sweepExpiry, `(${nowMs}`, nowMs + reminderLeadDays * DAY_MS)
-      : [],
+    readExpiring(ctx, nowMs, reminderLeadDays),
   ]);
   const closingKeys = closing.map((member) => member.slice(0, member.indexOf(' ')));
   return [...new Set([...closingKeys, ...expiring])].sort();
+}
+
+/** Keys of sweep:expiry inside the largest lead, kept when they entered a lead they have no reminder for. */
+async function readExpiring(
+  ctx: RedisStoreContext,
+  nowMs: number,
+  reminderLeadDays: readonly number[],
+): Promise<string[]> {
+  const largest = Math.max(0, ...reminderLeadDays);
+  if (largest === 0) return [];
+  const reply = await ctx.client.zrangebyscore(
+    ctx.names.sweepExpiry,
+    `(${nowMs}`,
+    nowMs + largest * DAY_MS,
+    'WITHSCORES',
+  );
+  const due: string[] = [];
+  for (let i = 0; i < reply.length; i += 2 * BUILD_CHUNK) {
+    const chunk = reply.slice(i, i + 2 * BUILD_CHUNK);
+    const ids = chunk.filter((_, n) => n % 2 === 0);
+    const keys = await Promise.all(ids.map((id) => readKey(ctx, id)));
+    keys.forEach((key, n) => {
+      if (key && dueForReminder(key, Number(chunk[n * 2 + 1]), nowMs, reminderLeadDays)) due.push(key.id);
+    });
+  }
+  return due;
+}
+
+/** True when the key (expiry end `endMs`) is active and inside the window of a lead it has no reminder for. */
+function dueForReminder(key: ApiKey, endMs: number, nowMs: number, leads: readonly number[]): boolean {
+  const entered = (lead: number) => endMs > nowMs && endMs <= nowMs + lead * DAY_MS;
+  return key.status === 'active' && leads.some((lead) => entered(lead) && !key.remindersSent.includes(lead));
 }
 
 /**
@@ -74,12 +104,12 @@ async function indexKey(ctx: RedisStoreContext, key: ApiKey, secrets: SecretReco
 async function scanSweepCandidates(
   ctx: RedisStoreContext,
   nowMs: number,
-  reminderLeadDays: number,
+  reminderLeadDays: readonly number[],
 ): Promise<string[]> {
   const ids = new Set<string>();
   await forEachKeyState(ctx, async (key, secrets) => {
     const expiry = expiryScore(key);
-    const expiring = expiry !== null && expiry > nowMs && expiry <= nowMs + reminderLeadDays * DAY_MS;
+    const expiring = expiry !== null && dueForReminder(key, expiry, nowMs, reminderLeadDays);
     const closing = secrets.some((secret) => (closingScore(secret) ?? Number.POSITIVE_INFINITY) <= nowMs);
     if (expiring || closing) ids.add(key.id);
   });

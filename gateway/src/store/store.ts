@@ -72,10 +72,11 @@ export interface KeyStore {
   /**
    * Ids (ascending, each once) of the keys the sweep must look at: keys (any status) with a secret whose
    * `closedAt` is null and `closesAt <= nowMs`, and active keys whose expiry end (the end of their
-   * `expiresAt` day, UTC) lies in `(nowMs, nowMs + reminderLeadDays days]`. Read from indexes kept by
-   * `commitChange` (Redis builds them once over keys written before they existed).
+   * `expiresAt` day, UTC) lies in `(nowMs, nowMs + L days]` for some lead L of `reminderLeadDays`
+   * missing from their `remindersSent`. Read from indexes kept by `commitChange` (Redis builds them
+   * once over keys written before they existed).
    */
-  listSweepCandidates(nowMs: number, reminderLeadDays: number): Promise<string[]>;
+  listSweepCandidates(nowMs: number, reminderLeadDays: readonly number[]): Promise<string[]>;
   /** The secret with this token lookup id together with its key, or null. */
   findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
   /** Activity entries matching the filter, newest first. */

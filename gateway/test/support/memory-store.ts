@@ -93,7 +93,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       for (const key of keys.values()) {
         if (key.status !== 'active' || key.expiresAt === null) continue;
         const end = expiryEndMs(key.expiresAt);
-        if (end > nowMs && end <= nowMs + reminderLeadDays * DAY_MS) ids.add(key.id);
+        const entered = (lead: number) => end > nowMs && end <= nowMs + lead * DAY_MS;
+        if (reminderLeadDays.some((lead) => entered(lead) && !key.remindersSent.includes(lead)))
+          ids.add(key.id);
       }
       return [...ids].sort();
     },

@@ -39,19 +39,22 @@ describe('Redis sweep candidates over keys written before the sweep zsets existe
 
   it('indexes them on the first call, once, and keeps them current afterwards', async () => {
     const expected = [seeded.due.key.id, seeded.expiring.id].sort();
-    assert.deepEqual(await store.listSweepCandidates(T0, 7), expected);
+    assert.deepEqual(await store.listSweepCandidates(T0, [7]), expected);
     assert.equal(await store.client.exists(`${prefix}sweep:ready`), 1);
     assert.equal(await store.client.exists(`${prefix}sweep:build`), 0);
     assert.equal(await store.client.zcard(`${prefix}sweep:closing`), 1);
     assert.equal(await store.client.zcard(`${prefix}sweep:expiry`), 2);
     const closed = { ...seeded.due.secret, closedAt: iso(-1000), closedReason: 'overlap_ended' as const };
     assert.equal(await store.commitChange(update(seeded.due.key, {}, [closed])), true);
-    assert.deepEqual(await store.listSweepCandidates(T0, 7), [seeded.expiring.id]);
+    assert.deepEqual(await store.listSweepCandidates(T0, [7]), [seeded.expiring.id]);
   });
 
   it('answers from a full scan while another instance holds the build lock, building nothing', async () => {
     await store.client.set(`${prefix}sweep:build`, 'another-instance');
-    assert.deepEqual(await store.listSweepCandidates(T0, 7), [seeded.due.key.id, seeded.expiring.id].sort());
+    assert.deepEqual(
+      await store.listSweepCandidates(T0, [7]),
+      [seeded.due.key.id, seeded.expiring.id].sort(),
+    );
     assert.equal(await store.client.exists(`${prefix}sweep:ready`), 0);
     assert.equal(await store.client.exists(`${prefix}sweep:closing`), 0);
     assert.equal(await store.client.get(`${prefix}sweep:build`), 'another-instance');
@@ -60,7 +63,7 @@ describe('Redis sweep candidates over keys written before the sweep zsets existe
   it('answers the same on every instance when several ask at once, and ends built', async () => {
     const peers = await Promise.all([1, 2, 3].map(() => openRedisKeyStore(redis.url, { keyPrefix: prefix })));
     try {
-      const answers = await Promise.all([store, ...peers].map((s) => s.listSweepCandidates(T0, 7)));
+      const answers = await Promise.all([store, ...peers].map((s) => s.listSweepCandidates(T0, [7])));
       for (const answer of answers) assert.deepEqual(answer, [seeded.due.key.id, seeded.expiring.id].sort());
       assert.equal(await store.client.exists(`${prefix}sweep:ready`), 1);
     } finally {
