@@ -12,6 +12,7 @@ import { LATENCY_BUCKETS_MS } from '../src/keys/model.ts';
 import { InvalidCursorError } from '../src/store/cursor.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import { describeAdminSessionContract } from './store-admin.contract.ts';
+import { describeSweepCandidatesContract } from './store-sweep.contract.ts';
 
 /** One backend under test: a fresh, empty store, a second connection to the same data, and cleanup. */
 export interface StoreFixture {
@@ -21,8 +22,8 @@ export interface StoreFixture {
   cleanup(): Promise<void>;
 }
 
-const T0 = Date.parse('2025-03-01T10:00:00.000Z');
-const iso = (offsetMs: number) => new Date(T0 + offsetMs).toISOString();
+export const T0 = Date.parse('2025-03-01T10:00:00.000Z');
+export const iso = (offsetMs: number) => new Date(T0 + offsetMs).toISOString();
 let counter = 0;
 const uid = (prefix: string) => `${prefix}_${(++counter).toString().padStart(6, '0')}`;
 
@@ -142,7 +143,7 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 2000
 }
 
 /** Creates a key with one secret; returns both. */
-async function seedKey(store: KeyStore, over: Partial<ApiKey> = {}) {
+export async function seedKey(store: KeyStore, over: Partial<ApiKey> = {}) {
   const key = makeKey(over);
   const secret = makeSecret(key.id, { createdAt: key.createdAt });
   const change: KeyChange = { key, expectedVersion: null, secrets: [secret], activity: makeActivity(key) };
@@ -151,7 +152,7 @@ async function seedKey(store: KeyStore, over: Partial<ApiKey> = {}) {
 }
 
 /** An update of `key` to `next` (version + 1) with its activity entry. */
-function update(
+export function update(
   key: ApiKey,
   next: Partial<ApiKey>,
   secrets: SecretRecord[] = [],
@@ -504,5 +505,6 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
     });
 
     describeAdminSessionContract(() => ({ fixture, store }));
+    describeSweepCandidatesContract(() => store);
   });
 }

@@ -32,15 +32,18 @@ function isDue(secret: SecretRecord, nowMs: number): boolean {
  *   per lead time entered (`{leadDays, daysLeft, expiresAt}`, largest lead first, even when several
  *   windows were entered at once) and marks each lead in `remindersSent`.
  * Nothing on the request path depends on this: the data plane checks closesAt and expiry itself.
- * Every key is attempted; failures are thrown together at the end as an AggregateError.
+ * Only the store's sweep candidates are read (active keys among them), not every key;
+ * every candidate is attempted; failures are thrown together at the end as an AggregateError.
  */
 export async function sweep(ctx: ServiceContext, nowMs: number = ctx.clock()): Promise<SweepResult> {
   const result: SweepResult = { secretsClosed: 0, remindersWritten: 0 };
   const failures: unknown[] = [];
   let swept = 0;
-  for (const key of await ctx.store.listKeys({ status: 'active' })) {
+  for (const keyId of await ctx.store.listSweepCandidates(nowMs, ctx.config.expiryReminderDays)) {
     if (++swept % KEYS_PER_TURN === 0) await yieldToEventLoop();
     try {
+      const key = await ctx.store.getKey(keyId);
+      if (key?.status !== 'active') continue;
       result.secretsClosed += await closeEndedOverlaps(ctx, key.id, nowMs);
       result.remindersWritten += await writeReminders(ctx, key, nowMs);
     } catch (error) {

@@ -1,3 +1,4 @@
+import { expiryEndMs } from '../keys/lifecycle.ts';
 import type { ApiKey, SecretRecord, UsageBucket } from '../keys/model.ts';
 
 /** Hash fields read for a key, in this order. */
@@ -43,6 +44,21 @@ export function decodeSecret(fields: readonly Reply[]): SecretRecord | null {
     callCount: Number(callCount ?? 0),
     lastCallAt: lastCallAt || null,
   };
+}
+
+/** The `sweep:expiry` score of a key: its expiry end (ms) while it is active and expires, else null (not indexed). */
+export function expiryScore(key: Pick<ApiKey, 'status' | 'expiresAt'>): number | null {
+  return key.status === 'active' && key.expiresAt !== null ? expiryEndMs(key.expiresAt) : null;
+}
+
+/** The `sweep:closing` score of a secret: its overlap end (ms) while it is open and has one, else null (not indexed). */
+export function closingScore(secret: Pick<SecretRecord, 'closesAt' | 'closedAt'>): number | null {
+  return secret.closedAt === null && secret.closesAt !== null ? Date.parse(secret.closesAt) : null;
+}
+
+/** The `sweep:closing` member of a secret: `<keyId> <secretId>` (ids hold no spaces). */
+export function closingMember(secret: Pick<SecretRecord, 'keyId' | 'id'>): string {
+  return `${secret.keyId} ${secret.id}`;
 }
 
 /** The histogram as the comma-separated counts the usage script reads. */

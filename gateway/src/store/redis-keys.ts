@@ -27,6 +27,12 @@ import type { Environment, KeyStatus } from '../keys/model.ts';
  * | P logs:<keyId>                    | zset (lex) | `<at> <id>` of API log lines                           |
  * | P logs:<keyId>:lines              | hash   | request id → log line JSON                                 |
  * | P logs:keys                       | set    | ids of keys that have log lines                            |
+ * | P sweep:closing                   | zset   | `<keyId> <secretId>` of open secrets with an overlap end,  |
+ * |                                   |        | score = closesAt (ms)                                      |
+ * | P sweep:expiry                    | zset   | ids of active keys with expiresAt, score = expiry end (ms) |
+ * | P sweep:ready                     | string | set once the sweep zsets also cover keys written before    |
+ * |                                   |        | they existed (built once, see redis-sweep.ts)              |
+ * | P sweep:build                     | string | lock of that one-time build (holder's origin; PX)          |
  * | P admin:email:<lowercased email>  | string | administrator JSON                                         |
  * | P admin:ids                       | set    | administrator ids                                          |
  * | P admin:session:<token sha256>    | hash   | an admin session (AdminSession fields); TTL = its idle end |
@@ -73,6 +79,10 @@ export function createKeyNames(prefix: string) {
     logs: (keyId: string) => `${prefix}logs:${keyId}`,
     logLines: (keyId: string) => `${prefix}logs:${keyId}:lines`,
     logKeys: `${prefix}logs:keys`,
+    sweepClosing: `${prefix}sweep:closing`,
+    sweepExpiry: `${prefix}sweep:expiry`,
+    sweepReady: `${prefix}sweep:ready`,
+    sweepBuild: `${prefix}sweep:build`,
     adminByEmail: (normalizedEmail: string) => `${prefix}admin:email:${normalizedEmail}`,
     adminIds: `${prefix}admin:ids`,
     adminSession: (tokenHash: string) => `${prefix}admin:session:${tokenHash}`,

@@ -40,7 +40,7 @@ end
 local indexCount, secretCount = tonumber(ARGV[13]), tonumber(ARGV[14])
 local claimed = {}
 for i = 0, secretCount - 1 do
-  local k, a = 11 + indexCount + i * 3, 14 + i * 6
+  local k, a = 11 + indexCount + i * 3, 14 + i * 7
   if redis.call('EXISTS', KEYS[k + 1]) == 0 then
     local id, lookup = ARGV[a + 1], ARGV[a + 3]
     local holder = redis.call('HGET', KEYS[2], lookup) or claimed[lookup]
@@ -53,15 +53,27 @@ for i = 0, secretCount - 1 do
 end
 for i = 12, 11 + indexCount do redis.call('ZREM', KEYS[i], ARGV[3]) end
 redis.call('HSET', KEYS[1], 'data', ARGV[6], 'version', ARGV[5], 'environment', ARGV[7], 'status', ARGV[8])
+local closingIndex, expiryIndex = KEYS[#KEYS - 1], KEYS[#KEYS]
+if ARGV[#ARGV] == '' then
+  redis.call('ZREM', expiryIndex, ARGV[3])
+else
+  redis.call('ZADD', expiryIndex, ARGV[#ARGV], ARGV[3])
+end
 for i = 8, 11 do redis.call('ZADD', KEYS[i], ARGV[9], ARGV[3]) end
 for i = 0, secretCount - 1 do
-  local k, a = 11 + indexCount + i * 3, 14 + i * 6
+  local k, a = 11 + indexCount + i * 3, 14 + i * 7
   if redis.call('EXISTS', KEYS[k + 1]) == 1 then
     redis.call('HSET', KEYS[k + 1], 'closing', ARGV[a + 6])
   else
     redis.call('HSET', KEYS[k + 1], 'keyId', ARGV[a + 2], 'data', ARGV[a + 5], 'closing', ARGV[a + 6], 'callCount', 0)
     redis.call('HSET', KEYS[2], ARGV[a + 3], ARGV[a + 1])
     redis.call('ZADD', KEYS[k + 3], ARGV[a + 4], ARGV[a + 1])
+  end
+  local member = ARGV[a + 2] .. ' ' .. ARGV[a + 1]
+  if ARGV[a + 7] == '' then
+    redis.call('ZREM', closingIndex, member)
+  else
+    redis.call('ZADD', closingIndex, ARGV[a + 7], member)
   end
 end
 redis.call('HSET', KEYS[3], ARGV[10], ARGV[12])
@@ -144,6 +156,29 @@ while scanned < budget do
 end
 out[1] = max
 return out
+`;
+
+/**
+ * KEYS: key hash, sweep:closing, sweep:expiry. ARGV: the key version the caller read, key id, its
+ * sweep:expiry score ('' = remove), then per secret: sweep:closing member and score ('' = remove).
+ * Indexes one key written before the sweep zsets existed; returns 0 (writing nothing) when the key
+ * changed since it was read, so the caller reads it again.
+ */
+const INDEX_SWEEP_KEY = `
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[3], ARGV[2])
+else
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
+end
+for i = 4, #ARGV - 1, 2 do
+  if ARGV[i + 1] == '' then
+    redis.call('ZREM', KEYS[2], ARGV[i])
+  else
+    redis.call('ZADD', KEYS[2], ARGV[i + 1], ARGV[i])
+  end
+end
+return 1
 `;
 
 /** KEYS: lookups. ARGV: lookup, secret name prefix, key name prefix. Secret and key fields, or nil. */
@@ -249,6 +284,7 @@ const SCRIPTS = {
   recordUsage: RECORD_USAGE,
   scanPage: SCAN_PAGE,
   findByLookup: FIND_BY_LOOKUP,
+  indexSweepKey: INDEX_SWEEP_KEY,
   appendLogs: APPEND_LOGS,
   pruneLogs: PRUNE_LOGS,
   pruneUsage: PRUNE_USAGE,

@@ -1,7 +1,14 @@
 import { type Redis, ReplyError } from 'ioredis';
 import { GatewayError } from '../errors.ts';
 import type { AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
-import { encodeHistogram, encodeKeyData, encodeSecretClosing, encodeSecretData } from './redis-codec.ts';
+import {
+  closingScore,
+  encodeHistogram,
+  encodeKeyData,
+  encodeSecretClosing,
+  encodeSecretData,
+  expiryScore,
+} from './redis-codec.ts';
 import {
   encodeInvalidation,
   lexMember,
@@ -31,11 +38,12 @@ const PRUNE_BATCH = 1000;
  * KEYS: 1 key hash, 2 lookups, 3 activity hash, 4 activity:all, 5 activity:key:<activity.keyId>,
  * 6 activity:env:<activity.environment>, 7 the activity's key hash, 8 keys:all, 9–11 the key's
  * env, status and env+status indexes, then every filtered key index, then per secret: its hash,
- * its key's hash and its key's secrets zset.
+ * its key's hash and its key's secrets zset, then sweep:closing and sweep:expiry (last two).
  * ARGV: 1 channel, 2 message, 3 key id, 4 expected version ('' = create), 5 new version, 6 key
  * JSON, 7 environment, 8 status, 9 createdAt score, 10 activity id, 11 activity member,
  * 12 activity JSON, 13 number of filtered indexes, 14 number of secrets, then per secret: id,
- * keyId, lookup, createdAt score, data JSON, closing JSON.
+ * keyId, lookup, createdAt score, data JSON, closing JSON, sweep:closing score ('' = remove);
+ * last: the key's sweep:expiry score ('' = remove).
  */
 export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string | number)[] {
   const { names } = ctx;
@@ -54,6 +62,8 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     names.keysByEnvStatus(key.environment, key.status),
     ...names.filteredKeyIndexes,
     ...secrets.flatMap((s) => [names.secret(s.id), names.key(s.keyId), names.keySecrets(s.keyId)]),
+    names.sweepClosing,
+    names.sweepExpiry,
   ];
   const message = encodeInvalidation({ kind: 'commit', origin: ctx.origin, keyId: key.id });
   const args = [
@@ -78,7 +88,9 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
       timeScore(s.createdAt),
       encodeSecretData(s),
       encodeSecretClosing(s),
+      closingScore(s) ?? '',
     ]),
+    expiryScore(key) ?? '',
   ];
   return [keys.length, ...keys, ...args];
 }

@@ -20,6 +20,7 @@ import {
 } from './redis-reads.ts';
 import { defineScripts } from './redis-scripts.ts';
 import { openInvalidationSubscriber } from './redis-subscriber.ts';
+import { readSweepCandidates } from './redis-sweep.ts';
 import {
   appendLogLines,
   commitKeyChange,
@@ -92,6 +93,7 @@ export async function openRedisKeyStore(
     getKey: (id) => readKey(ctx, id),
     listKeys: (filter = {}) => readKeys(ctx, filter),
     listSecrets: (keyId) => readSecrets(ctx, keyId),
+    listSweepCandidates: (nowMs, reminderLeadDays) => readSweepCandidates(ctx, nowMs, reminderLeadDays),
     findByLookup: (lookup) => readByLookup(ctx, lookup),
     listActivity: (filter) => readActivityPage(ctx, filter),
     recordUsage: (buckets, flushId) => recordUsageBuckets(ctx, buckets, flushId),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
@@ -24,7 +25,10 @@ export const keys = sqliteTable(
     lastCallAt: text('last_call_at'),
     version: integer('version').notNull(),
   },
-  (t) => [index('keys_environment_status_idx').on(t.environment, t.status, t.createdAt)],
+  (t) => [
+    index('keys_environment_status_idx').on(t.environment, t.status, t.createdAt),
+    index('keys_status_expires_idx').on(t.status, t.expiresAt),
+  ],
 );
 
 export const secrets = sqliteTable(
@@ -44,7 +48,14 @@ export const secrets = sqliteTable(
     callCount: integer('call_count').notNull().default(0),
     lastCallAt: text('last_call_at'),
   },
-  (t) => [uniqueIndex('secrets_lookup_idx').on(t.lookup), index('secrets_key_idx').on(t.keyId, t.createdAt)],
+  (t) => [
+    uniqueIndex('secrets_lookup_idx').on(t.lookup),
+    index('secrets_key_idx').on(t.keyId, t.createdAt),
+    // Partial: only secrets with a pending overlap end, so the sweep's due query reads a handful of rows.
+    index('secrets_open_closes_idx')
+      .on(t.closesAt)
+      .where(sql`${t.closedAt} IS NULL AND ${t.closesAt} IS NOT NULL`),
+  ],
 );
 
 /** Append-only: rows are inserted, never updated or deleted. */

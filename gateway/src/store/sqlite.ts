@@ -11,6 +11,7 @@ import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
 import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
 import * as schema from './sqlite-schema.ts';
 import { adminUsers, apiLogs, keys, secrets, usageBuckets } from './sqlite-schema.ts';
+import { listSweepCandidateIds } from './sqlite-sweep.ts';
 import { commitKeyChange, recordUsageBuckets } from './sqlite-writes.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from './store.ts';
 
@@ -87,6 +88,9 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
         .orderBy(desc(secrets.createdAt), desc(sql`rowid`))
         .all();
       return rows.map(secretFromRow);
+    },
+    async listSweepCandidates(nowMs, reminderLeadDays) {
+      return listSweepCandidateIds(db, nowMs, reminderLeadDays);
     },
     async findByLookup(lookup) {
       const row = db

@@ -69,6 +69,14 @@ export interface KeyStore {
   listKeys(filter?: KeyFilter): Promise<ApiKey[]>;
   /** Every secret of a key, newest first. */
   listSecrets(keyId: string): Promise<SecretRecord[]>;
+  /**
+   * Ids (ascending, each once) of the keys the sweep must look at: keys (any status) with a secret whose
+   * `closedAt` is null and `closesAt <= nowMs`, and active keys whose expiry end (the end of their
+   * `expiresAt` day, UTC) lies in `(nowMs, nowMs + L days]` for some lead L of `reminderLeadDays`
+   * missing from their `remindersSent`. Read from indexes kept by `commitChange` (Redis builds them
+   * once over keys written before they existed).
+   */
+  listSweepCandidates(nowMs: number, reminderLeadDays: readonly number[]): Promise<string[]>;
   /** The secret with this token lookup id together with its key, or null. */
   findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
   /** Activity entries matching the filter, newest first. */

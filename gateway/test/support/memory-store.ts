@@ -1,3 +1,4 @@
+import { DAY_MS, expiryEndMs } from '../../src/keys/lifecycle.ts';
 import type {
   ActivityEntry,
   AdminSession,
@@ -80,6 +81,23 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async listSecrets(keyId) {
       track('listSecrets');
       return [...secrets.values()].filter((secret) => secret.keyId === keyId).map(clone);
+    },
+    async listSweepCandidates(nowMs, reminderLeadDays) {
+      track('listSweepCandidates');
+      const ids = new Set<string>();
+      for (const secret of secrets.values()) {
+        if (secret.closedAt === null && secret.closesAt !== null && Date.parse(secret.closesAt) <= nowMs) {
+          ids.add(secret.keyId);
+        }
+      }
+      for (const key of keys.values()) {
+        if (key.status !== 'active' || key.expiresAt === null) continue;
+        const end = expiryEndMs(key.expiresAt);
+        const entered = (lead: number) => end > nowMs && end <= nowMs + lead * DAY_MS;
+        if (reminderLeadDays.some((lead) => entered(lead) && !key.remindersSent.includes(lead)))
+          ids.add(key.id);
+      }
+      return [...ids].sort();
     },
     async findByLookup(lookup) {
       track('findByLookup');

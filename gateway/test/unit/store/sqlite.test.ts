@@ -63,6 +63,7 @@ describe('openSqliteKeyStore', () => {
           .all()
           .map((row) => (row as { name: string }).name);
         assert.ok(indexes.includes('secrets_lookup_idx'));
+        assert.ok(indexes.includes('secrets_open_closes_idx'));
       } finally {
         db.close();
       }

@@ -1,0 +1,2 @@
+CREATE INDEX `keys_status_expires_idx` ON `keys` (`status`,`expires_at`);--> statement-breakpoint
+CREATE INDEX `secrets_open_closes_idx` ON `secrets` (`closes_at`) WHERE "secrets"."closed_at" IS NULL AND "secrets"."closes_at" IS NOT NULL;
