@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createBenchCallers } from '../auth/policies-off.ts';
 import { checkRequestPath, pathOf } from '../auth/steps.ts';
 import { GatewayError } from '../errors.ts';
+import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call, startCall } from './call.ts';
 import type { CallObserver } from './call-observer.ts';
@@ -82,6 +83,7 @@ export function createPoliciesOffHandler(deps: {
     const call = startCall(req, route);
     try {
       checkRequestPath(call.path);
+      assertUnambiguousFraming(req.headers);
     } catch (error) {
       refuse(call, res, error);
       return;

@@ -7,7 +7,12 @@ import { GatewayError } from '../errors.ts';
 import { answerProblem } from '../http/error-handler.ts';
 import type { SyncIdentitySigner } from '../identity/identity-signer.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
-import { clientResponseHeaderList, identityOf, upstreamHeaderList } from '../proxy/upstream-headers.ts';
+import {
+  clientResponseHeaderList,
+  framingOf,
+  identityOf,
+  upstreamHeaderList,
+} from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call } from './call.ts';
 
@@ -54,12 +59,6 @@ interface Target {
 
 /** Errors of a connection that went away are answered by its `close`; they must not crash the process. */
 function ignoreError(): void {}
-
-/** True when the client announced a body (a length above 0, or a transfer coding). */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
 
 /** A raw node:http keep-alive pipe to the upstreams: no proxy library, the request streamed both ways. */
 export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
@@ -140,11 +139,13 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     const route = call.route as ProxyRoute;
     const principal = call.principal!;
     const { target } = exchange;
+    const framing = framingOf(req.headers);
     const upstreamRequest = {
       method: call.method,
       path: call.url,
       host: req.headers.host,
       encrypted: (req.socket as TLSSocket).encrypted === true,
+      framing,
     };
     const proxyReq: ClientRequest = target.request({
       hostname: target.hostname,
@@ -175,7 +176,8 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     });
     proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, settle));
     res.on('error', ignoreError);
-    if (hasBody(req)) {
+    // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
+    if (framing !== null && framing[1] !== '0') {
       req.on('error', ignoreError);
       req.pipe(proxyReq);
     } else proxyReq.end();
