@@ -60,6 +60,20 @@ interface Target {
 /** Errors of a connection that went away are answered by its `close`; they must not crash the process. */
 function ignoreError(): void {}
 
+/** Tab, space and visible ASCII: what a reason phrase may hold to be relayed (RFC 9112 §4, minus obs-text). */
+function isPlainReason(reason: string): boolean {
+  for (let i = 0; i < reason.length; i++) {
+    const code = reason.charCodeAt(i);
+    if (code < 0x20 ? code !== 0x09 : code > 0x7e) return false;
+  }
+  return true;
+}
+
+/** The upstream's reason phrase when it is plain text, else undefined (node:http writes the standard one). */
+function reasonOf(reason: string | undefined): string | undefined {
+  return reason && isPlainReason(reason) ? reason : undefined;
+}
+
 /** A raw node:http keep-alive pipe to the upstreams: no proxy library, the request streamed both ways. */
 export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
   const { metrics, logger, timeoutMs, signer } = options;
@@ -111,14 +125,28 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     call: Call,
     res: ServerResponse,
     upstream: IncomingMessage,
-    settle: (outcome: string) => void,
+    settle: (outcome: string) => boolean,
   ) {
     const route = call.route as ProxyRoute;
-    res.writeHead(
-      upstream.statusCode ?? 502,
-      upstream.statusMessage,
-      clientResponseHeaderList(call.headers, upstream, route.deprecation !== undefined),
-    );
+    const status = upstream.statusCode ?? 0;
+    const ownHeaders = call.headers.length;
+    try {
+      // llhttp accepts any three digits; node:http answers only 1xx–999 (and 1xx is no final answer).
+      if (status < 200 || status > 999) throw new Error(`upstream answered with status ${status}`);
+      res.writeHead(
+        status,
+        reasonOf(upstream.statusMessage),
+        clientResponseHeaderList(call.headers, upstream, route.deprecation !== undefined),
+      );
+    } catch (error) {
+      // Nothing was written (node validates the whole head first): answer 502 with the gateway's headers only.
+      upstream.on('error', ignoreError);
+      upstream.destroy();
+      call.headers.length = ownHeaders;
+      res.statusMessage = '';
+      if (settle('unavailable')) fail(call, res, route, false, error as Error);
+      return;
+    }
     upstream.on('end', () => settle('response'));
     // The upstream broke off mid-body: the client's response cannot be completed either.
     upstream.on('error', () => {

@@ -1,16 +1,66 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import request from 'supertest';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';
 import { closedPortUrl, startEchoUpstream, type TestUpstream } from '../../support/upstream.ts';
 
+/** A TCP upstream that answers every request with `head` (bytes as given), then closes. */
+async function startRawUpstream(head: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => socket.end(head, 'latin1'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
 describe('key pipeline: upstream failures', () => {
   let gw: TestGateway;
   let hanging: TestUpstream | undefined;
+  let raw: Server | undefined;
   afterEach(async () => {
     await gw.stop();
     await hanging?.close();
     hanging = undefined;
+    await new Promise((resolve) => (raw ? raw.close(resolve) : resolve(undefined)));
+    raw = undefined;
+  });
+
+  describe('GET /v2/catalog/products with an upstream status line node:http cannot relay', () => {
+    for (const [label, head, status] of [
+      ['status 099', 'HTTP/1.1 099 Odd\r\nContent-Length: 0\r\n\r\n', 502],
+      ['status 000', 'HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n', 502],
+      [
+        'a control byte in a header value',
+        'HTTP/1.1 200 OK\r\nX-A: a\x01b\r\nContent-Length: 2\r\n\r\n{}',
+        502,
+      ],
+      ['a control byte in the reason phrase', 'HTTP/1.1 200 O\x01K\r\nContent-Length: 2\r\n\r\n{}', 200],
+    ] as const) {
+      it(`(${label}) responds ${status === 200 ? '200 with the standard reason phrase' : '502 UPSTREAM_UNAVAILABLE'} and keeps serving`, async () => {
+        const upstream = await startRawUpstream(head);
+        raw = upstream.server;
+        gw = await startTestGateway({ upstreamUrls: { live: upstream.url } });
+        const { token } = await seedKey(gw.store, gw.hasher);
+        const res = await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+        assert.equal(res.status, status);
+        if (status === 200) {
+          // The phrase is not relayed: the client gets the standard one.
+          assert.equal((res as unknown as { res: { statusMessage: string } }).res.statusMessage, 'OK');
+        } else {
+          assert.equal(res.body.code, 'UPSTREAM_UNAVAILABLE');
+          assert.equal(res.body.instance, res.headers['x-request-id']);
+          assert.equal(res.headers['x-a'], undefined);
+        }
+        const again = await request(gw.app)
+          .get('/v2/catalog/products')
+          .set('Authorization', `Bearer ${token}`);
+        assert.equal(again.status, res.status);
+        const health = await request(gw.app).get('/healthz');
+        assert.equal(health.status, 200);
+      });
+    }
   });
 
   describe('GET /v2/catalog/products', () => {
