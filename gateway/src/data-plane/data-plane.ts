@@ -82,7 +82,7 @@ export function createPoliciesOffHandler(deps: {
   return (req, res, route) => {
     const call = startCall(req, route);
     try {
-      checkRequestPath(call.path);
+      checkRequestPath(call.path, call.url);
       assertUnambiguousFraming(req.headers);
     } catch (error) {
       refuse(call, res, error);
@@ -101,6 +101,6 @@ export function policiesOffFallback(req: Request, res: Response): void {
   const call = startCall(req, null);
   res.locals.requestId = call.requestId;
   applyCallHeaders(res, call);
-  checkRequestPath(call.path);
+  checkRequestPath(call.path, call.url);
   throw new GatewayError('ROUTE_NOT_FOUND', `No route for ${req.method} ${call.path}.`);
 }

@@ -169,7 +169,7 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     refuse,
     run(call, req, res, pass) {
       try {
-        checkRequestPath(call.path);
+        checkRequestPath(call.path, call.url);
         assertUnambiguousFraming(req.headers);
         if (call.match?.deprecation) addDeprecationHeaders(call, call.match.deprecation);
         resolveClient(call, req);
