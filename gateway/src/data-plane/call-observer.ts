@@ -27,11 +27,11 @@ export interface CallObserver {
 
 /** One structured access-log line: ids, route, status, latency; never a header, token-like text redacted. */
 function logCall(logger: Logger, call: Call, status: number, latencyMs: number): void {
-  const { principal, clientRequestId } = call;
+  const { principal } = call;
   logger.info(
     {
       requestId: call.requestId,
-      clientRequestId: clientRequestId && redactTokens(clientRequestId).slice(0, MAX_LOGGED_PATH),
+      clientRequestId: call.clientRequestId,
       method: call.method,
       path: redactTokens(call.url).slice(0, MAX_LOGGED_PATH),
       status,
