@@ -203,6 +203,13 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       else if (settle(timedOut ? 'timeout' : 'unavailable')) fail(call, res, route, timedOut, error);
     });
     proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, settle));
+    // A protocol switch was never asked for (Upgrade is not forwarded): node hands over the socket and
+    // fires neither 'response' nor 'error', so without this the client would wait forever.
+    proxyReq.on('upgrade', (upstream: IncomingMessage, socket) => {
+      socket.destroy();
+      if (settle('unavailable'))
+        fail(call, res, route, false, new Error(`upstream switched protocols (${upstream.statusCode})`));
+    });
     res.on('error', ignoreError);
     // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
     if (framing !== null && framing[1] !== '0') {

@@ -36,6 +36,11 @@ describe('key pipeline: upstream failures', () => {
         'HTTP/1.1 200 OK\r\nX-A: a\x01b\r\nContent-Length: 2\r\n\r\n{}',
         502,
       ],
+      [
+        'a 101 protocol switch',
+        'HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: x\r\n\r\n',
+        502,
+      ],
       ['a control byte in the reason phrase', 'HTTP/1.1 200 O\x01K\r\nContent-Length: 2\r\n\r\n{}', 200],
     ] as const) {
       it(`(${label}) responds ${status === 200 ? '200 with the standard reason phrase' : '502 UPSTREAM_UNAVAILABLE'} and keeps serving`, async () => {
