@@ -32,6 +32,8 @@ export interface Call {
   headers: string[];
   /** Set once the call was counted, logged and recorded. */
   observed: boolean;
+  /** Set when the upstream failed after its answer began (502, or 504 when it went silent): recorded, not 499. */
+  upstreamFailure: 502 | 504 | undefined;
 }
 
 /** A fresh call for a request: a new request id, its arrival time, path and matched route. */
@@ -53,6 +55,7 @@ export function startCall(req: IncomingMessage, match: RouteMatch | null): Call 
     principal: undefined,
     headers: ['X-Request-Id', requestId],
     observed: false,
+    upstreamFailure: undefined,
   };
 }
 

@@ -46,6 +46,8 @@ interface Exchange {
   proxyReq: ClientRequest | null;
   /** The client closed before its answer was complete. */
   aborted: boolean;
+  /** The upstream went silent for the idle timeout. */
+  timedOut: boolean;
 }
 
 interface Target {
@@ -125,6 +127,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     call: Call,
     res: ServerResponse,
     upstream: IncomingMessage,
+    exchange: Exchange,
     settle: (outcome: string) => boolean,
   ) {
     const route = call.route as ProxyRoute;
@@ -148,9 +151,14 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       return;
     }
     upstream.on('end', () => settle('response'));
-    // The upstream broke off mid-body: the client's response cannot be completed either.
+    // Broken off mid-body: by the client (which destroyed the exchange), or by the upstream, and then
+    // the client's response cannot be completed either; recorded as the upstream's failure, not 499.
     upstream.on('error', () => {
-      settle('unavailable');
+      if (exchange.aborted) settle('aborted');
+      else {
+        call.upstreamFailure = exchange.timedOut ? 504 : 502;
+        settle(exchange.timedOut ? 'timeout' : 'unavailable');
+      }
       res.destroy();
     });
     upstream.pipe(res);
@@ -186,7 +194,6 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     });
     exchange.proxyReq = proxyReq;
     const startedAt = performance.now();
-    let timedOut = false;
     let settled = false;
     const settle = (outcome: string) => {
       if (settled) return false;
@@ -195,14 +202,15 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       return true;
     };
     proxyReq.on('timeout', () => {
-      timedOut = true;
+      exchange.timedOut = true;
       proxyReq.destroy();
     });
     proxyReq.on('error', (error) => {
       if (exchange.aborted) settle('aborted');
-      else if (settle(timedOut ? 'timeout' : 'unavailable')) fail(call, res, route, timedOut, error);
+      else if (settle(exchange.timedOut ? 'timeout' : 'unavailable'))
+        fail(call, res, route, exchange.timedOut, error);
     });
-    proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, settle));
+    proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, exchange, settle));
     // A protocol switch was never asked for (Upgrade is not forwarded): node hands over the socket and
     // fires neither 'response' nor 'error', so without this the client would wait forever.
     proxyReq.on('upgrade', (upstream: IncomingMessage, socket) => {
@@ -250,7 +258,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         throw new Error(`no upstream target built for ${route.upstream}/${principal.key.environment}`);
       // The client left while its key was checked (already observed as 499): nothing to send.
       if (!req.socket || req.socket.destroyed) return;
-      const exchange: Exchange = { route, target, proxyReq: null, aborted: false };
+      const exchange: Exchange = { route, target, proxyReq: null, aborted: false, timedOut: false };
       inFlight++;
       // The client went away before its answer was complete: stop the upstream exchange too.
       res.once('close', () => {

@@ -27,6 +27,34 @@ describe('key pipeline: upstream failures', () => {
     raw = undefined;
   });
 
+  describe('GET /v2/catalog/products with the upstream breaking off mid-body', () => {
+    it('cuts the client off and records the call as 502 (upstream unavailable), not 499', async () => {
+      const upstream = await startRawUpstream('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n1234567');
+      raw = upstream.server;
+      gw = await startTestGateway({ upstreamUrls: { live: upstream.url } });
+      const { token } = await seedKey(gw.store, gw.hasher);
+      const cut = await request(gw.app)
+        .get('/v2/catalog/products')
+        .set('Authorization', `Bearer ${token}`)
+        .then(
+          () => null,
+          (error: Error) => error,
+        );
+      assert.ok(cut, 'the client must not get a complete answer');
+      for (let turn = 0; turn < 10_000 && gw.recorder.pending().logs === 0; turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await gw.recorder.flush();
+      assert.equal(gw.store.logs[0]?.status, 502);
+      const metrics = (await request(gw.app).get('/metrics')).text;
+      assert.match(
+        metrics,
+        /keygate_requests_total\{rule="GET \/v2\/catalog\/products",environment="live",status="502"\} 1/,
+      );
+      assert.match(metrics, /keygate_upstream_duration_seconds_count\{[^}]*outcome="unavailable"[^}]*\} 1/);
+    });
+  });
+
   describe('GET /v2/catalog/products with an upstream status line node:http cannot relay', () => {
     for (const [label, head, status] of [
       ['status 099', 'HTTP/1.1 099 Odd\r\nContent-Length: 0\r\n\r\n', 502],
