@@ -53,7 +53,7 @@ const STDOUT_MAX_BUFFERED = 16 * 1024 * 1024;
  * the reader for a dozen access lines instead of one each), written asynchronously, flushed at
  * least every 200 ms without fsync and, by pino, when the process exits; at most 16 MiB held.
  */
-export function createStdoutDestination(fd = 1): DestinationStream {
+export function createStdoutDestination(fd = 1): ReturnType<typeof pino.destination> {
   return pino.destination({
     dest: fd,
     sync: false,
