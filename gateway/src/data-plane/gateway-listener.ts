@@ -12,6 +12,14 @@ export interface GatewayListener {
   listen(port?: number, host?: string, callback?: () => void): Server;
 }
 
+/** Responses whose client waits for `100 Continue` before sending its body (`Expect: 100-continue`). */
+const awaitingContinue = new WeakSet<ServerResponse>();
+
+/** Sends `100 Continue` if the client still waits for it: once its request passed the key check, never before. */
+export function continueIfAwaited(res: ServerResponse): void {
+  if (awaitingContinue.delete(res)) res.writeContinue();
+}
+
 /** An exception no handler caught: logged, answered 500 (or the connection cut), never a crash. */
 function answerUnexpected(logger: Logger, req: IncomingMessage, res: ServerResponse, error: unknown) {
   logger.error({ err: error, method: req.method }, 'request failed unexpectedly');
@@ -49,6 +57,13 @@ export function createGatewayListener(options: {
   }) as GatewayListener;
   listener.listen = (port, host, callback) => {
     const server = createServer(listener);
+    // node:http would answer `100 Continue` at once; proxied calls get it only once their key passed.
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (routes.match(req.method ?? 'GET', pathOf(req.url ?? '/'))?.kind === 'proxy')
+        awaitingContinue.add(res);
+      else res.writeContinue();
+      listener(req, res);
+    });
     return server.listen(port, host, callback);
   };
   return listener;

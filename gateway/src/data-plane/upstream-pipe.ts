@@ -15,6 +15,7 @@ import {
 } from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call } from './call.ts';
+import { continueIfAwaited } from './gateway-listener.ts';
 
 export interface UpstreamPipeOptions {
   /** Every upstream URL the route table names; each is parsed once, up front. */
@@ -221,6 +222,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     res.on('error', ignoreError);
     // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
     if (framing !== null && framing[1] !== '0') {
+      if (req.headers.expect !== undefined) continueIfAwaited(res);
       req.on('error', ignoreError);
       req.pipe(proxyReq);
     } else proxyReq.end();

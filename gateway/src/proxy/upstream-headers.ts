@@ -10,8 +10,12 @@ import {
 import type { Principal } from '../auth/principal.ts';
 import { GatewayError } from '../errors.ts';
 
-/** Client headers never passed upstream: credentials, and anything claiming identity, ids or a forwarding chain. */
+/**
+ * Client headers never passed upstream: credentials, anything claiming identity, ids or a forwarding
+ * chain, and `Expect` (the gateway answers it, once the key passed).
+ */
 const STRIPPED = new Set([
+  'expect',
   'authorization',
   'proxy-authorization',
   'x-request-id',

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';
 import { exchangeRaw, listenOnce } from '../../support/raw-socket.ts';
@@ -71,6 +72,50 @@ describe('data plane: request body framing', () => {
       assert.equal(res.status, 400);
       assert.equal(JSON.parse(res.body).code, 'MALFORMED_REQUEST');
       assert.equal(gw.live.seen.length, 0);
+    });
+  });
+
+  describe('POST with `Expect: 100-continue`', () => {
+    it('answers a refused key with 401 and no `100 Continue` first', async () => {
+      const res = await exchangeRaw(
+        listening.port,
+        'POST /v2/carts HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer kg_live_nope\r\n' +
+          'Expect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n',
+      );
+      assert.equal(res.status, 401);
+      assert.equal(gw.live.seen.length, 0);
+    });
+
+    it('sends `100 Continue` once the key passed, and no Expect upstream', async () => {
+      const body = '{"a":1}';
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest({
+          host: '127.0.0.1',
+          port: listening.port,
+          method: 'POST',
+          path: '/v2/carts',
+          agent: false,
+          headers: {
+            Authorization: auth.slice('Authorization: '.length, -2),
+            Expect: '100-continue',
+            'Content-Length': String(body.length),
+          },
+        });
+        req.on('continue', () => req.end(body));
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+      });
+      assert.equal(answer.status, 200);
+      assert.equal(gw.live.seen.length, 1);
+      assert.equal(gw.live.seen[0]!.bodyBytes, body.length);
+      assert.equal(gw.live.seen[0]!.headers.expect, undefined);
     });
   });
 });
