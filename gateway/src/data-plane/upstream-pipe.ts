@@ -58,7 +58,14 @@ interface Target {
   port: string;
   /** The `Host` header the upstream gets. */
   host: string;
+  /** The agent's key for this target's connections and queue. */
+  name: string;
 }
+
+/** Methods a call may be sent again by (RFC 9110 §9.2.2) when it cannot have reached the upstream. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Idle upstream sockets are closed after this long (ms). */
+const IDLE_SOCKET_MS = 4_000;
 
 /** Errors of a connection that went away are answered by its `close`; they must not crash the process. */
 function ignoreError(): void {}
@@ -80,19 +87,25 @@ function reasonOf(reason: string | undefined): string | undefined {
 /** A raw node:http keep-alive pipe to the upstreams: no proxy library, the request streamed both ways. */
 export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
   const { metrics, logger, timeoutMs, signer } = options;
-  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+  // Idle sockets close after 4 s (or 1 s before the upstream's Keep-Alive hint), below the usual 5 s
+  // upstream keep-alive: the gateway, not the upstream, ends an idle connection.
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: IDLE_SOCKET_MS };
   const httpAgent = new Agent(agentOptions);
   const httpsAgent = new HttpsAgent(agentOptions);
   const targets = new Map<string, Target>();
   for (const url of new Set(options.targets)) {
     const parsed = new URL(url);
     const https = parsed.protocol === 'https:';
+    const agent = https ? httpsAgent : httpAgent;
+    const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
+    const port = parsed.port || (https ? '443' : '80');
     targets.set(url, {
       request: https ? (httpsRequest as typeof request) : request,
-      agent: https ? httpsAgent : httpAgent,
-      hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
-      port: parsed.port || (https ? '443' : '80'),
+      agent,
+      hostname,
+      port,
       host: parsed.host,
+      name: agent.getName({ host: hostname, port }),
     });
   }
   const signNow = 'signNow' in signer ? signer.signNow : null;
@@ -184,7 +197,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       encrypted: (req.socket as TLSSocket).encrypted === true,
       framing,
     };
-    const proxyReq: ClientRequest = target.request({
+    const options = {
       hostname: target.hostname,
       port: target.port,
       method: call.method,
@@ -192,8 +205,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       headers: upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host),
       agent: target.agent,
       timeout: timeoutMs,
-    });
-    exchange.proxyReq = proxyReq;
+    };
     const startedAt = performance.now();
     let settled = false;
     const settle = (outcome: string) => {
@@ -202,30 +214,54 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       observe(route, principal.key.environment, startedAt, outcome);
       return true;
     };
-    proxyReq.on('timeout', () => {
-      exchange.timedOut = true;
-      proxyReq.destroy();
-    });
-    proxyReq.on('error', (error) => {
-      if (exchange.aborted) settle('aborted');
-      else if (settle(exchange.timedOut ? 'timeout' : 'unavailable'))
-        fail(call, res, route, exchange.timedOut, error);
-    });
-    proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, exchange, settle));
-    // A protocol switch was never asked for (Upgrade is not forwarded): node hands over the socket and
-    // fires neither 'response' nor 'error', so without this the client would wait forever.
-    proxyReq.on('upgrade', (upstream: IncomingMessage, socket) => {
-      socket.destroy();
-      if (settle('unavailable'))
-        fail(call, res, route, false, new Error(`upstream switched protocols (${upstream.statusCode})`));
-    });
-    res.on('error', ignoreError);
     // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
-    if (framing !== null && framing[1] !== '0') {
+    const streamsBody = framing !== null && framing[1] !== '0';
+    // The upstream may close an idle keep-alive socket just as it is reused: a call it cannot have
+    // processed (bodiless, idempotent) is sent once more, on another socket.
+    let retriable = !streamsBody && IDEMPOTENT.has(call.method);
+    const issue = (): ClientRequest => {
+      const proxyReq = target.request(options);
+      exchange.proxyReq = proxyReq;
+      if (target.agent.requests[target.name]?.length) limitQueueing(proxyReq, exchange);
+      proxyReq.on('timeout', () => {
+        exchange.timedOut = true;
+        proxyReq.destroy();
+      });
+      proxyReq.on('error', (error: NodeJS.ErrnoException) => {
+        if (exchange.aborted) settle('aborted');
+        else if (retriable && proxyReq.reusedSocket && error.code === 'ECONNRESET') {
+          retriable = false;
+          issue().end();
+        } else if (settle(exchange.timedOut ? 'timeout' : 'unavailable'))
+          fail(call, res, route, exchange.timedOut, error);
+      });
+      proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, exchange, settle));
+      // A protocol switch was never asked for (Upgrade is not forwarded): node hands over the socket and
+      // fires neither 'response' nor 'error', so without this the client would wait forever.
+      proxyReq.on('upgrade', (upstream: IncomingMessage, socket) => {
+        socket.destroy();
+        if (settle('unavailable'))
+          fail(call, res, route, false, new Error(`upstream switched protocols (${upstream.statusCode})`));
+      });
+      return proxyReq;
+    };
+    const proxyReq = issue();
+    res.on('error', ignoreError);
+    if (streamsBody) {
       if (req.headers.expect !== undefined) continueIfAwaited(res);
       req.on('error', ignoreError);
       req.pipe(proxyReq);
     } else proxyReq.end();
+  }
+
+  /** A request waiting for a free socket: the idle timeout only starts with one, so the deadline starts now. */
+  function limitQueueing(proxyReq: ClientRequest, exchange: Exchange) {
+    const deadline = setTimeout(() => {
+      exchange.timedOut = true;
+      proxyReq.destroy();
+    }, timeoutMs);
+    proxyReq.once('socket', () => clearTimeout(deadline));
+    proxyReq.once('close', () => clearTimeout(deadline));
   }
 
   /** Signs on the thread pool: the event loop serves the other requests in flight meanwhile. */

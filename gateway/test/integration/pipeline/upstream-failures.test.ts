@@ -27,6 +27,39 @@ describe('key pipeline: upstream failures', () => {
     raw = undefined;
   });
 
+  describe('GET /v2/catalog/products when the upstream resets a reused keep-alive socket', () => {
+    it('sends the call once more on a fresh connection and answers 200', async () => {
+      let resets = 0;
+      raw = createServer((socket) => {
+        socket.on('error', () => {});
+        let answered = 0;
+        let head = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          head += chunk;
+          if (!head.includes('\r\n\r\n')) return;
+          head = '';
+          // The first request on a connection is answered; a second one finds it closing (a reset).
+          if (answered++ === 0) {
+            socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+          } else {
+            resets++;
+            socket.resetAndDestroy();
+          }
+        });
+      });
+      await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+      gw = await startTestGateway({ upstreamUrls: { live: url } });
+      const { token } = await seedKey(gw.store, gw.hasher);
+      for (let i = 0; i < 2; i++) {
+        const res = await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+        assert.equal(res.status, 200, `call ${i + 1}`);
+      }
+      assert.equal(resets, 1, 'the second call found the reused socket reset');
+    });
+  });
+
   describe('GET /v2/catalog/products with the upstream breaking off mid-body', () => {
     it('cuts the client off and records the call as 502 (upstream unavailable), not 499', async () => {
       const upstream = await startRawUpstream('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n1234567');
