@@ -169,7 +169,7 @@ export function createApp(deps: AppDeps): GatewayApp {
   app.use(createErrorHandler(logger));
 
   return {
-    app: createGatewayListener({ routes, proxied, controlPlane: app }),
+    app: createGatewayListener({ routes, proxied, controlPlane: app, logger }),
     controlPlane: app,
     recorder,
     metrics,

@@ -43,9 +43,33 @@ const POLICIES_OFF_WARNING =
   'limit applies, no usage is recorded: anyone reaching this port reaches the upstreams. Never run this ' +
   'in production !!!';
 
+/** Exit status for a signal, as a shell reports it (128 + its number). */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = createLogger(config.logLevel, createStdoutDestination());
+  const destination = createStdoutDestination();
+  const logger = createLogger(config.logLevel, destination);
+  /** Writes out the buffered log lines now; a stalled stdout must not hold up the exit. */
+  const flushLog = () => {
+    try {
+      destination.flushSync();
+    } catch {}
+  };
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception: exiting');
+    flushLog();
+    process.exit(1);
+  });
+  // Installed before anything slow (a Redis connect can take seconds): until the gateway serves, a
+  // signal just ends the process, and the lines logged so far are written out first.
+  let onSignal: (signal: keyof typeof SIGNAL_EXIT) => void = (signal) => {
+    logger.info({ signal }, 'stopped before the gateway was ready');
+    flushLog();
+    process.exit(SIGNAL_EXIT[signal]);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
   if (config.policies === 'off') logger.warn({ policies: 'off' }, POLICIES_OFF_WARNING);
   const opened = await openGateway(config, { logger });
   const { keyService, gateway } = opened;
@@ -87,8 +111,7 @@ async function main(): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  onSignal = (signal) => void shutdown(signal);
 }
 
 await main().catch((error: unknown) => fail(`gateway error: ${(error as Error).message}`));

@@ -5,7 +5,7 @@ import { expiryReminder } from '../keys/lifecycle.ts';
 import type { ApiKey } from '../keys/model.ts';
 import { type ParsedToken, parseToken } from '../keys/token.ts';
 import { SUPPORTED_VERSIONS, unsupportedVersionOf } from '../routes/deprecation.ts';
-import { isSafePath, type RouteMatch } from '../routes/route-matcher.ts';
+import { hasOnlyPathCharacters, isSafePath, type RouteMatch } from '../routes/route-matcher.ts';
 import type { Address } from './ip-rules.ts';
 import type { VerifiedKey } from './key-verifier.ts';
 
@@ -39,11 +39,19 @@ function isWellEncoded(path: string): boolean {
 }
 
 /**
- * Refuses paths that could confuse matching (dot segments, encoded `/`) and anything outside `/v2/`
- * (404; 404 UNKNOWN_API_VERSION for another version such as `/v1/…`), and paths with malformed
- * percent-encoding (400 MALFORMED_REQUEST), before any key work.
+ * Refuses a request target with a character RFC 3986 does not allow in a path, or a `#` anywhere
+ * (400 MALFORMED_REQUEST: the upstream would route on less than the gateway matched), paths that
+ * could confuse matching (dot segments, encoded `/`) and anything outside `/v2/` (404; 404
+ * UNKNOWN_API_VERSION for another version such as `/v1/…`), and paths with malformed
+ * percent-encoding (400 MALFORMED_REQUEST), before any key work. `path` is `url` without its query.
  */
-export function checkRequestPath(path: string): void {
+export function checkRequestPath(path: string, url: string): void {
+  if (!hasOnlyPathCharacters(path) || (url.length > path.length && url.includes('#', path.length))) {
+    throw new GatewayError(
+      'MALFORMED_REQUEST',
+      'The request target holds a character a URL path may not (percent-encode it) or a `#` fragment.',
+    );
+  }
   if (!isSafePath(path) || !path.startsWith('/v2/')) {
     const version = isSafePath(path) ? unsupportedVersionOf(path) : null;
     if (version) throw unknownVersionError(version);

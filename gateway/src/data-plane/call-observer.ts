@@ -20,18 +20,18 @@ export interface CallObserverDeps {
 export interface CallObserver {
   /**
    * Counts, logs and records the call once its response is over: with the response status when
-   * it finished, with 499 when the client closed the connection first.
+   * it finished, 502/504 when the upstream broke off mid-answer, else 499 (the client closed first).
    */
   watch(call: Call, res: ServerResponse): void;
 }
 
 /** One structured access-log line: ids, route, status, latency; never a header, token-like text redacted. */
 function logCall(logger: Logger, call: Call, status: number, latencyMs: number): void {
-  const { principal, clientRequestId } = call;
+  const { principal } = call;
   logger.info(
     {
       requestId: call.requestId,
-      clientRequestId: clientRequestId && redactTokens(clientRequestId).slice(0, MAX_LOGGED_PATH),
+      clientRequestId: call.clientRequestId,
       method: call.method,
       path: redactTokens(call.url).slice(0, MAX_LOGGED_PATH),
       status,
@@ -76,7 +76,12 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
   return {
     watch(call, res) {
       // `close` follows `finish` (a tick later) or, for an aborted request, comes alone.
-      res.once('close', () => observe(call, res.writableFinished ? res.statusCode : CLIENT_CLOSED_REQUEST));
+      res.once('close', () =>
+        observe(
+          call,
+          res.writableFinished ? res.statusCode : (call.upstreamFailure ?? CLIENT_CLOSED_REQUEST),
+        ),
+      );
     },
   };
 }

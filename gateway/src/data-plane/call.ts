@@ -3,6 +3,7 @@ import type { Address } from '../auth/ip-rules.ts';
 import type { VerifiedKey } from '../auth/key-verifier.ts';
 import type { Principal } from '../auth/principal.ts';
 import { pathOf } from '../auth/steps.ts';
+import { clientRequestIdOf } from '../http/request-context.ts';
 import { newId } from '../keys/token.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 
@@ -12,7 +13,7 @@ export interface Call {
   requestId: string;
   /** `performance.now()` when the request arrived. */
   startedAt: number;
-  /** A client-sent X-Request-Id (at most 128 characters), kept only as a log field. */
+  /** A client-sent X-Request-Id (at most 128 characters, tokens redacted), kept only as a log field. */
   clientRequestId: string | undefined;
   method: string;
   /** Path and query exactly as received. */
@@ -31,17 +32,18 @@ export interface Call {
   headers: string[];
   /** Set once the call was counted, logged and recorded. */
   observed: boolean;
+  /** Set when the upstream failed after its answer began (502, or 504 when it went silent): recorded, not 499. */
+  upstreamFailure: 502 | 504 | undefined;
 }
 
 /** A fresh call for a request: a new request id, its arrival time, path and matched route. */
 export function startCall(req: IncomingMessage, match: RouteMatch | null): Call {
   const url = req.url ?? '/';
   const requestId = newId('req');
-  const sent = req.headers['x-request-id'];
   return {
     requestId,
     startedAt: performance.now(),
-    clientRequestId: typeof sent === 'string' ? sent.slice(0, 128) : undefined,
+    clientRequestId: clientRequestIdOf(req.headers['x-request-id']),
     method: req.method ?? 'GET',
     url,
     path: pathOf(url),
@@ -53,6 +55,7 @@ export function startCall(req: IncomingMessage, match: RouteMatch | null): Call 
     principal: undefined,
     headers: ['X-Request-Id', requestId],
     observed: false,
+    upstreamFailure: undefined,
   };
 }
 

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createBenchCallers } from '../auth/policies-off.ts';
 import { checkRequestPath, pathOf } from '../auth/steps.ts';
 import { GatewayError } from '../errors.ts';
+import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call, startCall } from './call.ts';
 import type { CallObserver } from './call-observer.ts';
@@ -81,7 +82,8 @@ export function createPoliciesOffHandler(deps: {
   return (req, res, route) => {
     const call = startCall(req, route);
     try {
-      checkRequestPath(call.path);
+      checkRequestPath(call.path, call.url);
+      assertUnambiguousFraming(req.headers);
     } catch (error) {
       refuse(call, res, error);
       return;
@@ -99,6 +101,6 @@ export function policiesOffFallback(req: Request, res: Response): void {
   const call = startCall(req, null);
   res.locals.requestId = call.requestId;
   applyCallHeaders(res, call);
-  checkRequestPath(call.path);
+  checkRequestPath(call.path, call.url);
   throw new GatewayError('ROUTE_NOT_FOUND', `No route for ${req.method} ${call.path}.`);
 }

@@ -12,6 +12,7 @@ import {
 } from '../auth/steps.ts';
 import { GatewayError } from '../errors.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
+import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { KeyRateLimiter, RateLimitDecision } from '../rate-limit/key-rate-limiter.ts';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/key-rate-limiter.ts';
 import type { DeprecationHeaders } from '../routes/deprecation.ts';
@@ -168,7 +169,8 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     refuse,
     run(call, req, res, pass) {
       try {
-        checkRequestPath(call.path);
+        checkRequestPath(call.path, call.url);
+        assertUnambiguousFraming(req.headers);
         if (call.match?.deprecation) addDeprecationHeaders(call, call.match.deprecation);
         resolveClient(call, req);
         const { token, parsed } = parseBearer(req.headers.authorization);

@@ -7,9 +7,15 @@ import { GatewayError } from '../errors.ts';
 import { answerProblem } from '../http/error-handler.ts';
 import type { SyncIdentitySigner } from '../identity/identity-signer.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
-import { clientResponseHeaderList, identityOf, upstreamHeaderList } from '../proxy/upstream-headers.ts';
+import {
+  clientResponseHeaderList,
+  framingOf,
+  identityOf,
+  upstreamHeaderList,
+} from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call } from './call.ts';
+import { continueIfAwaited } from './gateway-listener.ts';
 
 export interface UpstreamPipeOptions {
   /** Every upstream URL the route table names; each is parsed once, up front. */
@@ -41,6 +47,8 @@ interface Exchange {
   proxyReq: ClientRequest | null;
   /** The client closed before its answer was complete. */
   aborted: boolean;
+  /** The upstream went silent for the idle timeout. */
+  timedOut: boolean;
 }
 
 interface Target {
@@ -50,33 +58,54 @@ interface Target {
   port: string;
   /** The `Host` header the upstream gets. */
   host: string;
+  /** The agent's key for this target's connections and queue. */
+  name: string;
 }
+
+/** Methods a call may be sent again by (RFC 9110 §9.2.2) when it cannot have reached the upstream. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Idle upstream sockets are closed after this long (ms). */
+const IDLE_SOCKET_MS = 4_000;
 
 /** Errors of a connection that went away are answered by its `close`; they must not crash the process. */
 function ignoreError(): void {}
 
-/** True when the client announced a body (a length above 0, or a transfer coding). */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+/** Tab, space and visible ASCII: what a reason phrase may hold to be relayed (RFC 9112 §4, minus obs-text). */
+function isPlainReason(reason: string): boolean {
+  for (let i = 0; i < reason.length; i++) {
+    const code = reason.charCodeAt(i);
+    if (code < 0x20 ? code !== 0x09 : code > 0x7e) return false;
+  }
+  return true;
+}
+
+/** The upstream's reason phrase when it is plain text, else undefined (node:http writes the standard one). */
+function reasonOf(reason: string | undefined): string | undefined {
+  return reason && isPlainReason(reason) ? reason : undefined;
 }
 
 /** A raw node:http keep-alive pipe to the upstreams: no proxy library, the request streamed both ways. */
 export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
   const { metrics, logger, timeoutMs, signer } = options;
-  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+  // Idle sockets close after 4 s (or 1 s before the upstream's Keep-Alive hint), below the usual 5 s
+  // upstream keep-alive: the gateway, not the upstream, ends an idle connection.
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: IDLE_SOCKET_MS };
   const httpAgent = new Agent(agentOptions);
   const httpsAgent = new HttpsAgent(agentOptions);
   const targets = new Map<string, Target>();
   for (const url of new Set(options.targets)) {
     const parsed = new URL(url);
     const https = parsed.protocol === 'https:';
+    const agent = https ? httpsAgent : httpAgent;
+    const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
+    const port = parsed.port || (https ? '443' : '80');
     targets.set(url, {
       request: https ? (httpsRequest as typeof request) : request,
-      agent: https ? httpsAgent : httpAgent,
-      hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
-      port: parsed.port || (https ? '443' : '80'),
+      agent,
+      hostname,
+      port,
       host: parsed.host,
+      name: agent.getName({ host: hostname, port }),
     });
   }
   const signNow = 'signNow' in signer ? signer.signNow : null;
@@ -112,18 +141,38 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     call: Call,
     res: ServerResponse,
     upstream: IncomingMessage,
-    settle: (outcome: string) => void,
+    exchange: Exchange,
+    settle: (outcome: string) => boolean,
   ) {
     const route = call.route as ProxyRoute;
-    res.writeHead(
-      upstream.statusCode ?? 502,
-      upstream.statusMessage,
-      clientResponseHeaderList(call.headers, upstream, route.deprecation !== undefined),
-    );
+    const status = upstream.statusCode ?? 0;
+    const ownHeaders = call.headers.length;
+    try {
+      // llhttp accepts any three digits; node:http answers only 1xx–999 (and 1xx is no final answer).
+      if (status < 200 || status > 999) throw new Error(`upstream answered with status ${status}`);
+      res.writeHead(
+        status,
+        reasonOf(upstream.statusMessage),
+        clientResponseHeaderList(call.headers, upstream, route.deprecation !== undefined),
+      );
+    } catch (error) {
+      // Nothing was written (node validates the whole head first): answer 502 with the gateway's headers only.
+      upstream.on('error', ignoreError);
+      upstream.destroy();
+      call.headers.length = ownHeaders;
+      res.statusMessage = '';
+      if (settle('unavailable')) fail(call, res, route, false, error as Error);
+      return;
+    }
     upstream.on('end', () => settle('response'));
-    // The upstream broke off mid-body: the client's response cannot be completed either.
+    // Broken off mid-body: by the client (which destroyed the exchange), or by the upstream, and then
+    // the client's response cannot be completed either; recorded as the upstream's failure, not 499.
     upstream.on('error', () => {
-      settle('unavailable');
+      if (exchange.aborted) settle('aborted');
+      else {
+        call.upstreamFailure = exchange.timedOut ? 504 : 502;
+        settle(exchange.timedOut ? 'timeout' : 'unavailable');
+      }
       res.destroy();
     });
     upstream.pipe(res);
@@ -140,13 +189,15 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     const route = call.route as ProxyRoute;
     const principal = call.principal!;
     const { target } = exchange;
+    const framing = framingOf(req.headers);
     const upstreamRequest = {
       method: call.method,
       path: call.url,
       host: req.headers.host,
       encrypted: (req.socket as TLSSocket).encrypted === true,
+      framing,
     };
-    const proxyReq: ClientRequest = target.request({
+    const options = {
       hostname: target.hostname,
       port: target.port,
       method: call.method,
@@ -154,10 +205,8 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       headers: upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host),
       agent: target.agent,
       timeout: timeoutMs,
-    });
-    exchange.proxyReq = proxyReq;
+    };
     const startedAt = performance.now();
-    let timedOut = false;
     let settled = false;
     const settle = (outcome: string) => {
       if (settled) return false;
@@ -165,20 +214,54 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       observe(route, principal.key.environment, startedAt, outcome);
       return true;
     };
-    proxyReq.on('timeout', () => {
-      timedOut = true;
-      proxyReq.destroy();
-    });
-    proxyReq.on('error', (error) => {
-      if (exchange.aborted) settle('aborted');
-      else if (settle(timedOut ? 'timeout' : 'unavailable')) fail(call, res, route, timedOut, error);
-    });
-    proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, settle));
+    // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
+    const streamsBody = framing !== null && framing[1] !== '0';
+    // The upstream may close an idle keep-alive socket just as it is reused: a call it cannot have
+    // processed (bodiless, idempotent) is sent once more, on another socket.
+    let retriable = !streamsBody && IDEMPOTENT.has(call.method);
+    const issue = (): ClientRequest => {
+      const proxyReq = target.request(options);
+      exchange.proxyReq = proxyReq;
+      if (target.agent.requests[target.name]?.length) limitQueueing(proxyReq, exchange);
+      proxyReq.on('timeout', () => {
+        exchange.timedOut = true;
+        proxyReq.destroy();
+      });
+      proxyReq.on('error', (error: NodeJS.ErrnoException) => {
+        if (exchange.aborted) settle('aborted');
+        else if (retriable && proxyReq.reusedSocket && error.code === 'ECONNRESET') {
+          retriable = false;
+          issue().end();
+        } else if (settle(exchange.timedOut ? 'timeout' : 'unavailable'))
+          fail(call, res, route, exchange.timedOut, error);
+      });
+      proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, exchange, settle));
+      // A protocol switch was never asked for (Upgrade is not forwarded): node hands over the socket and
+      // fires neither 'response' nor 'error', so without this the client would wait forever.
+      proxyReq.on('upgrade', (upstream: IncomingMessage, socket) => {
+        socket.destroy();
+        if (settle('unavailable'))
+          fail(call, res, route, false, new Error(`upstream switched protocols (${upstream.statusCode})`));
+      });
+      return proxyReq;
+    };
+    const proxyReq = issue();
     res.on('error', ignoreError);
-    if (hasBody(req)) {
+    if (streamsBody) {
+      if (req.headers.expect !== undefined) continueIfAwaited(res);
       req.on('error', ignoreError);
       req.pipe(proxyReq);
     } else proxyReq.end();
+  }
+
+  /** A request waiting for a free socket: the idle timeout only starts with one, so the deadline starts now. */
+  function limitQueueing(proxyReq: ClientRequest, exchange: Exchange) {
+    const deadline = setTimeout(() => {
+      exchange.timedOut = true;
+      proxyReq.destroy();
+    }, timeoutMs);
+    proxyReq.once('socket', () => clearTimeout(deadline));
+    proxyReq.once('close', () => clearTimeout(deadline));
   }
 
   /** Signs on the thread pool: the event loop serves the other requests in flight meanwhile. */
@@ -213,7 +296,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         throw new Error(`no upstream target built for ${route.upstream}/${principal.key.environment}`);
       // The client left while its key was checked (already observed as 499): nothing to send.
       if (!req.socket || req.socket.destroyed) return;
-      const exchange: Exchange = { route, target, proxyReq: null, aborted: false };
+      const exchange: Exchange = { route, target, proxyReq: null, aborted: false, timedOut: false };
       inFlight++;
       // The client went away before its answer was complete: stop the upstream exchange too.
       res.once('close', () => {

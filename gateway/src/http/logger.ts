@@ -45,19 +45,23 @@ function stripCommands(value: unknown, depth: number): void {
 
 /** Buffered stdout lines leave at the latest this often (ms), however few there are. */
 const STDOUT_FLUSH_MS = 200;
+/** Lines beyond this much unwritten output (a stalled log collector) are dropped, not held in memory. */
+const STDOUT_MAX_BUFFERED = 16 * 1024 * 1024;
 
 /**
- * The server's stdout for log lines: buffered up to 4 KiB (one write and one wake-up of the reader
- * for a dozen access lines instead of one each), written asynchronously, flushed at least every
- * 200 ms and, by pino, when the process exits.
+ * The server's stdout (or `fd`) for log lines: buffered up to 4 KiB (one write and one wake-up of
+ * the reader for a dozen access lines instead of one each), written asynchronously, flushed at
+ * least every 200 ms without fsync and, by pino, when the process exits; at most 16 MiB held.
  */
-export function createStdoutDestination(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  setInterval(() => destination.flush(ignoreFlushError), STDOUT_FLUSH_MS).unref();
-  return destination;
+export function createStdoutDestination(fd = 1): ReturnType<typeof pino.destination> {
+  return pino.destination({
+    dest: fd,
+    sync: false,
+    minLength: 4096,
+    periodicFlush: STDOUT_FLUSH_MS,
+    maxLength: STDOUT_MAX_BUFFERED,
+  });
 }
-
-function ignoreFlushError(): void {}
 
 /** The gateway's structured logger, to `destination` (default: stdout, written synchronously). */
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -1,6 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { formatAddress, type IpRules, resolveClientAddress } from '../auth/ip-rules.ts';
-import { newId } from '../keys/token.ts';
+import { newId, redactTokens } from '../keys/token.ts';
+
+/** A client-sent `X-Request-Id` as logs may hold it: at most 128 characters, token-like text redacted (once, here). */
+export function clientRequestIdOf(sent: string | string[] | undefined): string | undefined {
+  return typeof sent === 'string' ? redactTokens(sent.slice(0, 128)) : undefined;
+}
 
 /**
  * Control-plane routes the gateway answers itself (admin): a fresh request id in `res.locals` and the
@@ -9,8 +14,8 @@ import { newId } from '../keys/token.ts';
 export function assignRequestId(req: Request, res: Response, next: NextFunction): void {
   const requestId = newId('req');
   res.locals.requestId = requestId;
-  const sent = req.headers['x-request-id'];
-  if (typeof sent === 'string') res.locals.clientRequestId = sent.slice(0, 128);
+  const clientRequestId = clientRequestIdOf(req.headers['x-request-id']);
+  if (clientRequestId !== undefined) res.locals.clientRequestId = clientRequestId;
   res.setHeader('X-Request-Id', requestId);
   next();
 }

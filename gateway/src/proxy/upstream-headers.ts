@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import {
   ENVIRONMENT_HEADER,
   IDENTITY_HEADER,
@@ -8,9 +8,14 @@ import {
   SCOPES_HEADER,
 } from '@keygate/identity';
 import type { Principal } from '../auth/principal.ts';
+import { GatewayError } from '../errors.ts';
 
-/** Client headers never passed upstream: credentials, and anything claiming identity, ids or a forwarding chain. */
+/**
+ * Client headers never passed upstream: credentials, anything claiming identity, ids or a forwarding
+ * chain, and `Expect` (the gateway answers it, once the key passed).
+ */
 const STRIPPED = new Set([
+  'expect',
   'authorization',
   'proxy-authorization',
   'x-request-id',
@@ -36,6 +41,43 @@ export const HOP_BY_HOP = new Set([
   'transfer-encoding',
 ]);
 
+/**
+ * The client's framing headers are never copied: the gateway states the framing of the body it
+ * streams on itself (see `framingOf`), so no client header list can make the upstream read a body
+ * as a second request.
+ */
+const FRAMING = new Set(['content-length', 'transfer-encoding']);
+
+/** The upstream request's framing header as a `[name, value]` pair, or null for a request without a body. */
+export type Framing = readonly [name: string, value: string] | null;
+
+const CHUNKED: Framing = Object.freeze(['transfer-encoding', 'chunked'] as const);
+
+/**
+ * The framing of the body node:http parsed from the client: chunked when the client sent a transfer
+ * coding (node has already decoded it), else the client's Content-Length, else none (no body).
+ */
+export function framingOf(headers: IncomingHttpHeaders): Framing {
+  if (headers['transfer-encoding'] !== undefined) return CHUNKED;
+  const length = headers['content-length'];
+  return length === undefined ? null : ['content-length', length];
+}
+
+/**
+ * Throws 400 MALFORMED_REQUEST for a body whose framing could be read two ways: a transfer coding
+ * other than plain `chunked` (node:http already refuses Content-Length with Transfer-Encoding and
+ * duplicate Content-Length).
+ */
+export function assertUnambiguousFraming(headers: IncomingHttpHeaders): void {
+  const coding = headers['transfer-encoding'];
+  if (coding !== undefined && coding !== 'chunked' && coding.toLowerCase() !== 'chunked') {
+    throw new GatewayError(
+      'MALFORMED_REQUEST',
+      'Send a request body with Content-Length or `Transfer-Encoding: chunked` only.',
+    );
+  }
+}
+
 /** True for a (lower-case) client header that must never reach an upstream: credentials, identity, ids, forwarding. */
 export function isClientOnlyHeader(name: string): boolean {
   return STRIPPED.has(name) || name.startsWith(IDENTITY_HEADER_PREFIX);
@@ -47,6 +89,8 @@ export interface UpstreamRequest {
   path: string;
   host: string | undefined;
   encrypted: boolean;
+  /** The body's framing, from `framingOf`. */
+  framing: Framing;
 }
 
 /** What the signed assertion states for one request (`path`: path and query as forwarded). */
@@ -82,7 +126,7 @@ function connectionTokens(rawHeaders: readonly string[]): Set<string> | null {
 /**
  * The upstream request's headers as a flat `[name, value, …]` list (node:http's raw form): the
  * client's headers (duplicates kept) minus credentials, every `x-keygate-*`, forwarding headers,
- * hop-by-hop headers and `Host`; then `Host` of the upstream, the signed assertion
+ * hop-by-hop headers, framing headers and `Host`; then the body's framing, `Host` of the upstream, the signed assertion
  * (`X-Keygate-Identity`), plain `X-Keygate-Key-Id` / `-Environment` / `-Scopes` (comma-separated),
  * `X-Request-Id` and `X-Forwarded-For` / `-Proto` / `-Host` describing the resolved client.
  */
@@ -97,13 +141,12 @@ export function upstreamHeaderList(
   const out: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase();
-    if (name === 'host' || isClientOnlyHeader(name) || HOP_BY_HOP.has(name) || listed?.has(name)) {
-      // transfer-encoding is the one hop-by-hop header that also frames the body being streamed on.
-      if (name !== 'transfer-encoding') continue;
-    }
+    if (name === 'host' || isClientOnlyHeader(name) || HOP_BY_HOP.has(name) || FRAMING.has(name)) continue;
+    if (listed?.has(name)) continue;
     out.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   const { key, requestId, clientIp } = principal;
+  if (request.framing) out.push(request.framing[0], request.framing[1]);
   out.push(
     'host',
     upstreamHost,

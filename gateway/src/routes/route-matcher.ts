@@ -142,3 +142,21 @@ export function isSafePath(path: string): boolean {
     return lowered !== '.' && lowered !== '..';
   });
 }
+
+/** Per ASCII code, 1 for what RFC 3986 allows unescaped in a path: pchar, `/`, and `%` (escapes checked apart). */
+const PATH_CHARACTERS = new Uint8Array(128);
+for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/%") {
+  PATH_CHARACTERS[char.charCodeAt(0)] = 1;
+}
+
+/**
+ * True when a raw path holds only RFC 3986 path characters: no `#` (a fragment an upstream would
+ * cut off, routing on less than the gateway matched), no space, quote, brace, bracket or non-ASCII.
+ */
+export function hasOnlyPathCharacters(path: string): boolean {
+  for (let i = 0; i < path.length; i++) {
+    const code = path.charCodeAt(i);
+    if (code > 127 || PATH_CHARACTERS[code] === 0) return false;
+  }
+  return true;
+}

@@ -63,6 +63,23 @@ describe('gateway: malformed requests', () => {
     });
   });
 
+  describe('with a token in X-Request-Id and a refused key', () => {
+    it('logs the client request id with the token redacted', async () => {
+      const { token } = await seedKey(gw.store, gw.hasher, { scopes: ['article:r'] });
+      for (const path of ['/v2/catalog/products', '/v2/auth/keys']) {
+        const res = await request(gw.app)
+          .get(path)
+          .set('Authorization', 'Bearer nope')
+          .set('X-Request-Id', `trace-${token}`);
+        assert.equal(res.status, 401, path);
+      }
+      const refused = log.lines.filter((line) => line.msg === 'request refused');
+      assert.equal(refused.length, 2);
+      for (const line of refused) assert.equal(line.clientRequestId, 'trace-kg_live_[redacted]');
+      assert.doesNotMatch(JSON.stringify(log.lines), new RegExp(token));
+    });
+  });
+
   describe('with an error carrying a 4xx status, or a URIError, thrown below the pipeline', () => {
     it('responds 400 MALFORMED_REQUEST, not 500, and logs no error', async () => {
       const { token } = await seedKey(gw.store, gw.hasher, { scopes: ['auth:rw'] });

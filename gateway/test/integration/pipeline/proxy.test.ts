@@ -145,6 +145,26 @@ describe('key pipeline: routing and proxying', () => {
     });
   });
 
+  describe('GET with `#` or another character a URL path may not hold', () => {
+    it('responds 400 MALFORMED_REQUEST before looking at the key and never reaches the upstream', async () => {
+      const { token } = await seedKey(gw.store, gw.hasher, {
+        scopes: ['customer:r', 'pricing:r', 'auth:rw'],
+      });
+      for (const path of [
+        '/v2/customers/c1#/pricing',
+        '/v2/customers/c1/pricing?a=1#x',
+        '/v2/customers/c1%7C{x}/pricing',
+        '/v2/auth/keys#/x',
+      ]) {
+        const res = await rawRequest(gw.app, path, { headers: { Authorization: `Bearer ${token}` } });
+        assert.equal(res.status, 400, path);
+        assert.equal(res.body.code, 'MALFORMED_REQUEST', path);
+      }
+      assert.equal(gw.hasher.verifications, 0);
+      assert.equal(reached(), 0);
+    });
+  });
+
   describe('GET on another API version or an ambiguous path', () => {
     it('responds 404 before looking at the key', async () => {
       for (const [path, code] of [

@@ -1,16 +1,132 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import request from 'supertest';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';
 import { closedPortUrl, startEchoUpstream, type TestUpstream } from '../../support/upstream.ts';
 
+/** A TCP upstream that answers every request with `head` (bytes as given), then closes. */
+async function startRawUpstream(head: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => socket.end(head, 'latin1'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
 describe('key pipeline: upstream failures', () => {
   let gw: TestGateway;
   let hanging: TestUpstream | undefined;
+  let raw: Server | undefined;
   afterEach(async () => {
     await gw.stop();
     await hanging?.close();
     hanging = undefined;
+    await new Promise((resolve) => (raw ? raw.close(resolve) : resolve(undefined)));
+    raw = undefined;
+  });
+
+  describe('GET /v2/catalog/products when the upstream resets a reused keep-alive socket', () => {
+    it('sends the call once more on a fresh connection and answers 200', async () => {
+      let resets = 0;
+      raw = createServer((socket) => {
+        socket.on('error', () => {});
+        let answered = 0;
+        let head = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          head += chunk;
+          if (!head.includes('\r\n\r\n')) return;
+          head = '';
+          // The first request on a connection is answered; a second one finds it closing (a reset).
+          if (answered++ === 0) {
+            socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+          } else {
+            resets++;
+            socket.resetAndDestroy();
+          }
+        });
+      });
+      await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+      gw = await startTestGateway({ upstreamUrls: { live: url } });
+      const { token } = await seedKey(gw.store, gw.hasher);
+      for (let i = 0; i < 2; i++) {
+        const res = await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+        assert.equal(res.status, 200, `call ${i + 1}`);
+      }
+      assert.equal(resets, 1, 'the second call found the reused socket reset');
+    });
+  });
+
+  describe('GET /v2/catalog/products with the upstream breaking off mid-body', () => {
+    it('cuts the client off and records the call as 502 (upstream unavailable), not 499', async () => {
+      const upstream = await startRawUpstream('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n1234567');
+      raw = upstream.server;
+      gw = await startTestGateway({ upstreamUrls: { live: upstream.url } });
+      const { token } = await seedKey(gw.store, gw.hasher);
+      const cut = await request(gw.app)
+        .get('/v2/catalog/products')
+        .set('Authorization', `Bearer ${token}`)
+        .then(
+          () => null,
+          (error: Error) => error,
+        );
+      assert.ok(cut, 'the client must not get a complete answer');
+      for (let turn = 0; turn < 10_000 && gw.recorder.pending().logs === 0; turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await gw.recorder.flush();
+      assert.equal(gw.store.logs[0]?.status, 502);
+      const metrics = (await request(gw.app).get('/metrics')).text;
+      assert.match(
+        metrics,
+        /keygate_requests_total\{rule="GET \/v2\/catalog\/products",environment="live",status="502"\} 1/,
+      );
+      assert.match(metrics, /keygate_upstream_duration_seconds_count\{[^}]*outcome="unavailable"[^}]*\} 1/);
+    });
+  });
+
+  describe('GET /v2/catalog/products with an upstream status line node:http cannot relay', () => {
+    for (const [label, head, status] of [
+      ['status 099', 'HTTP/1.1 099 Odd\r\nContent-Length: 0\r\n\r\n', 502],
+      ['status 000', 'HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n', 502],
+      [
+        'a control byte in a header value',
+        'HTTP/1.1 200 OK\r\nX-A: a\x01b\r\nContent-Length: 2\r\n\r\n{}',
+        502,
+      ],
+      [
+        'a 101 protocol switch',
+        'HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: x\r\n\r\n',
+        502,
+      ],
+      ['a control byte in the reason phrase', 'HTTP/1.1 200 O\x01K\r\nContent-Length: 2\r\n\r\n{}', 200],
+    ] as const) {
+      it(`(${label}) responds ${status === 200 ? '200 with the standard reason phrase' : '502 UPSTREAM_UNAVAILABLE'} and keeps serving`, async () => {
+        const upstream = await startRawUpstream(head);
+        raw = upstream.server;
+        gw = await startTestGateway({ upstreamUrls: { live: upstream.url } });
+        const { token } = await seedKey(gw.store, gw.hasher);
+        const res = await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+        assert.equal(res.status, status);
+        if (status === 200) {
+          // The phrase is not relayed: the client gets the standard one.
+          assert.equal((res as unknown as { res: { statusMessage: string } }).res.statusMessage, 'OK');
+        } else {
+          assert.equal(res.body.code, 'UPSTREAM_UNAVAILABLE');
+          assert.equal(res.body.instance, res.headers['x-request-id']);
+          assert.equal(res.headers['x-a'], undefined);
+        }
+        const again = await request(gw.app)
+          .get('/v2/catalog/products')
+          .set('Authorization', `Bearer ${token}`);
+        assert.equal(again.status, res.status);
+        const health = await request(gw.app).get('/healthz');
+        assert.equal(health.status, 200);
+      });
+    }
   });
 
   describe('GET /v2/catalog/products', () => {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { createIdentitySigner, createIdentityVerifier, generateIdentityKeyPair } from '@keygate/identity';
 import type { Principal } from '../../../src/auth/principal.ts';
-import { identityOf, upstreamHeaderList } from '../../../src/proxy/upstream-headers.ts';
+import {
+  assertUnambiguousFraming,
+  framingOf,
+  identityOf,
+  upstreamHeaderList,
+} from '../../../src/proxy/upstream-headers.ts';
 
 const principal = {
   key: { id: 'key_1', environment: 'test', scopes: ['article:r', 'stock:rw'] },
@@ -10,7 +15,13 @@ const principal = {
   clientIp: '2001:db8::1',
 } as unknown as Principal;
 
-const request = { method: 'PUT', path: '/v2/stock/A?x=1', host: 'gw.example', encrypted: false };
+const request = {
+  method: 'PUT',
+  path: '/v2/stock/A?x=1',
+  host: 'gw.example',
+  encrypted: false,
+  framing: null,
+};
 
 /** The flat [name, value, …] list as pairs, for readable assertions. */
 function pairsOf(list: string[]): Array<[string, string]> {
@@ -66,13 +77,42 @@ describe('upstream headers', () => {
     ]);
   });
 
-  it('keeps the transfer coding that frames a streamed body', () => {
-    const raw = ['Transfer-Encoding', 'chunked', 'Content-Type', 'application/octet-stream'];
-    const pairs = pairsOf(upstreamHeaderList(raw, principal, request, 'signed', 'upstream:1'));
+  it('drops the client framing headers, even ones its Connection lists, and states the parsed framing', () => {
+    const raw = [
+      'Connection',
+      'keep-alive, content-length, transfer-encoding',
+      'Transfer-Encoding',
+      'gzip',
+      'Content-Length',
+      '12',
+      'Content-Type',
+      'application/octet-stream',
+    ];
+    const framed = { ...request, framing: framingOf({ 'content-length': '12' }) };
+    const pairs = pairsOf(upstreamHeaderList(raw, principal, framed, 'signed', 'upstream:1'));
     assert.deepEqual(pairs.slice(0, 2), [
-      ['Transfer-Encoding', 'chunked'],
       ['Content-Type', 'application/octet-stream'],
+      ['content-length', '12'],
     ]);
+    assert.equal(pairs.filter(([name]) => /^(content-length|transfer-encoding)$/i.test(name)).length, 1);
+  });
+
+  it('frames a client transfer coding as chunked, a Content-Length as itself, and no framing as no body', () => {
+    assert.deepEqual(framingOf({ 'transfer-encoding': 'chunked' }), ['transfer-encoding', 'chunked']);
+    assert.deepEqual(framingOf({ 'content-length': '5' }), ['content-length', '5']);
+    assert.equal(framingOf({}), null);
+  });
+
+  it('refuses a transfer coding other than plain chunked as 400 MALFORMED_REQUEST', () => {
+    assertUnambiguousFraming({ 'transfer-encoding': 'Chunked' });
+    assertUnambiguousFraming({ 'content-length': '3' });
+    for (const coding of ['gzip, chunked', 'chunked, chunked', 'identity']) {
+      assert.throws(
+        () => assertUnambiguousFraming({ 'transfer-encoding': coding }),
+        (error: { code?: string }) => error.code === 'MALFORMED_REQUEST',
+        coding,
+      );
+    }
   });
 
   it('adds a signed identity bound to method and path, and convenience headers', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { compileRoutes, isSafePath } from '../../../src/routes/route-matcher.ts';
+import { compileRoutes, hasOnlyPathCharacters, isSafePath } from '../../../src/routes/route-matcher.ts';
 import { type RouteTable, RouteTableSchema } from '../../../src/routes/route-table.ts';
 
 const table: RouteTable = RouteTableSchema.parse({
@@ -102,6 +102,33 @@ describe('isSafePath', () => {
       'v2/carts',
     ]) {
       assert.equal(isSafePath(path), false, path);
+    }
+  });
+});
+
+describe('hasOnlyPathCharacters', () => {
+  it('accepts RFC 3986 pchar, `/` and escapes', () => {
+    for (const path of ['/v2/carts/crt_1', "/v2/a-._~!$&'()*+,;=:@/b%20c", '/']) {
+      assert.equal(hasOnlyPathCharacters(path), true, path);
+    }
+  });
+
+  it('refuses `#` and every other character a path may not hold unescaped', () => {
+    for (const path of [
+      '/v2/customers/c1#/pricing',
+      '/v2/a b',
+      '/v2/a"b',
+      '/v2/{x}',
+      '/v2/a|b',
+      '/v2/a[0]',
+      '/v2/é',
+      '/v2/a^b',
+      '/v2/a`b',
+      '/v2/a<b>',
+      '/v2/a\\b',
+      '/v2/a\u0000',
+    ]) {
+      assert.equal(hasOnlyPathCharacters(path), false, path);
     }
   });
 });
