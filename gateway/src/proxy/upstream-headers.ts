@@ -12,7 +12,8 @@ import { GatewayError } from '../errors.ts';
 
 /**
  * Client headers never passed upstream: credentials, anything claiming identity, ids or a forwarding
- * chain, and `Expect` (the gateway answers it, once the key passed).
+ * chain or a client address, `Expect` (the gateway answers it, once the key passed), and headers some
+ * frameworks honour to override the method or path the gateway authorized.
  */
 const STRIPPED = new Set([
   'expect',
@@ -23,8 +24,19 @@ const STRIPPED = new Set([
   'x-forwarded-host',
   'x-forwarded-proto',
   'x-forwarded-port',
+  'x-forwarded-prefix',
+  'x-forwarded-server',
   'x-real-ip',
+  'x-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
   'forwarded',
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+  'x-original-url',
+  'x-rewrite-url',
+  'x-original-method',
 ]);
 
 /**

@@ -77,6 +77,35 @@ describe('upstream headers', () => {
     ]);
   });
 
+  it('strips headers an upstream framework could take as another method, path or client address', () => {
+    const spoofing = [
+      'X-HTTP-Method-Override',
+      'X-HTTP-Method',
+      'X-Method-Override',
+      'X-Original-Method',
+      'X-Original-URL',
+      'X-Rewrite-URL',
+      'X-Forwarded-Prefix',
+      'X-Forwarded-Server',
+      'X-Client-IP',
+      'True-Client-IP',
+      'CF-Connecting-IP',
+    ];
+    const raw = [
+      ...spoofing.flatMap((name) => [name, 'DELETE /v2/auth/keys/key_x 6.6.6.6']),
+      'Accept',
+      '*/*',
+    ];
+    const names = pairsOf(upstreamHeaderList(raw, principal, request, 'signed', 'upstream:1')).map(([name]) =>
+      name.toLowerCase(),
+    );
+    assert.deepEqual(
+      spoofing.filter((name) => names.includes(name.toLowerCase())),
+      [],
+    );
+    assert.ok(names.includes('accept'));
+  });
+
   it('drops the client framing headers, even ones its Connection lists, and states the parsed framing', () => {
     const raw = [
       'Connection',
