@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { pathOf } from '../auth/steps.ts';
 import { GatewayError } from '../errors.ts';
@@ -34,6 +35,38 @@ function answerUnexpected(logger: Logger, req: IncomingMessage, res: ServerRespo
   }
 }
 
+/** Node's own refusals whose status is not 400 (a slow or oversized request head); written as node:http does. */
+const PLAIN_REFUSALS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+};
+
+/**
+ * A request node:http could not parse (e.g. Content-Length beside Transfer-Encoding, bad chunking):
+ * answered 400 problem+json like every other refusal instead of node's bare `400 Bad Request`, then
+ * the connection is closed (nothing after an unparseable request can be trusted).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const plain = error.code === undefined ? undefined : PLAIN_REFUSALS[error.code];
+  if (plain) {
+    socket.end(`HTTP/1.1 ${plain}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    return;
+  }
+  const problem = new GatewayError(
+    'MALFORMED_REQUEST',
+    'The request is not valid HTTP/1.1 (check its framing headers and body).',
+  ).toProblem();
+  const body = JSON.stringify(problem);
+  socket.end(
+    'HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
  * Sends every request the route table resolves to a proxied route (the data plane) to `proxied`,
  * and everything else (ops, JWKS, docs, admin, the key-management API, unknown paths) to the
@@ -57,6 +90,7 @@ export function createGatewayListener(options: {
   }) as GatewayListener;
   listener.listen = (port, host, callback) => {
     const server = createServer(listener);
+    server.on('clientError', answerClientError);
     // node:http would answer `100 Continue` at once; proxied calls get it only once their key passed.
     server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
       if (routes.match(req.method ?? 'GET', pathOf(req.url ?? '/'))?.kind === 'proxy')

@@ -75,6 +75,21 @@ describe('data plane: request body framing', () => {
     });
   });
 
+  describe('a request node:http cannot parse (Content-Length beside Transfer-Encoding)', () => {
+    it('responds 400 MALFORMED_REQUEST as problem+json, closes the connection and sends nothing upstream', async () => {
+      const res = await exchangeRaw(
+        listening.port,
+        `POST /v2/carts HTTP/1.1\r\nHost: gw\r\n${auth}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n` +
+          '2\r\n{}\r\n0\r\n\r\n',
+      );
+      assert.equal(res.status, 400);
+      assert.equal(res.headers['content-type'], 'application/problem+json');
+      assert.equal(res.headers.connection, 'close');
+      assert.equal(JSON.parse(res.body).code, 'MALFORMED_REQUEST');
+      assert.equal(gw.live.seen.length, 0);
+    });
+  });
+
   describe('POST with `Expect: 100-continue`', () => {
     it('answers a refused key with 401 and no `100 Continue` first', async () => {
       const res = await exchangeRaw(
