@@ -1,5 +1,5 @@
 import type { UsageBucket } from './model.ts';
-import { percentileFromHistogram } from './usage-stats.ts';
+import { mergeBuckets, percentilesOf } from './usage-stats.ts';
 
 /** One step of a usage series. `latencyMs` is null for a step without calls. */
 export interface UsagePoint {
@@ -45,36 +45,6 @@ export function chooseStepMinutes(rangeMs: number, requested?: number): number {
   return fitting ?? Math.ceil(rangeMs / MINUTE_MS / MAX_SERIES_POINTS);
 }
 
-interface StepTotals {
-  calls: number;
-  errors4xx: number;
-  errors5xx: number;
-  histogram: number[];
-}
-
-function emptyStep(): StepTotals {
-  return { calls: 0, errors4xx: 0, errors5xx: 0, histogram: [] };
-}
-
-function addBucket(step: StepTotals, bucket: UsageBucket): void {
-  step.calls += bucket.calls;
-  step.errors4xx += bucket.errors4xx;
-  step.errors5xx += bucket.errors5xx;
-  bucket.latencyHistogram.forEach((count, i) => {
-    step.histogram[i] = (step.histogram[i] ?? 0) + count;
-  });
-}
-
-function latencyOf(histogram: number[]): UsagePoint['latencyMs'] {
-  const p50 = percentileFromHistogram(histogram, 0.5);
-  if (p50 === null) return null;
-  return {
-    p50,
-    p95: percentileFromHistogram(histogram, 0.95)!,
-    p99: percentileFromHistogram(histogram, 0.99)!,
-  };
-}
-
 /**
  * Cuts per-minute usage buckets (any secret) of [fromMs, toMs) into steps of `stepMinutes` starting
  * at `fromMs`: calls, 4xx, 5xx and latency percentiles from the merged histograms. Buckets outside
@@ -88,23 +58,25 @@ export function buildUsageSeries(
   buckets: readonly UsageBucket[],
 ): UsageSeries {
   const stepMs = stepMinutes * MINUTE_MS;
-  const steps = Array.from({ length: pointCount(toMs - fromMs, stepMinutes) }, emptyStep);
+  const steps = Array.from({ length: pointCount(toMs - fromMs, stepMinutes) }, (): UsageBucket[] => []);
   for (const bucket of buckets) {
     if (bucket.minute < fromMs || bucket.minute >= toMs) continue;
-    const step = steps[Math.floor((bucket.minute - fromMs) / stepMs)];
-    if (step) addBucket(step, bucket);
+    steps[Math.floor((bucket.minute - fromMs) / stepMs)]?.push(bucket);
   }
   return {
     keyId,
     from: new Date(fromMs).toISOString(),
     to: new Date(toMs).toISOString(),
     stepMinutes,
-    points: steps.map((step, i) => ({
-      at: new Date(fromMs + i * stepMs).toISOString(),
-      calls: step.calls,
-      errors4xx: step.errors4xx,
-      errors5xx: step.errors5xx,
-      latencyMs: latencyOf(step.histogram),
-    })),
+    points: steps.map((step, i) => {
+      const { calls, errors4xx, errors5xx, histogram } = mergeBuckets(step);
+      return {
+        at: new Date(fromMs + i * stepMs).toISOString(),
+        calls,
+        errors4xx,
+        errors5xx,
+        latencyMs: percentilesOf(histogram),
+      };
+    }),
   };
 }

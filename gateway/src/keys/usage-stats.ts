@@ -27,7 +27,8 @@ export interface KeyUsage {
   secrets: Array<UsageStats & { secretId: string }>;
 }
 
-interface Merged {
+/** The sums of a set of buckets: counts, latency sum, merged histogram and the latest call. */
+export interface Merged {
   calls: number;
   errors4xx: number;
   errors5xx: number;
@@ -36,7 +37,8 @@ interface Merged {
   lastCallAt: string | null;
 }
 
-function mergeBuckets(buckets: readonly UsageBucket[]): Merged {
+/** Sums a set of usage buckets (any keys, secrets or minutes) into one. */
+export function mergeBuckets(buckets: readonly UsageBucket[]): Merged {
   const merged: Merged = {
     calls: 0,
     errors4xx: 0,
@@ -88,16 +90,22 @@ function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
+/** p50, p95 and p99 of a latency histogram; null when it counts no call. */
+export function percentilesOf(
+  histogram: readonly number[],
+): { p50: number; p95: number; p99: number } | null {
+  const p50 = percentileFromHistogram(histogram, 0.5);
+  if (p50 === null) return null;
+  return {
+    p50,
+    p95: percentileFromHistogram(histogram, 0.95)!,
+    p99: percentileFromHistogram(histogram, 0.99)!,
+  };
+}
+
 function statsOf(merged: Merged): UsageStats {
-  const latencyMs =
-    merged.calls === 0 || merged.histogram.every((count) => !count)
-      ? null
-      : {
-          mean: round(merged.latencyMsSum / merged.calls),
-          p50: percentileFromHistogram(merged.histogram, 0.5)!,
-          p95: percentileFromHistogram(merged.histogram, 0.95)!,
-          p99: percentileFromHistogram(merged.histogram, 0.99)!,
-        };
+  const percentiles = merged.calls === 0 ? null : percentilesOf(merged.histogram);
+  const latencyMs = percentiles && { mean: round(merged.latencyMsSum / merged.calls), ...percentiles };
   const { calls, errors4xx, errors5xx, lastCallAt } = merged;
   return { calls, errors4xx, errors5xx, latencyMs, lastCallAt };
 }
