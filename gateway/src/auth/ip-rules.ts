@@ -85,3 +85,23 @@ export function resolveClientAddress(
 export function formatAddress(address: Address): string {
   return address.kind() === 'ipv6' ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
 }
+
+/** A request's client: its address (null when unparseable) and the text logs and usage show. */
+export interface ResolvedClient {
+  address: Address | null;
+  text: string;
+}
+
+/**
+ * The client of a request from its socket peer and `X-Forwarded-For` (believed through trusted
+ * proxies only, see resolveClientAddress); an unparseable peer shows as itself, or `unknown`.
+ */
+export function resolveClient(
+  peer: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  trusted: IpRules,
+): ResolvedClient {
+  const joined = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
+  const address = resolveClientAddress(peer, joined, trusted);
+  return { address, text: address ? formatAddress(address) : (peer ?? 'unknown') };
+}

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { formatAddress, type IpRules, resolveClientAddress } from '../auth/ip-rules.ts';
+import { type IpRules, type ResolvedClient, resolveClient } from '../auth/ip-rules.ts';
 import type { KeyVerifier, VerifiedKey } from '../auth/key-verifier.ts';
 import {
   assertIpAllowed,
@@ -59,7 +59,7 @@ export function addDeprecationHeaders(call: Call, deprecation: DeprecationHeader
 }
 
 /** Per connection: the client address when no trusted proxy is configured (the socket peer never changes). */
-const peerAddresses = new WeakMap<object, { address: Call['clientAddress']; text: string }>();
+const peerAddresses = new WeakMap<object, ResolvedClient>();
 
 /** The key pipeline of keygate, framework-free: the data plane runs it, and Express runs it for management routes. */
 export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
@@ -67,24 +67,21 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
   const refuse = createRefusal(deps);
 
   /** The client address: the socket peer, or X-Forwarded-For through trusted proxies only. */
-  function resolveClient(call: Call, req: IncomingMessage): void {
+  function setClient(call: Call, req: IncomingMessage): void {
     const forwarded = req.headers['x-forwarded-for'];
     const socket = req.socket;
+    let client: ResolvedClient | undefined;
     if (trustedProxies.size === 0 || forwarded === undefined) {
-      let known = peerAddresses.get(socket);
-      if (!known) {
-        const address = resolveClientAddress(socket.remoteAddress, undefined, trustedProxies);
-        known = { address, text: address ? formatAddress(address) : (socket.remoteAddress ?? 'unknown') };
-        peerAddresses.set(socket, known);
+      client = peerAddresses.get(socket);
+      if (!client) {
+        client = resolveClient(socket.remoteAddress, undefined, trustedProxies);
+        peerAddresses.set(socket, client);
       }
-      call.clientAddress = known.address;
-      call.clientIp = known.text;
-      return;
+    } else {
+      client = resolveClient(socket.remoteAddress, forwarded, trustedProxies);
     }
-    const joined = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
-    const address = resolveClientAddress(socket.remoteAddress, joined, trustedProxies);
-    call.clientAddress = address;
-    call.clientIp = address ? formatAddress(address) : (socket.remoteAddress ?? 'unknown');
+    call.clientAddress = client.address;
+    call.clientIp = client.text;
   }
 
   /** Sets the rate-limit headers; throws 429 when the budget is spent. */
@@ -172,7 +169,7 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
         checkRequestPath(call.path, call.url);
         assertUnambiguousFraming(req.headers);
         if (call.match?.deprecation) addDeprecationHeaders(call, call.match.deprecation);
-        resolveClient(call, req);
+        setClient(call, req);
         const { token, parsed } = parseBearer(req.headers.authorization);
         const verifying = verifier.verifyNow(token, parsed);
         if (verifying instanceof Promise) {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { formatAddress, type IpRules, resolveClientAddress } from '../auth/ip-rules.ts';
+import { type IpRules, resolveClient } from '../auth/ip-rules.ts';
 import { newId, redactTokens } from '../keys/token.ts';
 
 /** A client-sent `X-Request-Id` as logs may hold it: at most 128 characters, token-like text redacted (once, here). */
@@ -23,10 +23,11 @@ export function assignRequestId(req: Request, res: Response, next: NextFunction)
 /** Sets `res.locals.clientIp` from the socket, or `X-Forwarded-For` walked from the right through trusted proxies only. */
 export function createResolveClientIp(trustedProxies: IpRules) {
   return function resolveClientIp(req: Request, res: Response, next: NextFunction): void {
-    const header = req.headers['x-forwarded-for'];
-    const forwarded = Array.isArray(header) ? header.join(',') : header;
-    const address = resolveClientAddress(req.socket.remoteAddress, forwarded, trustedProxies);
-    res.locals.clientIp = address ? formatAddress(address) : (req.socket.remoteAddress ?? 'unknown');
+    res.locals.clientIp = resolveClient(
+      req.socket.remoteAddress,
+      req.headers['x-forwarded-for'],
+      trustedProxies,
+    ).text;
     next();
   };
 }
