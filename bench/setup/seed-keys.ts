@@ -9,11 +9,10 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { drizzle } from '../../gateway/node_modules/drizzle-orm/better-sqlite3/index.js';
+import { newKeyChange } from '../../gateway/src/keys/create-key.ts';
 import { createArgon2Hasher } from '../../gateway/src/keys/hasher.ts';
-import type { ApiKey, Environment, KeyChange } from '../../gateway/src/keys/model.ts';
-import { snapshotKey } from '../../gateway/src/keys/public-key.ts';
-import { newSecretRecord } from '../../gateway/src/keys/rotation.ts';
-import { generateToken, newId } from '../../gateway/src/keys/token.ts';
+import type { Environment } from '../../gateway/src/keys/model.ts';
+import { generateToken } from '../../gateway/src/keys/token.ts';
 import { openRedisKeyStore } from '../../gateway/src/store/redis.ts';
 import { openSqliteKeyStore } from '../../gateway/src/store/sqlite.ts';
 import { activityToRow, keyToRow } from '../../gateway/src/store/sqlite-rows.ts';
@@ -32,44 +31,21 @@ const requireFromGateway = createRequire(new URL('../../gateway/package.json', i
 const BetterSqlite3 = requireFromGateway('better-sqlite3') as new (file: string) => Database;
 
 /** A key record as the key service builds it, with its one secret and its `key.created` activity. */
-function buildKeyChange(environment: Environment, perMinute: number, hash: (token: string) => string) {
-  const token = generateToken(environment);
-  const at = new Date().toISOString();
-  const key: ApiKey = {
-    id: newId('key'),
+function buildKeyChange(
+  environment: Environment,
+  perMinute: number,
+  hash: (token: string) => string,
+  token = generateToken(environment),
+) {
+  const change = newKeyChange({
     name: `bench-${environment}`,
-    environment,
-    scopes: SCOPES,
-    expiresAt: null,
-    ipAllowlist: [],
-    rateLimit: { perMinute },
-    prefix: token.prefix,
-    status: 'active',
-    revokedAt: null,
-    remindersSent: [],
-    createdAt: at,
-    updatedAt: at,
-    lastCallAt: null,
-    version: 1,
-  };
-  const secret = newSecretRecord(key.id, { ...token, hash: hash(token.token) }, at);
-  const change: KeyChange = {
-    key,
-    expectedVersion: null,
-    secrets: [secret],
-    activity: {
-      id: newId('act'),
-      keyId: key.id,
-      environment,
-      action: 'key.created',
-      actor: { type: 'system', id: 'keygate' },
-      at,
-      sourceIp: null,
-      before: null,
-      after: snapshotKey(key),
-      details: { secretId: secret.id },
-    },
-  };
+    grant: { environment, scopes: SCOPES, expiresAt: null, ipAllowlist: [], rateLimit: { perMinute } },
+    token,
+    hash: hash(token.token),
+    at: new Date().toISOString(),
+    actor: { type: 'system', id: 'keygate' },
+    sourceIp: null,
+  });
   return { change, token: token.token };
 }
 
@@ -123,10 +99,9 @@ async function createStoreFillers(store: KeyStore, count: number): Promise<void>
 
 /** One argon2id key whose rate limit never triggers; returns its token. */
 async function createLoadKey(store: KeyStore, environment: Environment): Promise<string> {
-  const hash = await createArgon2Hasher().hash('placeholder');
-  const built = buildKeyChange(environment, LOAD_KEY_RATE_LIMIT, () => hash);
-  const secret = built.change.secrets[0]!;
-  secret.hash = await createArgon2Hasher().hash(built.token);
+  const token = generateToken(environment);
+  const hash = await createArgon2Hasher().hash(token.token);
+  const built = buildKeyChange(environment, LOAD_KEY_RATE_LIMIT, () => hash, token);
   if (!(await store.commitChange(built.change))) throw new Error('the load key could not be stored');
   return built.token;
 }

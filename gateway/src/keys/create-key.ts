@@ -4,7 +4,7 @@ import { resolveActorKey } from './change-runner.ts';
 import { assertGrantWithin, type Grant } from './escalation.ts';
 import { CreateKeyInputSchema, parseInput, validationError } from './key-input.ts';
 import { utcDate } from './lifecycle.ts';
-import type { Actor, ApiKey } from './model.ts';
+import type { Actor, ApiKey, KeyChange } from './model.ts';
 import { type PublicKey, snapshotKey, toPublicKey } from './public-key.ts';
 import { newSecretRecord } from './rotation.ts';
 import type { RequestContext, ServiceContext } from './service-context.ts';
@@ -50,10 +50,41 @@ export async function createKey(
   if (actorKey) assertGrantWithin(actorKey, grant);
 
   const token = generateToken(environment);
-  const at = new Date(nowMs).toISOString();
+  const change = newKeyChange({
+    name: input.name,
+    grant,
+    token,
+    hash: await ctx.hasher.hash(token.token),
+    at: new Date(nowMs).toISOString(),
+    actor,
+    sourceIp: origin.sourceIp,
+  });
+  const committed = await ctx.store.commitChange(change);
+  if (!committed) throw new GatewayError('CONFLICT', 'The key could not be created; retry the request.');
+  ctx.events.publish(change.key.id);
+  return {
+    key: toPublicKey(change.key, change.secrets, nowMs, ctx.config.expiryReminderDays[0]),
+    secret: token.token,
+  };
+}
+
+/**
+ * The change that creates a key (version 1, active): the key record with its grant, its one secret
+ * from `token` (stored as `hash`) and the `key.created` activity by `actor`. No I/O, no checks.
+ */
+export function newKeyChange(params: {
+  name: string;
+  grant: Grant;
+  token: { lookup: string; prefix: string };
+  hash: string;
+  at: string;
+  actor: Actor;
+  sourceIp: string | null;
+}): KeyChange {
+  const { grant, token, at } = params;
   const key: ApiKey = {
     id: newId('key'),
-    name: input.name,
+    name: params.name,
     ...grant,
     prefix: token.prefix,
     status: 'active',
@@ -64,25 +95,22 @@ export async function createKey(
     lastCallAt: null,
     version: 1,
   };
-  const secret = newSecretRecord(key.id, { ...token, hash: await ctx.hasher.hash(token.token) }, at);
-  const committed = await ctx.store.commitChange({
+  const secret = newSecretRecord(key.id, { ...token, hash: params.hash }, at);
+  return {
     key,
     expectedVersion: null,
     secrets: [secret],
     activity: {
       id: newId('act'),
       keyId: key.id,
-      environment,
+      environment: grant.environment,
       action: 'key.created',
-      actor,
+      actor: params.actor,
       at,
-      sourceIp: origin.sourceIp,
+      sourceIp: params.sourceIp,
       before: null,
       after: snapshotKey(key),
       details: { secretId: secret.id },
     },
-  });
-  if (!committed) throw new GatewayError('CONFLICT', 'The key could not be created; retry the request.');
-  ctx.events.publish(key.id);
-  return { key: toPublicKey(key, [secret], nowMs, ctx.config.expiryReminderDays[0]), secret: token.token };
+  };
 }
