@@ -4,7 +4,7 @@ import type { VerifiedKey } from '../auth/key-verifier.ts';
 import type { Principal } from '../auth/principal.ts';
 import { pathOf } from '../auth/steps.ts';
 import { clientRequestIdOf } from '../http/request-context.ts';
-import { newId } from '../keys/token.ts';
+import { newRequestId } from '../keys/token.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 
 /** Everything the gateway learns about one request on its way through the key pipeline. */
@@ -39,7 +39,7 @@ export interface Call {
 /** A fresh call for a request: a new request id, its arrival time, path and matched route. */
 export function startCall(req: IncomingMessage, match: RouteMatch | null): Call {
   const url = req.url ?? '/';
-  const requestId = newId('req');
+  const requestId = newRequestId();
   return {
     requestId,
     startedAt: performance.now(),

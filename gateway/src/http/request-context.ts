@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { type IpRules, resolveClient } from '../auth/ip-rules.ts';
-import { newId, redactTokens } from '../keys/token.ts';
+import { newRequestId, redactTokens } from '../keys/token.ts';
 
 /** A client-sent `X-Request-Id` as logs may hold it: at most 128 characters, token-like text redacted (once, here). */
 export function clientRequestIdOf(sent: string | string[] | undefined): string | undefined {
@@ -12,7 +12,7 @@ export function clientRequestIdOf(sent: string | string[] | undefined): string |
  * `X-Request-Id` header, and the caller's own id (`X-Request-Id`, at most 128 characters) for logs.
  */
 export function assignRequestId(req: Request, res: Response, next: NextFunction): void {
-  const requestId = newId('req');
+  const requestId = newRequestId();
   res.locals.requestId = requestId;
   const clientRequestId = clientRequestIdOf(req.headers['x-request-id']);
   if (clientRequestId !== undefined) res.locals.clientRequestId = clientRequestId;

@@ -97,7 +97,25 @@ export function redactTokens(text: string): string {
   return text.replace(TOKEN_IN_TEXT, (_match, environment: string) => `kg_${environment}_[redacted]`);
 }
 
-/** Prefixed random id such as `key_…`, `sec_…`, `act_…`, `req_…`. */
+/** Prefixed random id such as `key_…`, `sec_…`, `act_…`. */
 export function newId(prefix: string): string {
   return `${prefix}_${randomBase62(20)}`;
+}
+
+/** Base62 digits of a millisecond clock: 8 of them last until the year 8888. */
+const TIME_DIGITS = 8;
+
+/**
+ * A request id, `req_` and 20 base62 characters like `newId`'s, whose first 8 encode the arrival
+ * millisecond and the last 12 are random (71 bits): ids sort by time, so the API log's primary key
+ * and indexes grow at their right edge instead of at random places (half the insert cost, measured).
+ */
+export function newRequestId(nowMs: number = Date.now()): string {
+  let time = '';
+  let value = Math.floor(nowMs);
+  for (let i = 0; i < TIME_DIGITS; i++) {
+    time = BASE62[value % 62] + time;
+    value = Math.floor(value / 62);
+  }
+  return `req_${time}${randomBase62(20 - TIME_DIGITS)}`;
 }
