@@ -499,6 +499,30 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         }
       });
 
+      it('stays still while another connection writes usage, API logs and administrators', async () => {
+        const { key, secret } = await seedKey(store);
+        const peer = await fixture.openPeer();
+        try {
+          const before = await store.changeMarker();
+          await peer.recordUsage([bucket(key, secret.id, 0)], 'usf_marker');
+          await peer.appendLogs([logLine(key, secret.id, 0)]);
+          await peer.createAdmin({
+            id: 'adm_m',
+            email: 'm@example.com',
+            passwordHash: 'h',
+            createdAt: iso(0),
+          });
+          assert.equal(await store.changeMarker(), before, 'a write that changed no key moved the marker');
+          await seedKey(peer, { environment: 'test' as Environment });
+          assert.ok(
+            await eventually(async () => (await store.changeMarker()) !== before),
+            'a key change after them did not move the marker within 2 s',
+          );
+        } finally {
+          await peer.close();
+        }
+      });
+
       it('answers ping', async () => {
         assert.equal(await store.ping(), true);
       });

@@ -154,3 +154,13 @@ export const adminLoginFailures = sqliteTable('admin_login_failures', {
   count: integer('count').notNull(),
   windowEndsAt: integer('window_ends_at').notNull(),
 });
+
+/**
+ * One row per counter. `key_generation` moves in the transaction of every key change, so a gateway
+ * sharing the file with the CLI drops its cached key states only when some key really changed (not
+ * on every commit of another connection, e.g. the API-log writer's).
+ */
+export const storeCounters = sqliteTable('store_counters', {
+  name: text('name').primaryKey(),
+  value: integer('value').notNull(),
+});

@@ -2,7 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { KeyChange, UsageBucket } from '../keys/model.ts';
 import type { SqliteDb } from './sqlite.ts';
 import { activityToRow, addHistograms, keyToRow } from './sqlite-rows.ts';
-import { activity, keys, secrets, usageBuckets } from './sqlite-schema.ts';
+import { activity, keys, secrets, storeCounters, usageBuckets } from './sqlite-schema.ts';
+
+/** The `store_counters` row every key change advances (read by the key cache's change marker). */
+export const KEY_GENERATION = 'key_generation';
 
 /**
  * Applies one key change in ONE synchronous transaction (BEGIN IMMEDIATE, so a concurrent writer
@@ -36,6 +39,10 @@ export function commitKeyChange(db: SqliteDb, change: KeyChange): boolean {
           .run();
       }
       tx.insert(activity).values(activityToRow(change.activity)).run();
+      tx.update(storeCounters)
+        .set({ value: sql`${storeCounters.value} + 1` })
+        .where(eq(storeCounters.name, KEY_GENERATION))
+        .run();
       return true;
     },
     { behavior: 'immediate' },

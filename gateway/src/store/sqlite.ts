@@ -12,7 +12,7 @@ import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-
 import * as schema from './sqlite-schema.ts';
 import { adminUsers, apiLogs, keys, secrets, usageBuckets } from './sqlite-schema.ts';
 import { listSweepCandidateIds } from './sqlite-sweep.ts';
-import { commitKeyChange, recordUsageBuckets } from './sqlite-writes.ts';
+import { commitKeyChange, KEY_GENERATION, recordUsageBuckets } from './sqlite-writes.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from './store.ts';
 
 export type SqliteDb = BetterSQLite3Database<typeof schema>;
@@ -46,8 +46,15 @@ function runMigrations(db: SqliteDb): void {
 }
 
 function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore {
-  // Read on every request (the key cache's change marker): prepared once, not per call.
+  // The key cache's change marker, asked on every request: `PRAGMA data_version` moves with any
+  // commit of another connection (the CLI, the API-log writer); only then is the key generation read.
   const dataVersion = client.prepare('PRAGMA data_version').pluck();
+  const keyGeneration = client
+    .prepare('SELECT value FROM store_counters WHERE name = ?')
+    .pluck()
+    .bind(KEY_GENERATION);
+  let seenVersion: number | undefined;
+  let generation = 0;
   // Every answered call becomes a log line: one statement prepared once, run per line in one transaction.
   const insertLog = db
     .insert(apiLogs)
@@ -155,7 +162,12 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
     },
     ...createSqliteAdminSessions(db),
     changeMarker() {
-      return dataVersion.get() as number;
+      const version = dataVersion.get() as number;
+      if (version !== seenVersion) {
+        seenVersion = version;
+        generation = keyGeneration.get() as number;
+      }
+      return generation;
     },
     async ping() {
       try {

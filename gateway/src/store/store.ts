@@ -125,7 +125,8 @@ export interface KeyStore {
   clearLoginFailures(subject: string): Promise<void>;
   /**
    * A cheap marker that moves whenever another process or connection may have changed keys
-   * (SQLite: `PRAGMA data_version`). The auth cache drops its key snapshots when it moves, so a
+   * (SQLite: the key generation every key change advances, read only after `PRAGMA data_version`
+   * says another connection committed). The auth cache drops its key snapshots when it moves, so a
    * revoke made by the CLI is seen by a running gateway on its very next request.
    */
   changeMarker(): number | Promise<number>;
