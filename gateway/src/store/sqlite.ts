@@ -7,6 +7,8 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
 import { createSqliteAdminSessions } from './sqlite-admin.ts';
+import { createLogRowInserter, logRowOf } from './sqlite-log-rows.ts';
+import { type SqliteLogWriter, startSqliteLogWriter } from './sqlite-log-writer.ts';
 import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
 import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
 import * as schema from './sqlite-schema.ts';
@@ -33,7 +35,7 @@ export function openSqliteKeyStore(file: string): KeyStore {
   client.pragma('synchronous = NORMAL');
   const db = drizzle({ client, schema });
   runMigrations(db);
-  return createSqliteKeyStore(db, client);
+  return createSqliteKeyStore(db, client, file === ':memory:' ? null : startSqliteLogWriter(file));
 }
 
 /** Two processes opening a fresh file at once may race; the loser retries and finds the work done. */
@@ -45,7 +47,11 @@ function runMigrations(db: SqliteDb): void {
   }
 }
 
-function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore {
+function createSqliteKeyStore(
+  db: SqliteDb,
+  client: Database.Database,
+  logWriter: SqliteLogWriter | null,
+): KeyStore {
   // The key cache's change marker, asked on every request: `PRAGMA data_version` moves with any
   // commit of another connection (the CLI, the API-log writer); only then is the key generation read.
   const dataVersion = client.prepare('PRAGMA data_version').pluck();
@@ -55,22 +61,8 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
     .bind(KEY_GENERATION);
   let seenVersion: number | undefined;
   let generation = 0;
-  // Every answered call becomes a log line: one statement prepared once, run per line in one transaction.
-  const insertLog = db
-    .insert(apiLogs)
-    .values({
-      id: sql.placeholder('id'),
-      keyId: sql.placeholder('keyId'),
-      secretId: sql.placeholder('secretId'),
-      at: sql.placeholder('at'),
-      method: sql.placeholder('method'),
-      path: sql.placeholder('path'),
-      status: sql.placeholder('status'),
-      latencyMs: sql.placeholder('latencyMs'),
-      clientIp: sql.placeholder('clientIp'),
-    })
-    .onConflictDoNothing()
-    .prepare();
+  // An in-memory database has no file another connection could open: its log lines are written here.
+  const insertLogRows = logWriter ? null : createLogRowInserter(client);
   return {
     async commitChange(change: KeyChange) {
       return commitKeyChange(db, change);
@@ -133,10 +125,8 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
       return db.delete(usageBuckets).where(lt(usageBuckets.minute, beforeMs)).run().changes;
     },
     async appendLogs(entries: ApiLogEntry[]) {
-      if (entries.length === 0) return;
-      client.transaction(() => {
-        for (const entry of entries) insertLog.run({ ...entry });
-      })();
+      if (logWriter) return logWriter.append(entries);
+      insertLogRows?.(entries.map(logRowOf));
     },
     async queryLogs(filter: LogFilter) {
       return queryLogPage(db, filter);
@@ -177,6 +167,7 @@ function createSqliteKeyStore(db: SqliteDb, client: Database.Database): KeyStore
       }
     },
     async close() {
+      await logWriter?.close();
       if (client.open) client.close();
     },
   };
