@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { redactTokens } from '../keys/token.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { MAX_LOGGED_PATH, type UsageRecorder } from '../usage/usage-recorder.ts';
@@ -25,32 +25,45 @@ export interface CallObserver {
   watch(call: Call, res: ServerResponse): void;
 }
 
-/** One structured access-log line: ids, route, status, latency; never a header, token-like text redacted. */
-function logCall(logger: Logger, call: Call, status: number, latencyMs: number): void {
-  const { principal } = call;
-  logger.info(
-    {
-      requestId: call.requestId,
-      clientRequestId: call.clientRequestId,
-      method: call.method,
-      path: redactTokens(call.url).slice(0, MAX_LOGGED_PATH),
-      status,
-      rule: call.route?.rule,
-      keyId: principal?.key.id,
-      secretId: principal?.secret.id,
-      clientIp: call.clientIp,
-      latencyMs: Math.round(latencyMs * 1e3) / 1e3,
-    },
-    'request',
-  );
+type AccessLine = (call: Call, status: number, latencyMs: number) => void;
+
+/** pino's own fields of a logger (`pino.symbols`): where it writes and the bindings every line starts with. */
+interface PinoInternals {
+  [pino.symbols.streamSym]: { write(line: string): unknown };
+  [pino.symbols.chindingsSym]: string;
+}
+
+const json = JSON.stringify;
+/** `,"name":value` for a string field, nothing when it is absent (pino drops undefined fields too). */
+const field = (name: string, value: string | undefined) =>
+  value === undefined ? '' : `,"${name}":${json(value)}`;
+
+/**
+ * One structured access-log line per answered request: ids, route, status, latency; never a header,
+ * token-like text redacted. The line is the one `logger.info(fields, 'request')` writes (a test holds
+ * them equal), assembled directly: pino's walk over the fields object cost 2.5 µs a request, this 0.5.
+ */
+export function createAccessLine(logger: Logger): AccessLine {
+  const internals = logger as unknown as PinoInternals;
+  const stream = internals[pino.symbols.streamSym];
+  const head = `{"level":${logger.levels.values.info},"time":`;
+  const bindings = internals[pino.symbols.chindingsSym];
+  return (call, status, latencyMs) => {
+    const { principal } = call;
+    stream.write(
+      `${head}${Date.now()}${bindings}${field('requestId', call.requestId)}${field('clientRequestId', call.clientRequestId)}` +
+        `${field('method', call.method)}${field('path', redactTokens(call.url).slice(0, MAX_LOGGED_PATH))},"status":${status}` +
+        `${field('rule', call.route?.rule)}${field('keyId', principal?.key.id)}${field('secretId', principal?.secret.id)}` +
+        `${field('clientIp', call.clientIp)},"latencyMs":${Math.round(latencyMs * 1e3) / 1e3},"msg":"request"}\n`,
+    );
+  };
 }
 
 /** Counts requests by rule/environment/status, writes the access log line and records authenticated calls. */
 export function createCallObserver(deps: CallObserverDeps): CallObserver {
   const { metrics, recorder, clock } = deps;
-  // The access line's fields are the gateway's own (tokens already redacted) and match no redaction
-  // path: a child without redaction writes the same line in a third of the time (measured 4.9 vs 14.7 µs).
-  const logger = deps.logger?.child({}, { redact: { paths: [] } });
+  const { logger } = deps;
+  const accessLine = logger ? createAccessLine(logger) : null;
 
   function observe(call: Call, status: number): void {
     if (call.observed) return;
@@ -58,7 +71,7 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
     const { principal } = call;
     metrics.countRequest(call.route?.rule ?? 'none', principal?.key.environment ?? 'none', status);
     const latencyMs = performance.now() - call.startedAt;
-    if (logger?.isLevelEnabled('info')) logCall(logger, call, status, latencyMs);
+    if (accessLine && logger?.isLevelEnabled('info')) accessLine(call, status, latencyMs);
     if (!principal || !recorder) return;
     recorder.record({
       requestId: call.requestId,

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import type { Call } from '../../../src/data-plane/call.ts';
+import { createAccessLine } from '../../../src/data-plane/call-observer.ts';
+import { createLogger } from '../../../src/http/logger.ts';
+
+function sinkLogger() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger('info', sink), lines };
+}
+
+function call(over: Partial<Call> = {}): Call {
+  return {
+    requestId: 'req_0KHmXg1a2b3c4d5e6f7g',
+    startedAt: 0,
+    clientRequestId: 'client "quoted" \\ id',
+    method: 'GET',
+    url: '/v2/catalog/products?q=ümlaut&leak=kg_live_ABCDEF123&x=\u2028',
+    path: '/v2/catalog/products',
+    match: null,
+    route: { rule: 'GET /v2/catalog/products' } as Call['route'],
+    clientIp: '2001:db8::1',
+    clientAddress: null,
+    verified: undefined,
+    principal: { key: { id: 'key_1' }, secret: { id: 'sec_1' } } as Call['principal'],
+    headers: [],
+    observed: false,
+    upstreamFailure: undefined,
+    ...over,
+  };
+}
+
+/** What pino itself writes for the same fields: the line the fast path must reproduce. */
+function pinoLine(c: Call, status: number, latencyMs: number): string {
+  const { logger, lines } = sinkLogger();
+  logger.info(
+    {
+      requestId: c.requestId,
+      clientRequestId: c.clientRequestId,
+      method: c.method,
+      path: c.url.replace(/kg_live_\w+/, 'kg_live_[redacted]'),
+      status,
+      rule: c.route?.rule,
+      keyId: c.principal?.key.id,
+      secretId: c.principal?.secret.id,
+      clientIp: c.clientIp,
+      latencyMs: Math.round(latencyMs * 1e3) / 1e3,
+    },
+    'request',
+  );
+  return lines[0]!;
+}
+
+const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
+
+describe('createAccessLine', () => {
+  for (const [name, c] of [
+    ['an authorized call, with text that needs escaping', call()],
+    [
+      'a refused call: no route, no key, no client request id',
+      call({ route: undefined, principal: undefined, clientRequestId: undefined }),
+    ],
+  ] as const) {
+    it(`writes the line pino writes, byte for byte but the time: ${name}`, () => {
+      const { logger, lines } = sinkLogger();
+      createAccessLine(logger)(c, 401, 1.23456);
+      assert.equal(lines.length, 1);
+      assert.equal(withoutTime(lines[0]!), withoutTime(pinoLine(c, 401, 1.23456)));
+      const parsed = JSON.parse(lines[0]!);
+      assert.equal(parsed.msg, 'request');
+      assert.equal(parsed.service, 'keygate-gateway');
+      assert.doesNotMatch(lines[0]!, /ABCDEF123/);
+    });
+  }
+});
