@@ -24,6 +24,7 @@ import {
   target,
   writeResults,
 } from './lib/report.ts';
+import { measureAssertionCost } from './lib/signing.ts';
 import { type BenchGateway, pidOf, type Stack, startStack } from './lib/stack.ts';
 import { createLoadRunner, type Measurement } from './lib/wrk.ts';
 
@@ -180,6 +181,26 @@ function cpuSection(scenarios: readonly Scenario[]): string[] {
   ];
 }
 
+/**
+ * The signed identity assertion every gateway mode makes per request (policies off included) and
+ * the raw pipe does not: its CPU cost, beside the budget the policies-off target leaves (BENCH_CPU=1).
+ */
+function assertionSection(cost: { inlineMicros: number; offThreadMicros: number }): string[] {
+  const pipe = cpuRuns.get('pipe');
+  const budget = pipe ? medianOf(pipe) * (1 / 0.85 - 1) : null;
+  return [
+    'Identity assertion (Ed25519 JWT, one per proxied request in every gateway mode; the raw pipe signs nothing):',
+    `- CPU per signature, the gateway's signer: ${cost.inlineMicros.toFixed(1)} µs inline, ` +
+      `${cost.offThreadMicros.toFixed(1)} µs on the thread pool with 16 in flight (all threads)`,
+    ...(budget === null
+      ? []
+      : [
+          `- policies off ÷ raw pipe ≥ 0.85 leaves the gateway ${budget.toFixed(1)} µs of CPU per request over ` +
+            `the raw pipe's ${medianOf(pipe!).toFixed(1)} µs main thread, for everything it adds, the assertion included`,
+        ]),
+  ];
+}
+
 async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Map<string, Summary>> {
   const load = createLoadRunner(tempDir('keygate-bench-wrk-'));
   if (WARMUP_SECONDS > 0) {
@@ -261,6 +282,7 @@ async function main(): Promise<void> {
   for (const gateway of gateways) verifications.set(gateway, await argon2Verifications(gateway));
   const rss = Object.values(stack.gateways).map((g) => `- ${g.name}: ${rssMiB(g.pid).toFixed(1)} MiB`);
 
+  const assertion = await measureAssertionCost();
   const rows = scenarios.map((s) => formatRow(s.label, s.connections, results.get(s.id)!));
   const targets = targetsOf(results, verifications);
   const libraries = [
@@ -293,6 +315,8 @@ async function main(): Promise<void> {
     '',
     'Gateway RSS after the runs:',
     ...rss,
+    '',
+    ...assertionSection(assertion),
     ...(CPU ? ['', ...cpuSection(scenarios)] : []),
   ];
   process.stdout.write(`\n${body.join('\n')}\n`);
