@@ -14,7 +14,10 @@ export interface OpenedGateway {
   gateway: GatewayApp;
   backend: GatewayBackend;
   keyService: KeyService;
-  /** Flushes usage and closes the store and its connections (after the server stopped). */
+  /**
+   * Flushes usage, stops the identity signing worker and closes the store and its connections (after
+   * the server stopped).
+   */
   close(): Promise<void>;
 }
 
@@ -93,6 +96,7 @@ export async function openGateway(
       keyService,
       async close() {
         await gateway.close();
+        await signer.close();
         await backend.close();
       },
     };

@@ -264,7 +264,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     proxyReq.once('close', () => clearTimeout(deadline));
   }
 
-  /** Signs on the thread pool: the event loop serves the other requests in flight meanwhile. */
+  /** Signs in the signer's worker thread: the event loop serves the other requests in flight meanwhile. */
   function sendSignedOffThread(
     call: Call,
     req: IncomingMessage,
@@ -307,7 +307,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       });
       const identity = identityOf(principal, call.method, call.url);
       // Alone, signing inline answers soonest; with other requests in flight, the ~30 µs of Ed25519
-      // go to the thread pool and the event loop keeps serving them.
+      // go to the signing worker (batched per event-loop turn) and the event loop keeps serving them.
       if (signOffThread && inFlight > 1) return sendSignedOffThread(call, req, res, exchange, identity);
       if (signNow) return send(call, req, res, exchange, signNow(identity, route.audience));
       return signer

@@ -8,6 +8,7 @@ import {
   publicJwkOf,
 } from '@keygate/identity';
 import type { JWK } from 'jose';
+import { createBatchSigner } from './batch-signer.ts';
 
 const base64url = (text: string) => Buffer.from(text).toString('base64url');
 
@@ -15,12 +16,17 @@ const base64url = (text: string) => Buffer.from(text).toString('base64url');
 export interface SyncIdentitySigner extends IdentitySigner {
   /** The same assertion as `sign`, returned directly. */
   signNow(identity: Identity, audience: string): string;
-  /** The same assertion, signed on the libuv thread pool (the event loop stays free meanwhile). */
+  /**
+   * The same assertion, signed in the signer's worker thread with the others of this event-loop turn
+   * (the event loop stays free meanwhile). `done` gets an error if the worker dies or the signer is closed.
+   */
   signOffThread(
     identity: Identity,
     audience: string,
     done: (error: Error | null, assertion: string) => void,
   ): void;
+  /** Terminates the signing worker (after the server stopped): later off-thread signatures fail. */
+  close(): Promise<void>;
 }
 
 /**
@@ -28,6 +34,7 @@ export interface SyncIdentitySigner extends IdentitySigner {
  * (EdDSA over Ed25519, header `{alg, kid, typ: 'keygate-id+jwt'}`, the same claims), signed with
  * node:crypto's synchronous Ed25519 `sign` over a header encoded once, instead of jose's WebCrypto
  * path (an async job, a key check and a claims copy per call): it signs every proxied request.
+ * Off-thread signatures go to one worker thread in batches (see batch-signer.ts); `close` stops it.
  */
 export function createGatewayIdentitySigner(options: {
   privateJwk: JWK;
@@ -70,16 +77,16 @@ export function createGatewayIdentitySigner(options: {
     const input = signingInput(identity, audience);
     return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
   };
+  const batchSigner = createBatchSigner(key);
   const signOffThread: SyncIdentitySigner['signOffThread'] = (identity, audience, done) => {
     const input = signingInput(identity, audience);
-    sign(null, Buffer.from(input), key, (error, signature) => {
-      done(error, error ? '' : `${input}.${signature.toString('base64url')}`);
-    });
+    batchSigner.sign(input, (error, signature) => done(error, error ? '' : `${input}.${signature}`));
   };
   return {
     jwks: { keys: [publicJwkOf(privateJwk)] },
     signNow,
     signOffThread,
     sign: async (identity, audience) => signNow(identity, audience),
+    close: () => batchSigner.close(),
   };
 }

@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   createIdentitySigner,
   createIdentityVerifier,
@@ -7,7 +12,10 @@ import {
   IdentityError,
   type IdentityKeyPair,
 } from '@keygate/identity';
-import { createGatewayIdentitySigner } from '../../../src/identity/identity-signer.ts';
+import {
+  createGatewayIdentitySigner,
+  type SyncIdentitySigner,
+} from '../../../src/identity/identity-signer.ts';
 
 const NOW = Date.parse('2026-01-15T12:00:00.750Z');
 const IAT = Math.floor(NOW / 1000);
@@ -38,6 +46,40 @@ function withPart(token: string, index: number, part: string): string {
   return parts.join('.');
 }
 
+/** An assertion signed with `signOffThread`, as a promise. */
+function signOffThread(signer: SyncIdentitySigner, identity: Identity): Promise<string> {
+  return new Promise((resolve, reject) =>
+    signer.signOffThread(identity, 'commerce', (error, token) => (error ? reject(error) : resolve(token))),
+  );
+}
+
+const SIGNER_URL = new URL('../../../src/identity/identity-signer.ts', import.meta.url).href;
+
+/**
+ * Runs a node process that signs one assertion off-thread, closing the signer afterwards or not (it
+ * prints 'signed', then 'closed'), and resolves once it exits by itself (execFile kills it, failing the test, if it is still alive after 10 s).
+ */
+function runSignerScript(closing: boolean) {
+  const script = `
+    import { generateKeyPairSync } from 'node:crypto';
+    const { createGatewayIdentitySigner } = await import(${JSON.stringify(SIGNER_URL)});
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const signer = createGatewayIdentitySigner({ privateJwk: { ...privateKey.export({ format: 'jwk' }), kid: 'k1' } });
+    const identity = ${JSON.stringify(IDENTITY)};
+    // The worker is unref'd: something else (a server, here a timer) keeps the process alive meanwhile.
+    const alive = setTimeout(() => {}, 60_000);
+    signer.signOffThread(identity, 'commerce', (error, token) => {
+      clearTimeout(alive);
+      console.log(error ? error.message : token.split('.').length === 3 ? 'signed' : token);
+      if (${closing}) signer.close().then(() => console.log('closed'));
+    });
+  `;
+  // A file, not --input-type=module -e: the worker would inherit --input-type and refuse to start.
+  const file = join(mkdtempSync(join(tmpdir(), 'keygate-signer-')), 'sign-once.mjs');
+  writeFileSync(file, script);
+  return promisify(execFile)(process.execPath, [file], { timeout: 10_000 });
+}
+
 async function rejectsWithCode(promise: Promise<unknown>, code: string): Promise<void> {
   await assert.rejects(promise, (error: unknown) => error instanceof IdentityError && error.code === code);
 }
@@ -63,19 +105,54 @@ describe('createGatewayIdentitySigner', () => {
       assert.deepEqual(await verifierFor(signer.jwks).verify(token, REQUEST), IDENTITY);
     });
 
-    it('signs the same verifiable assertion inline (signNow) and on the thread pool (signOffThread)', async () => {
+    it('signs the same verifiable assertion inline (signNow) and in its worker (signOffThread)', async () => {
       const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
       const inline = signer.signNow(IDENTITY, 'commerce');
-      const offThread = await new Promise<string>((resolve, reject) =>
-        signer.signOffThread(IDENTITY, 'commerce', (error, token) =>
-          error ? reject(error) : resolve(token),
-        ),
-      );
+      const offThread = await signOffThread(signer, IDENTITY);
+      await signer.close();
       // Ed25519 signatures are deterministic: the same input gives the same token either way.
       assert.equal(offThread, inline);
       assert.equal(await signer.sign(IDENTITY, 'commerce'), inline);
       assert.deepEqual(await verifierFor(signer.jwks).verify(offThread, REQUEST), IDENTITY);
     });
+
+    it('gives each of many concurrent off-thread signatures its own assertion', async () => {
+      const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      const identities = Array.from({ length: 50 }, (_, index) => ({
+        ...IDENTITY,
+        path: `/v2/orders/o${index}`,
+        requestId: `req_${index}`,
+      }));
+      // Two event-loop turns: two batches, in flight together.
+      const first = Promise.all(identities.slice(0, 30).map((identity) => signOffThread(signer, identity)));
+      await new Promise(setImmediate);
+      const second = Promise.all(identities.slice(30).map((identity) => signOffThread(signer, identity)));
+      const tokens = [...(await first), ...(await second)];
+      await signer.close();
+      const verifier = verifierFor(signer.jwks);
+      for (const [index, identity] of identities.entries()) {
+        const token = tokens[index]!;
+        assert.equal(token, signer.signNow(identity, 'commerce'));
+        assert.deepEqual(
+          await verifier.verify(token, { method: identity.method, path: identity.path }),
+          identity,
+        );
+      }
+    });
+
+    it('fails off-thread signatures once closed, and inline ones still work', async () => {
+      const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
+      await signer.close();
+      await assert.rejects(signOffThread(signer, IDENTITY), /closed/);
+      assert.equal(decode(signer.signNow(IDENTITY, 'commerce')).payload.jti, 'req_abc');
+    });
+
+    for (const closing of [true, false]) {
+      it(`lets the process exit after signing off-thread${closing ? ', once closed' : " (the worker is unref'd)"}`, async () => {
+        const { stdout } = await runSignerScript(closing);
+        assert.deepEqual(stdout.trim().split('\n'), closing ? ['signed', 'closed'] : ['signed']);
+      });
+    }
 
     it('carries every claim, exp at iat + the default 60 s ttl', async () => {
       const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
