@@ -9,37 +9,42 @@ export interface LogBuffer<T> {
   readonly size: number;
 }
 
-/** A ring buffer of `capacity` items; `onDrop` is told how many items were discarded. */
+/**
+ * A growing array read from `start` (items before it were dropped): push and drop are O(1)
+ * amortized, and a drain hands the array over instead of copying it or allocating `capacity` slots.
+ * `onDrop` is told how many items were discarded.
+ */
 export function createLogBuffer<T>(capacity: number, onDrop: (count: number) => void): LogBuffer<T> {
-  let ring = new Array<T | undefined>(capacity);
-  let head = 0;
-  let count = 0;
+  let items: T[] = [];
+  let start = 0;
   const buffer: LogBuffer<T> = {
     push(item) {
-      ring[(head + count) % capacity] = item;
-      if (count < capacity) count++;
-      else {
-        head = (head + 1) % capacity;
+      items.push(item);
+      if (items.length - start > capacity) {
+        start++;
         onDrop(1);
+        // Dropped items are released once they are as many as the kept ones.
+        if (start >= capacity) {
+          items = items.slice(start);
+          start = 0;
+        }
       }
     },
     drain() {
-      const items: T[] = [];
-      for (let i = 0; i < count; i++) items.push(ring[(head + i) % capacity] as T);
-      ring = new Array<T | undefined>(capacity);
-      head = 0;
-      count = 0;
-      return items;
+      const out = start === 0 ? items : items.slice(start);
+      items = [];
+      start = 0;
+      return out;
     },
-    restore(items) {
+    restore(older) {
       const newer = buffer.drain();
-      const merged = [...items, ...newer];
+      const merged = [...older, ...newer];
       const overflow = Math.max(0, merged.length - capacity);
       if (overflow > 0) onDrop(overflow);
-      for (const item of merged.slice(overflow)) buffer.push(item);
+      items = overflow > 0 ? merged.slice(overflow) : merged;
     },
     get size() {
-      return count;
+      return items.length - start;
     },
   };
   return buffer;

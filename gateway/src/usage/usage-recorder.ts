@@ -58,6 +58,12 @@ export const MAX_LOGGED_PATH = 512;
 const MINUTE_MS = 60_000;
 /** Buckets per recordUsage call: each call is one idempotent unit (a store may apply it atomically). */
 const FLUSH_CHUNK = 200;
+/**
+ * Log lines that start a flush before the timer (once started, while flushes succeed): at 5,000
+ * requests/s, every 200 ms instead of 10,000 lines every 2 s, so the lines leave while the garbage
+ * collector still finds them young, and each write is a moderate batch.
+ */
+export const EARLY_FLUSH_LINES = 1_000;
 
 function bucketIndex(latencyMs: number): number {
   const index = LATENCY_BUCKETS_MS.findIndex((bound) => latencyMs <= bound);
@@ -74,6 +80,10 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   );
   const timers: NodeJS.Timeout[] = [];
   let flushing: Promise<void> = Promise.resolve();
+  /** An early flush is queued or running (one at a time). */
+  let flushingEarly = false;
+  /** The last flush failed: only the timer retries, so a store that is down is not hammered. */
+  let failing = false;
   /**
    * Chunks taken out for a flush that did not finish, oldest first, each under its own id: a
    * retry sends the same chunk under the same id, so one that landed (or whose outcome is unknown,
@@ -128,7 +138,9 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     try {
       await writeUsage();
       if (lines.length > 0) await store.appendLogs(lines);
+      failing = false;
     } catch (error) {
+      failing = true;
       // Chunks not confirmed stay in `unsent` under their ids; the next flush retries them.
       logs.restore(lines);
       options.onFlushError?.(error);
@@ -173,6 +185,12 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         latencyMs: Math.round(call.latencyMs * 1000) / 1000,
         clientIp: call.clientIp,
       });
+      if (logs.size >= EARLY_FLUSH_LINES && timers.length > 0 && !flushingEarly && !failing) {
+        flushingEarly = true;
+        void recorder.flush().finally(() => {
+          flushingEarly = false;
+        });
+      }
     },
     flush() {
       flushing = flushing.then(writeOut);

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
 import { generateToken } from '../../../src/keys/token.ts';
-import { type CallRecord, createUsageRecorder, MAX_LOGGED_PATH } from '../../../src/usage/usage-recorder.ts';
+import {
+  type CallRecord,
+  createUsageRecorder,
+  EARLY_FLUSH_LINES,
+  MAX_LOGGED_PATH,
+} from '../../../src/usage/usage-recorder.ts';
 import { createTestClock } from '../../support/gateway.ts';
 import { createMemoryStore } from '../../support/memory-store.ts';
 
@@ -100,6 +106,53 @@ describe('createUsageRecorder', () => {
       ['req_2', 'req_3', 'req_4'],
     );
     assert.equal(store.usage[0]?.[0]?.calls, 5, 'aggregates are never dropped');
+  });
+
+  describe(`once started, with ${EARLY_FLUSH_LINES} log lines waiting`, () => {
+    function started() {
+      const store = createMemoryStore();
+      const recorder = createUsageRecorder({
+        store,
+        clock: createTestClock(),
+        flushIntervalMs: 3_600_000,
+        retentionDays: 14,
+        usageRetentionDays: 90,
+        onFlushError: () => {},
+      });
+      recorder.start();
+      return { store, recorder };
+    }
+    const calls = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => call({ requestId: `req_${from + i}` }));
+
+    it('flushes them without waiting for the timer, once per batch', async () => {
+      const { store, recorder } = started();
+      for (const c of calls(0, EARLY_FLUSH_LINES - 1)) recorder.record(c);
+      await setImmediatePromise();
+      assert.equal(store.calls.appendLogs ?? 0, 0, 'one line short: nothing written yet');
+      for (const c of calls(EARLY_FLUSH_LINES, 3)) recorder.record(c);
+      await setImmediatePromise();
+      assert.equal(store.calls.appendLogs, 1, 'the 1,000th line started one flush, not four');
+      assert.equal(store.logs.length, EARLY_FLUSH_LINES + 2);
+      await recorder.close();
+      const counted = store.usage.flat().reduce((sum, bucket) => sum + bucket.calls, 0);
+      assert.equal(counted, EARLY_FLUSH_LINES + 2, 'every call counted once');
+    });
+
+    it('leaves retries to the timer while the store fails', async () => {
+      const { store, recorder } = started();
+      store.failing.add('appendLogs');
+      for (const c of calls(0, EARLY_FLUSH_LINES)) recorder.record(c);
+      await setImmediatePromise();
+      const attempts = store.calls.appendLogs;
+      assert.equal(attempts, 1);
+      for (const c of calls(EARLY_FLUSH_LINES, 500)) recorder.record(c);
+      await setImmediatePromise();
+      assert.equal(store.calls.appendLogs, attempts, 'no early flush after a failed one');
+      store.failing.delete('appendLogs');
+      await recorder.close();
+      assert.equal(store.logs.length, EARLY_FLUSH_LINES + 500);
+    });
   });
 
   it('keeps what a failed flush could not write and writes it on the next one', async () => {
