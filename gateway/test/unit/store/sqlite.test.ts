@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../../src/store/cursor.ts';
 import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
@@ -75,6 +76,25 @@ describe('openSqliteKeyStore', () => {
       const again = openSqliteKeyStore(file);
       assert.equal(await again.ping(), true);
       await again.close();
+    });
+  });
+
+  describe('change marker', () => {
+    it('shows a key change another connection committed in the very next turn of the event loop', async () => {
+      const file = join(dir, 'gateway.db');
+      const store = openSqliteKeyStore(file);
+      const peer = new Database(file);
+      try {
+        for (let round = 0; round < 3; round++) {
+          const before = store.changeMarker();
+          peer.prepare("UPDATE store_counters SET value = value + 1 WHERE name = 'key_generation'").run();
+          await setImmediatePromise();
+          assert.notEqual(store.changeMarker(), before, `round ${round}: the marker did not move`);
+        }
+      } finally {
+        peer.close();
+        await store.close();
+      }
     });
   });
 
