@@ -191,7 +191,7 @@ function assertionSection(cost: { inlineMicros: number; offThreadMicros: number 
   return [
     'Identity assertion (Ed25519 JWT, one per proxied request in every gateway mode; the raw pipe signs nothing):',
     `- CPU per signature, the gateway's signer: ${cost.inlineMicros.toFixed(1)} µs inline, ` +
-      `${cost.offThreadMicros.toFixed(1)} µs on the thread pool with 16 in flight (all threads)`,
+      `${cost.offThreadMicros.toFixed(1)} µs in its signing worker with 16 in flight (all threads)`,
     ...(budget === null
       ? []
       : [

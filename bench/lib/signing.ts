@@ -16,7 +16,7 @@ async function cpuPerSignature(sign: () => Promise<unknown> | unknown, inFlight:
 
 /**
  * What the signed identity assertion every proxied request carries costs on this machine: the
- * gateway's own signer (Ed25519 over node:crypto), inline and on the thread pool with 16 in flight.
+ * gateway's own signer (Ed25519 over node:crypto), inline and in its signing worker with 16 in flight.
  * Part of every gateway mode, policies off included; the raw pipe has nothing like it.
  */
 export async function measureAssertionCost(): Promise<{ inlineMicros: number; offThreadMicros: number }> {
@@ -40,5 +40,6 @@ export async function measureAssertionCost(): Promise<{ inlineMicros: number; of
     );
   await cpuPerSignature(offThread, IN_FLIGHT);
   const offThreadMicros = await cpuPerSignature(offThread, IN_FLIGHT);
+  await signer.close();
   return { inlineMicros, offThreadMicros };
 }
