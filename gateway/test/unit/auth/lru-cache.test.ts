@@ -13,6 +13,18 @@ describe('createLruCache', () => {
     assert.equal(cache.size, 2);
   });
 
+  it('keeps an entry read at least once per half its bound, however many others come and go', () => {
+    const cache = createLruCache<number>(100);
+    cache.set('hot', 1);
+    cache.set('cold', 2);
+    for (let i = 0; i < 10_000; i++) {
+      cache.set(`other-${i}`, i);
+      if (i % 50 === 49) assert.equal(cache.get('hot'), 1, `hot evicted after ${i + 1} others`);
+    }
+    assert.equal(cache.get('cold'), undefined);
+    assert.equal(cache.size, 100);
+  });
+
   it('forgets entries at their expiry', () => {
     const cache = createLruCache<boolean>(10);
     cache.set('x', true, 1_000);
