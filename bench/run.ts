@@ -9,7 +9,7 @@
 //   rps while other work shares the machine) and the throughput ratios it implies.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mainThreadMicrosPerRequest } from './lib/cpu.ts';
+import { machineCpuTimes, mainThreadMicrosPerRequest, stealSince } from './lib/cpu.ts';
 import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
 import {
   collectFacts,
@@ -262,6 +262,7 @@ function targetsOf(results: Map<string, Summary>, verifications: Map<BenchGatewa
 }
 
 async function main(): Promise<void> {
+  const cpuAtStart = machineCpuTimes();
   log(`wrk -t1, ${SECONDS} s per run, ${ROUNDS} rounds, gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}`);
   const stack = await startStack({
     gatewayLogLevel: GATEWAY_LOG_LEVEL,
@@ -297,6 +298,7 @@ async function main(): Promise<void> {
   const facts = collectFacts(
     `wrk -t1, ${SECONDS} s per run, ${ROUNDS} rounds (median), ${WARMUP_SECONDS} s warm-up per target, ` +
       `gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}, ${PRODUCTS} products, ${SMALL_KEYS} / ${LARGE_KEYS} keys`,
+    stealSince(cpuAtStart),
   );
   const body = [
     ...formatFacts(facts),

@@ -26,3 +26,23 @@ export async function mainThreadMicrosPerRequest<T extends { requests: number }>
   const after = cpuMicros(pid, true);
   return { result, micros: result.requests > 0 ? (after - before) / result.requests : null };
 }
+
+/** The machine's CPU times (clock ticks) from the first line of /proc/stat: every state, and steal. */
+export function machineCpuTimes(): { total: number; steal: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user and nice).
+  return { total: fields.slice(0, 8).reduce((sum, n) => sum + n, 0), steal: fields[7] ?? 0 };
+}
+
+/**
+ * The share of the machine's CPU time the hypervisor gave to other guests since `start` (steal):
+ * on a shared virtual machine, the figures of a run with much steal are slower and noisier.
+ */
+export function stealSince(start: { total: number; steal: number }): string {
+  const now = machineCpuTimes();
+  const total = now.total - start.total;
+  const steal = now.steal - start.steal;
+  if (total <= 0) return 'unknown';
+  const seconds = (ticks: number) => Math.round(ticks / TICKS_PER_SECOND);
+  return `${((steal / total) * 100).toFixed(1)} % (${seconds(steal)} of ${seconds(total)} CPU-seconds)`;
+}

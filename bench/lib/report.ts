@@ -53,6 +53,8 @@ export interface RunFacts {
   cores: number;
   commit: string;
   settings: string;
+  /** The share of CPU time stolen by the hypervisor during the run (see cpu.ts `stealSince`). */
+  steal: string;
 }
 
 function git(args: string[]): string {
@@ -63,7 +65,7 @@ function git(args: string[]): string {
   }
 }
 
-export function collectFacts(settings: string): RunFacts {
+export function collectFacts(settings: string, steal: string): RunFacts {
   const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown';
   const dirty = git(['status', '--porcelain']) !== '';
   return {
@@ -73,6 +75,7 @@ export function collectFacts(settings: string): RunFacts {
     cores: cpus().length,
     commit: dirty ? `${commit} (with uncommitted changes)` : commit,
     settings,
+    steal,
   };
 }
 
@@ -105,6 +108,7 @@ export function formatFacts(facts: RunFacts): string[] {
     `- cpu: ${facts.cpu}, ${facts.cores} cores`,
     `- commit: ${facts.commit}`,
     `- settings: ${facts.settings}`,
+    `- CPU steal during the run (time the hypervisor gave these cores to other guests): ${facts.steal}`,
   ];
 }
 
