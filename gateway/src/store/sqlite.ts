@@ -167,15 +167,16 @@ function createSqliteKeyStore(
     changeMarker() {
       const now = performance.now();
       if (now - readAt < MARKER_REUSE_MS) return generation;
+      const version = dataVersion.get() as number;
+      if (version !== seenVersion) {
+        generation = keyGeneration.get() as number;
+        seenVersion = version;
+      }
+      // Only a reading that succeeded is reused: a failed one throws again on the next request.
       readAt = now;
       if (!forgetting) {
         forgetting = true;
         setImmediate(forget).unref();
-      }
-      const version = dataVersion.get() as number;
-      if (version !== seenVersion) {
-        seenVersion = version;
-        generation = keyGeneration.get() as number;
       }
       return generation;
     },
