@@ -65,6 +65,7 @@ export async function openGateway(
       keyFile: config.identityKeyFile,
     });
     const signer = createGatewayIdentitySigner({ privateJwk });
+    signer.warmUp();
     const hasher = createArgon2Hasher();
     const { store, events } = backend;
     const keyService = createKeyService({

@@ -1,4 +1,5 @@
 import { createPrivateKey, type JsonWebKey, type KeyObject, sign } from 'node:crypto';
+import type { Worker } from 'node:worker_threads';
 import {
   DEFAULT_ASSERTION_TTL_SECONDS,
   IDENTITY_ALGORITHM,
@@ -8,7 +9,7 @@ import {
   publicJwkOf,
 } from '@keygate/identity';
 import type { JWK } from 'jose';
-import { createBatchSigner } from './batch-signer.ts';
+import { createBatchSigner, SignerClosedError } from './batch-signer.ts';
 
 const base64url = (text: string) => Buffer.from(text).toString('base64url');
 
@@ -25,6 +26,8 @@ export interface SyncIdentitySigner extends IdentitySigner {
     audience: string,
     done: (error: Error | null, assertion: string) => void,
   ): void;
+  /** Starts the signing worker now, so the first concurrent requests do not wait for it to boot. */
+  warmUp(): void;
   /** Terminates the signing worker (after the server stopped): later off-thread signatures fail. */
   close(): Promise<void>;
 }
@@ -34,13 +37,16 @@ export interface SyncIdentitySigner extends IdentitySigner {
  * (EdDSA over Ed25519, header `{alg, kid, typ: 'keygate-id+jwt'}`, the same claims), signed with
  * node:crypto's synchronous Ed25519 `sign` over a header encoded once, instead of jose's WebCrypto
  * path (an async job, a key check and a claims copy per call): it signs every proxied request.
- * Off-thread signatures go to one worker thread in batches (see batch-signer.ts); `close` stops it.
+ * Off-thread signatures go to one worker thread in batches (see batch-signer.ts); one its worker lost
+ * (it died) is signed inline instead, so a crashed worker fails no request. `close` stops it.
  */
 export function createGatewayIdentitySigner(options: {
   privateJwk: JWK;
   ttlSeconds?: number;
   issuer?: string;
   now?: () => number;
+  /** Sees each signing worker started (tests terminate it mid-batch). */
+  onWorkerStart?: (worker: Worker) => void;
 }): SyncIdentitySigner {
   const { privateJwk } = options;
   if (!privateJwk.kid) throw new Error('identity signing key needs a kid');
@@ -77,16 +83,31 @@ export function createGatewayIdentitySigner(options: {
     const input = signingInput(identity, audience);
     return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
   };
-  const batchSigner = createBatchSigner(key);
+  const batchSigner = createBatchSigner(key, { onStart: options.onWorkerStart });
+  /** A signature the worker lost (it died with it; the next batch starts a new one) is made inline. */
+  const signInline = (input: string, done: (error: Error | null, assertion: string) => void) => {
+    let assertion: string;
+    try {
+      assertion = `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+    } catch (error) {
+      return done(error as Error, '');
+    }
+    done(null, assertion);
+  };
   const signOffThread: SyncIdentitySigner['signOffThread'] = (identity, audience, done) => {
     const input = signingInput(identity, audience);
-    batchSigner.sign(input, (error, signature) => done(error, error ? '' : `${input}.${signature}`));
+    batchSigner.sign(input, (error, signature) => {
+      if (!error) done(null, `${input}.${signature}`);
+      else if (error instanceof SignerClosedError) done(error, '');
+      else signInline(input, done);
+    });
   };
   return {
     jwks: { keys: [publicJwkOf(privateJwk)] },
     signNow,
     signOffThread,
     sign: async (identity, audience) => signNow(identity, audience),
+    warmUp: () => batchSigner.start(),
     close: () => batchSigner.close(),
   };
 }

@@ -140,6 +140,49 @@ describe('createGatewayIdentitySigner', () => {
       }
     });
 
+    it('signs inline what its worker lost when it died mid-batch: no request fails for it', async () => {
+      let killed = 0;
+      const signer = createGatewayIdentitySigner({
+        privateJwk: pair.privateJwk,
+        now: () => NOW,
+        onWorkerStart(worker) {
+          if (killed++ > 0) return;
+          const post = worker.postMessage.bind(worker);
+          worker.postMessage = (inputs: string[]) => {
+            post(inputs);
+            void worker.terminate();
+          };
+        },
+      });
+      const identities = Array.from({ length: 40 }, (_, index) => ({
+        ...IDENTITY,
+        requestId: `req_${index}`,
+      }));
+      const tokens = await Promise.all(identities.map((identity) => signOffThread(signer, identity)));
+      const later = await signOffThread(signer, IDENTITY);
+      await signer.close();
+      assert.equal(killed, 2, 'the next batch started a new worker');
+      identities.forEach((identity, index) => {
+        assert.equal(tokens[index], signer.signNow(identity, 'commerce'), `assertion ${index}`);
+      });
+      assert.equal(later, signer.signNow(IDENTITY, 'commerce'));
+    });
+
+    it('starts its worker on warmUp, before the first off-thread signature', async () => {
+      const started: unknown[] = [];
+      const signer = createGatewayIdentitySigner({
+        privateJwk: pair.privateJwk,
+        now: () => NOW,
+        onWorkerStart: (worker) => started.push(worker),
+      });
+      signer.warmUp();
+      signer.warmUp();
+      assert.equal(started.length, 1);
+      await signOffThread(signer, IDENTITY);
+      await signer.close();
+      assert.equal(started.length, 1, 'the warmed-up worker signed the first batch');
+    });
+
     it('fails off-thread signatures once closed, and inline ones still work', async () => {
       const signer = createGatewayIdentitySigner({ privateJwk: pair.privateJwk, now: () => NOW });
       await signer.close();
