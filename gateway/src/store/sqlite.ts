@@ -68,11 +68,10 @@ function createSqliteKeyStore(
   // the first of them is as fresh for every one (a commit after it is concurrent with all of them);
   // it is forgotten when the turn ends (setImmediate), and after MARKER_REUSE_MS in any case. Each
   // reading starts and ends an SQLite read transaction (file locks): measured 2 to 11 µs.
+  // NEGATIVE_INFINITY: no reading kept (and no forgetting scheduled).
   let readAt = Number.NEGATIVE_INFINITY;
-  let forgetting = false;
   const forget = () => {
     readAt = Number.NEGATIVE_INFINITY;
-    forgetting = false;
   };
   // An in-memory database has no file another connection could open: its log lines are written here.
   const insertLogRows = logWriter ? null : createLogRowInserter(client);
@@ -173,11 +172,8 @@ function createSqliteKeyStore(
         seenVersion = version;
       }
       // Only a reading that succeeded is reused: a failed one throws again on the next request.
+      if (readAt === Number.NEGATIVE_INFINITY) setImmediate(forget).unref();
       readAt = now;
-      if (!forgetting) {
-        forgetting = true;
-        setImmediate(forget).unref();
-      }
       return generation;
     },
     async ping() {
