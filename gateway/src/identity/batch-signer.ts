@@ -60,7 +60,7 @@ export function createBatchSigner(
   let inputs: string[] = [];
   let callbacks: SignatureCallback[] = [];
 
-  function start(): WorkerRun {
+  function spawn(): WorkerRun {
     const workerData: SigningWorkerData = { key, answerEvery: ANSWER_EVERY };
     const started: WorkerRun = { worker: new Worker(WORKER_URL, { workerData }), waiting: [], error: null };
     const { worker, waiting } = started;
@@ -89,7 +89,7 @@ export function createBatchSigner(
     inputs = [];
     callbacks = [];
     if (closed) return fail(dones, new SignerClosedError());
-    run ??= start();
+    run ??= spawn();
     run.waiting.push(...dones);
     run.worker.postMessage(batch);
   }
@@ -101,7 +101,7 @@ export function createBatchSigner(
       callbacks.push(done);
     },
     start() {
-      if (!closed) run ??= start();
+      if (!closed) run ??= spawn();
     },
     async close() {
       closed = true;

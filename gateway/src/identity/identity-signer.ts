@@ -79,16 +79,17 @@ export function createGatewayIdentitySigner(options: {
     );
     return `${header}.${payload}`;
   };
-  const signNow = (identity: Identity, audience: string): string => {
-    const input = signingInput(identity, audience);
-    return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
-  };
+  /** The compact JWS of a signing input, signed here and now. */
+  const assertionOf = (input: string): string =>
+    `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+  const signNow = (identity: Identity, audience: string): string =>
+    assertionOf(signingInput(identity, audience));
   const batchSigner = createBatchSigner(key, { onStart: options.onWorkerStart });
   /** A signature the worker lost (it died with it; the next batch starts a new one) is made inline. */
   const signInline = (input: string, done: (error: Error | null, assertion: string) => void) => {
     let assertion: string;
     try {
-      assertion = `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+      assertion = assertionOf(input);
     } catch (error) {
       return done(error as Error, '');
     }
