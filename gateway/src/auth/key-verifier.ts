@@ -53,7 +53,7 @@ export interface KeyVerifier {
   /**
    * Shared stores only (those with `readKeyVersion`; otherwise resolves `verified` unchanged):
    * reads the key's version from the store, issuing the read synchronously so it joins the
-   * rate-limit command in one round trip. Same version → `verified`. Another version → the
+   * rate-limit count in one round trip. Same version → `verified`. Another version → the
    * snapshot is replaced and the key's state re-checked: resolves the fresh state, or throws 401
    * if the key is now revoked, closed or expired. Store unreachable → `verified` while the
    * version was confirmed within `stalenessMs`, else 503 STORE_UNAVAILABLE.
@@ -325,7 +325,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       const askedAt = clock();
       let reading: Promise<number | null>;
       try {
-        // Issued in this very tick: ioredis auto-pipelining sends it with the rate-limit command.
+        // Queued in the same turn as the call count: a Redis store sends both in one script call.
         reading = store.readKeyVersion(current.key.id);
       } catch (error) {
         reading = Promise.reject(error);

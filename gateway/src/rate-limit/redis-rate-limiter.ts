@@ -1,61 +1,65 @@
-import type { Redis } from 'ioredis';
-import { type IRateLimiterOptions, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { RedisKeyStore } from '../store/redis.ts';
 import {
   consumeOne,
   createLimiterPool,
   type KeyRateLimiter,
   RATE_LIMIT_WINDOW_SECONDS,
+  type RateLimitDecision,
 } from './key-rate-limiter.ts';
 
 /** Which limiter decided a call: the shared Redis one, or this instance's insurance limiter. */
 export type LimiterSource = 'redis' | 'fallback';
 
 export interface RedisRateLimiterOptions {
-  /** A client with `enableOfflineQueue: false` (the store's), so calls fail at once while Redis is away. */
-  client: Redis;
-  /** Counters live at `<keyPrefix>ratelimit:<quota>:<keyId>`. */
-  keyPrefix: string;
+  /** Counts calls on the shared counters (failing at once while Redis is away). */
+  store: Pick<RedisKeyStore, 'countKeyCall'>;
   /** Told which limiter decided each call. */
   onDecision?(source: LimiterSource): void;
 }
 
-/** Set on the options object of a consume that the insurance limiter served. */
-const SERVED_BY_FALLBACK = 'keygateFallback';
-
-/** The per-instance limiter rate-limiter-flexible calls while Redis does not answer; marks what it serves. */
-class InsuranceLimiter extends RateLimiterMemory {
-  override consume(key: string | number, points?: number, options: Record<string, unknown> = {}) {
-    options[SERVED_BY_FALLBACK] = true;
-    return super.consume(key, points, options);
-  }
-}
-
 /**
- * Per-key limits shared by every gateway instance (and both secrets of a rotated key): a
- * RateLimiterRedis per quota, atomic on the server, so N instances together accept exactly the
- * quota. `rejectIfRedisNotReady` plus the client's disabled offline queue make a call fail at once
- * while Redis is unreachable, and the per-instance RateLimiterMemory insurance limiter decides
- * instead (each instance then allows the full quota on its own); nothing waits for Redis.
- * The Redis command is issued synchronously inside `consume`, so a command issued in the same
- * tick (the key's version read) travels in the same auto-pipelined round trip.
+ * Per-key limits shared by every gateway instance (and both secrets of a rotated key): one
+ * fixed-window counter per key and quota in Redis, counted atomically on the server, so N instances
+ * together accept exactly the quota. The count travels in the store's per-turn call batch, with the
+ * key's version read and the other requests' counts (one script call, see redis-call-batch.ts);
+ * the counters are rate-limiter-flexible's (`<prefix>ratelimit:<quota>:<keyId>`, count with expiry),
+ * so a rolling upgrade from its RateLimiterRedis keeps one budget.
+ *
+ * While Redis does not answer, a per-instance rate-limiter-flexible RateLimiterMemory (the
+ * insurance limiter) decides instead, at once: each instance then allows the full quota on its own.
  */
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): KeyRateLimiter {
-  const limiterFor = createLimiterPool((points) => {
-    const base: IRateLimiterOptions = { points, duration: RATE_LIMIT_WINDOW_SECONDS };
-    return new RateLimiterRedis({
-      ...base,
-      storeClient: options.client,
-      keyPrefix: `${options.keyPrefix}ratelimit:${points}`,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new InsuranceLimiter({ ...base, keyPrefix: `fallback${points}` }),
-    });
-  });
+  const { store, onDecision } = options;
+  const insuranceFor = createLimiterPool(
+    (points) =>
+      new RateLimiterMemory({ points, duration: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: `fallback${points}` }),
+  );
+  const fromRedis = (perMinute: number, count: number, msLeft: number): RateLimitDecision => {
+    onDecision?.('redis');
+    const allowed = count <= perMinute;
+    return {
+      allowed,
+      limit: perMinute,
+      remaining: Math.max(0, perMinute - count),
+      resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(msLeft / 1000)),
+    };
+  };
   return {
-    async consume(keyId, perMinute) {
-      const marker: Record<string, unknown> = {};
-      const decision = await consumeOne(limiterFor(perMinute), keyId, perMinute, marker);
-      options.onDecision?.(marker[SERVED_BY_FALLBACK] === true ? 'fallback' : 'redis');
-      return decision;
+    consume(keyId, perMinute) {
+      let counting: ReturnType<typeof store.countKeyCall>;
+      try {
+        counting = store.countKeyCall(keyId, perMinute, RATE_LIMIT_WINDOW_SECONDS);
+      } catch (error) {
+        counting = Promise.reject(error);
+      }
+      return counting.then(
+        (reading) => fromRedis(perMinute, reading.count, reading.msLeft),
+        () => {
+          onDecision?.('fallback');
+          return consumeOne(insuranceFor(perMinute), keyId, perMinute);
+        },
+      );
     },
   };
 }

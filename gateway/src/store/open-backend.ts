@@ -89,8 +89,7 @@ export async function openGatewayBackend(options: BackendOptions): Promise<Gatew
     throw error;
   }
   const rateLimiter = createRedisRateLimiter({
-    client: raw.client,
-    keyPrefix: options.redisPrefix,
+    store: raw,
     onDecision: (source) => options.onLimiterDecision?.(source),
   });
   return {

@@ -37,6 +37,7 @@ import type { Environment, KeyStatus } from '../keys/model.ts';
  * | P admin:ids                       | set    | administrator ids                                          |
  * | P admin:session:<token sha256>    | hash   | an admin session (AdminSession fields); TTL = its idle end |
  * | P admin:login-failures:<subject>  | string | failed logins in the window; TTL = the window's end        |
+ * | P ratelimit:<quota>:<keyId>       | string | calls in the key's rate-limit window; TTL = the window's end |
  * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation)         |
  *
  * Usage buckets and their index expire USAGE_RETENTION_SECONDS after their last write, and the
@@ -87,6 +88,8 @@ export function createKeyNames(prefix: string) {
     adminIds: `${prefix}admin:ids`,
     adminSession: (tokenHash: string) => `${prefix}admin:session:${tokenHash}`,
     loginFailures: (subject: string) => `${prefix}admin:login-failures:${subject}`,
+    /** A key's rate-limit counter for its quota (calls per window), as rate-limiter-flexible names it. */
+    rateLimit: (quota: number, keyId: string) => `${prefix}ratelimit:${quota}:${keyId}`,
     channel: `${prefix}invalidate`,
   };
   /** Every filtered key index (all but `keys:all`): a commit removes the key from each, then adds it back where it belongs. */

@@ -279,7 +279,36 @@ if not count then return false end
 return { tonumber(count), redis.call('PTTL', KEYS[1]) }
 `;
 
+/**
+ * KEYS: one per operation. ARGV per operation: 'v' reads field `version` of the hash (the value, or
+ * nil); a number counts a call on that fixed-window counter (window in seconds, started by its
+ * first call: the names and the count-with-expiry rate-limiter-flexible's Redis limiter uses, so
+ * instances of either kind share counters) and returns its count and the ms left. See
+ * redis-call-batch.ts.
+ */
+const CALL_BATCH = `
+local out = {}
+for i = 1, #KEYS do
+  if ARGV[i] == 'v' then
+    out[#out + 1] = redis.call('HGET', KEYS[i], 'version')
+  else
+    local count = redis.call('INCR', KEYS[i])
+    local left = tonumber(ARGV[i]) * 1000
+    if count == 1 then
+      redis.call('PEXPIRE', KEYS[i], left)
+    else
+      local ttl = redis.call('PTTL', KEYS[i])
+      if ttl < 0 then redis.call('PEXPIRE', KEYS[i], left) else left = ttl end
+    end
+    out[#out + 1] = count
+    out[#out + 1] = left
+  end
+end
+return out
+`;
+
 const SCRIPTS = {
+  callBatch: CALL_BATCH,
   commitChange: COMMIT_CHANGE,
   recordUsage: RECORD_USAGE,
   scanPage: SCAN_PAGE,

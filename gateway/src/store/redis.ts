@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { AdminUser } from '../keys/model.ts';
 import { createRedisAdminSessions } from './redis-admin.ts';
+import { type CounterReading, createRedisCallBatch } from './redis-call-batch.ts';
 import {
   closeRedis,
   connectRedis,
@@ -42,7 +43,13 @@ export interface RedisKeyStoreOptions extends RedisConnectionOptions {
 
 /** The Redis key store: a KeyStore that always has `readKeyVersion`, plus its command connection. */
 export type RedisKeyStore = KeyStore & {
+  /** The key's version; sent with every other version read and call count of the event-loop turn. */
   readKeyVersion(keyId: string): Promise<number | null>;
+  /**
+   * Counts one call on the key's rate-limit counter for `quota` (fixed window of `windowSeconds`,
+   * shared by every instance); sent like `readKeyVersion`. Rejects at once while Redis is away.
+   */
+  countKeyCall(keyId: string, quota: number, windowSeconds: number): Promise<CounterReading>;
   /** The command connection (fail-fast options), e.g. for the Redis rate limiter. Closed by `close()`. */
   client: Redis;
 };
@@ -87,6 +94,7 @@ export async function openRedisKeyStore(
     throw error;
   }
   const ctx: RedisStoreContext = { client, names, scripts, origin, settleTimeoutMs: options.settleTimeoutMs };
+  const calls = createRedisCallBatch(client, scripts.callBatch);
   return {
     client,
     commitChange: (change) => commitKeyChange(ctx, change),
@@ -108,10 +116,9 @@ export async function openRedisKeyStore(
       return json ? (JSON.parse(json) as AdminUser) : null;
     },
     ...createRedisAdminSessions(ctx),
-    async readKeyVersion(keyId) {
-      const version = await client.hget(names.key(keyId), 'version');
-      return version === null ? null : Number(version);
-    },
+    readKeyVersion: (keyId) => calls.readVersion(names.key(keyId)),
+    countKeyCall: (keyId, quota, windowSeconds) =>
+      calls.countCall(names.rateLimit(quota, keyId), windowSeconds),
     changeMarker: () => marker,
     async ping() {
       try {

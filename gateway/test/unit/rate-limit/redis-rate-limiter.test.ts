@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { Redis } from 'ioredis';
 import type { KeyRateLimiter } from '../../../src/rate-limit/key-rate-limiter.ts';
 import { createRedisRateLimiter, type LimiterSource } from '../../../src/rate-limit/redis-rate-limiter.ts';
 import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis.ts';
+import { MAX_BATCH_OPERATIONS } from '../../../src/store/redis-call-batch.ts';
 import { eventually } from '../../store.contract.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
 
@@ -28,8 +30,7 @@ describe('createRedisRateLimiter', () => {
     opened.push(store);
     const sources: LimiterSource[] = [];
     const limiter = createRedisRateLimiter({
-      client: store.client,
-      keyPrefix,
+      store,
       onDecision: (source) => sources.push(source),
     });
     return { store, limiter, sources };
@@ -53,14 +54,59 @@ describe('createRedisRateLimiter', () => {
     });
   });
 
-  describe('with the key version read issued in the same tick', () => {
-    it('sends both commands in one auto-pipelined round trip', async () => {
-      const { store, limiter } = await instance(prefix());
-      await limiter.consume('key_a', 5);
-      await store.readKeyVersion('key_a');
-      const both = Promise.all([limiter.consume('key_a', 5), store.readKeyVersion('key_a')]);
-      assert.equal(store.client.autoPipelineQueueSize, 2, 'both commands wait in one pipeline');
-      await both;
+  /** Script calls (EVALSHA or EVAL) Redis receives while `run` runs that name a key under `keyPrefix`. */
+  async function scriptCallsDuring(keyPrefix: string, run: () => Promise<unknown>): Promise<number> {
+    const monitor = await new Redis(redis.url, { lazyConnect: true }).monitor();
+    let calls = 0;
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      const command = args[0]?.toLowerCase();
+      if ((command === 'evalsha' || command === 'eval') && args.some((arg) => arg.startsWith(keyPrefix)))
+        calls++;
+    });
+    try {
+      await run();
+      // MONITOR lines may trail the replies by a moment.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      monitor.disconnect();
+    }
+    return calls;
+  }
+
+  describe('with the counts and version reads of one event-loop turn', () => {
+    it('sends them all as one script call, each caller getting its own answer', async () => {
+      const keyPrefix = prefix();
+      const { store, limiter } = await instance(keyPrefix);
+      let decisions: Awaited<ReturnType<KeyRateLimiter['consume']>>[] = [];
+      let versions: (number | null)[] = [];
+      const calls = await scriptCallsDuring(keyPrefix, async () => {
+        [decisions, versions] = await Promise.all([
+          Promise.all(Array.from({ length: 10 }, () => limiter.consume('key_turn', 4))),
+          Promise.all(['key_turn', 'key_unknown'].map((id) => store.readKeyVersion(id))),
+        ]);
+      });
+      assert.equal(calls, 1, 'one script call for 10 counts and 2 version reads');
+      assert.deepEqual(
+        decisions.map((d) => [d.allowed, d.remaining]),
+        [[true, 3], [true, 2], [true, 1], [true, 0], ...Array(6).fill([false, 0])],
+      );
+      assert.ok(decisions.every((d) => d.limit === 4 && d.resetSeconds >= 1 && d.resetSeconds <= 60));
+      assert.deepEqual(versions, [null, null], 'keys nobody created have no version');
+    });
+
+    it(`splits a turn of more than ${MAX_BATCH_OPERATIONS} operations into several calls`, async () => {
+      const keyPrefix = prefix();
+      const { limiter } = await instance(keyPrefix);
+      const count = MAX_BATCH_OPERATIONS + 20;
+      let allowed = 0;
+      const calls = await scriptCallsDuring(keyPrefix, async () => {
+        const decisions = await Promise.all(
+          Array.from({ length: count }, () => limiter.consume('key_busy', count)),
+        );
+        allowed = decisions.filter((decision) => decision.allowed).length;
+      });
+      assert.equal(calls, 2);
+      assert.equal(allowed, count, 'every call of the quota counted once');
     });
   });
 

@@ -1,0 +1,107 @@
+import type { Redis } from 'ioredis';
+import type { ScriptRunner } from './redis-scripts.ts';
+
+/** A fixed-window call counter right after one call was counted on it. */
+export interface CounterReading {
+  /** Calls counted in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window ends. */
+  msLeft: number;
+}
+
+/**
+ * What every proxied request asks Redis: count the call on its key's rate-limit counter, and read
+ * the key's version. Both are queued and sent, with those of every other request of the same
+ * event-loop turn, as one script call.
+ */
+export interface RedisCallBatch {
+  /** Counts one call on the counter `name`; its window of `windowSeconds` starts with its first call. */
+  countCall(name: string, windowSeconds: number): Promise<CounterReading>;
+  /** Field `version` of the hash `name`, or null when absent. */
+  readVersion(name: string): Promise<number | null>;
+}
+
+/** Most operations one script call carries; a busier turn is split. */
+export const MAX_BATCH_OPERATIONS = 500;
+
+/** ARGV of a version read (a counter's ARGV is its window in seconds, always a number). */
+const VERSION_READ = 'v';
+
+interface Operation {
+  name: string;
+  /** `VERSION_READ`, or the counter's window in seconds. */
+  arg: string;
+  resolve(reply: CounterReading | number | null): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Sends every queued operation of an event-loop turn once the turn's I/O callbacks ran
+ * (setImmediate): at 32 requests in flight one call carries about ten requests' counters and
+ * version reads, where two commands per request cost ~10 µs more of ioredis work each and Redis
+ * ~5 µs of script overhead each. A request alone is sent right after its own I/O callback.
+ *
+ * While the connection is not ready every operation fails at once (the client has no offline
+ * queue): the callers fall back (the per-instance limiter, the staleness window) instead of waiting.
+ */
+export function createRedisCallBatch(client: Redis, run: ScriptRunner): RedisCallBatch {
+  let queue: Operation[] = [];
+  let scheduled = false;
+
+  function send(operations: Operation[]): void {
+    const names = operations.map((op) => op.name);
+    const args = operations.map((op) => op.arg);
+    run(operations.length, ...names, ...args).then(
+      (reply) => settle(operations, reply),
+      (error: unknown) => {
+        for (const op of operations) op.reject(error);
+      },
+    );
+  }
+
+  function settle(operations: Operation[], reply: unknown): void {
+    if (!Array.isArray(reply)) {
+      const error = new Error('Redis answered the call batch with something other than a list');
+      for (const op of operations) op.reject(error);
+      return;
+    }
+    let at = 0;
+    for (const op of operations) {
+      if (op.arg === VERSION_READ) {
+        const version = reply[at++] as string | null;
+        op.resolve(version === null ? null : Number(version));
+      } else {
+        op.resolve({ count: Number(reply[at]), msLeft: Number(reply[at + 1]) });
+        at += 2;
+      }
+    }
+  }
+
+  function flush(): void {
+    scheduled = false;
+    const operations = queue;
+    queue = [];
+    if (client.status !== 'ready') {
+      const error = new Error(`Redis connection is not ready (${client.status})`);
+      for (const op of operations) op.reject(error);
+      return;
+    }
+    for (let i = 0; i < operations.length; i += MAX_BATCH_OPERATIONS)
+      send(operations.slice(i, i + MAX_BATCH_OPERATIONS));
+  }
+
+  function enqueue<T>(name: string, arg: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ name, arg, resolve: resolve as Operation['resolve'], reject });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+  }
+
+  return {
+    countCall: (name, windowSeconds) => enqueue(name, String(windowSeconds)),
+    readVersion: (name) => enqueue(name, VERSION_READ),
+  };
+}
