@@ -2,7 +2,8 @@
 // prints rps / p50 / p99 and the targets, and writes bench/RESULTS.md. Child processes are stopped on
 // success, failure and Ctrl-C. Settings (environment, all optional):
 //   BENCH_SECONDS (5) per run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2) per target before round 1,
-//   BENCH_GATEWAY_LOG_LEVEL (info, the gateway's default; access lines go to /dev/null),
+//   BENCH_GATEWAY_LOG_LEVEL (info, the gateway's default; access lines go to a file
+//   in the bench's temp directory),
 //   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways,
 //   BENCH_CPU=1 to also report each proxy's main-thread CPU per request (from /proc; steadier than

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,19 +28,24 @@ export function tempDir(prefix: string): string {
 
 /**
  * Spawns a long-running child. Its stdin stays an open pipe: the bench's own servers exit when it
- * closes, so they die with the bench even if it is killed outright.
+ * closes, so they die with the bench even if it is killed outright. With `stdoutFile` its stdout
+ * goes straight to that file (a gateway's access log: nothing for the bench process to read while
+ * it measures); the file's end is part of `output()`.
  */
 export function startChild(
   name: string,
   command: string,
   args: string[],
   env: Record<string, string> = {},
+  stdoutFile?: string,
 ): Child {
+  const stdoutFd = stdoutFile === undefined ? undefined : openSync(stdoutFile, 'a');
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', stdoutFd ?? 'pipe', 'pipe'],
   });
+  if (stdoutFd !== undefined) closeSync(stdoutFd);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);
@@ -48,7 +53,8 @@ export function startChild(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   child.stdin?.on('error', () => {});
-  const entry: Child = { name, process: child, output: () => output };
+  const fileEnd = () => (stdoutFile === undefined ? '' : readFileSync(stdoutFile, 'utf8').slice(-8000));
+  const entry: Child = { name, process: child, output: () => fileEnd() + output };
   children.add(entry);
   child.on('exit', () => children.delete(entry));
   return entry;

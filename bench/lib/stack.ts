@@ -105,15 +105,16 @@ async function startGateway(
 ): Promise<BenchGateway> {
   port ??= await freePort();
   const nodeArgs = process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child: Child = startChild(name, NODE, [...nodeArgs, 'gateway/src/main.ts'], {
-    GATEWAY_PORT: String(port),
-    GATEWAY_HOST: '127.0.0.1',
-    LOG_LEVEL: logLevel,
-    ...env,
-  });
-  // Access log lines (info) are written, as in production, but to /dev/null rather than into the bench.
-  child.process.stdout?.removeAllListeners('data');
-  child.process.stdout?.resume();
+  const dataDir = env.KEYGATE_DATA_DIR;
+  if (!dataDir) throw new Error(`${name}: a bench gateway needs KEYGATE_DATA_DIR`);
+  // Access log lines (info) are written, as in production, to a file beside the gateway's data.
+  const child: Child = startChild(
+    name,
+    NODE,
+    [...nodeArgs, 'gateway/src/main.ts'],
+    { GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: logLevel, ...env },
+    `${dataDir}.log`,
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(child, `${url}/readyz`);
   if (child.process.pid) pidsByOrigin.set(url, child.process.pid);
