@@ -7,10 +7,13 @@
 //   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways,
 //   BENCH_CPU=1 to also report each proxy's main-thread CPU per request (from /proc; steadier than
-//   rps while other work shares the machine) and the throughput ratios it implies.
+//   rps while other work shares the machine) and the throughput ratios it implies,
+//   BENCH_MAX_STEAL (5, in %) and BENCH_STEAL_RETRIES (2): a run during which the hypervisor took
+//   more than that share of the machine's CPU (steal) is measured again, up to that many times, and
+//   the attempt with the least steal is kept.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { machineCpuTimes, mainThreadMicrosPerRequest, stealSince } from './lib/cpu.ts';
+import { machineCpuTimes, mainThreadMicrosPerRequest, stealShareSince, stealSince } from './lib/cpu.ts';
 import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
 import {
   collectFacts,
@@ -35,6 +38,8 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
 const CPU = process.env.BENCH_CPU === '1';
+const MAX_STEAL = Number(process.env.BENCH_MAX_STEAL ?? 5) / 100;
+const STEAL_RETRIES = Number(process.env.BENCH_STEAL_RETRIES ?? 2);
 const PRODUCTS = 10_000;
 const SMALL_KEYS = 100;
 const LARGE_KEYS = 100_000;
@@ -202,6 +207,15 @@ function assertionSection(cost: { inlineMicros: number; offThreadMicros: number 
   ];
 }
 
+/** Runs measured again for steal, and runs kept although every attempt had more than MAX_STEAL. */
+const stealRepeats = { repeated: 0, keptAbove: 0 };
+
+interface Attempt {
+  result: Measurement;
+  micros: number | null;
+  steal: number;
+}
+
 async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Map<string, Summary>> {
   const load = createLoadRunner(tempDir('keygate-bench-wrk-'));
   if (WARMUP_SECONDS > 0) {
@@ -210,6 +224,14 @@ async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Ma
       await load({ ...scenario, seconds: WARMUP_SECONDS });
     }
   }
+  const attempt = async (scenario: Scenario): Promise<Attempt> => {
+    const run = () => load({ ...scenario, seconds: SECONDS });
+    const pid = CPU ? pidOf(scenario.url) : undefined;
+    const before = machineCpuTimes();
+    const { result, micros } =
+      pid === undefined ? { result: await run(), micros: null } : await mainThreadMicrosPerRequest(pid, run);
+    return { result, micros, steal: stealShareSince(before) };
+  };
   const runs = new Map<string, Measurement[]>(scenarios.map((s) => [s.id, []]));
   for (let round = 0; round < ROUNDS; round++) {
     log(`round ${round + 1}/${ROUNDS}: ${scenarios.length} runs of ${SECONDS} s`);
@@ -217,15 +239,18 @@ async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Ma
     const offset = (round * Math.ceil(scenarios.length / ROUNDS)) % scenarios.length;
     const order = [...scenarios.slice(offset), ...scenarios.slice(0, offset)];
     for (const scenario of order) {
-      const run = () => load({ ...scenario, seconds: SECONDS });
-      const pid = CPU ? pidOf(scenario.url) : undefined;
-      if (pid === undefined) {
-        runs.get(scenario.id)!.push(await run());
-        continue;
+      let kept = await attempt(scenario);
+      for (let retry = 0; kept.steal > MAX_STEAL && retry < STEAL_RETRIES; retry++) {
+        log(
+          `${scenario.id}: ${(kept.steal * 100).toFixed(1)} % CPU steal during the run; measuring it again`,
+        );
+        stealRepeats.repeated++;
+        const again = await attempt(scenario);
+        if (again.steal < kept.steal) kept = again;
       }
-      const { result, micros } = await mainThreadMicrosPerRequest(pid, run);
-      runs.get(scenario.id)!.push(result);
-      if (micros !== null) cpuRuns.set(scenario.id, [...(cpuRuns.get(scenario.id) ?? []), micros]);
+      if (kept.steal > MAX_STEAL) stealRepeats.keptAbove++;
+      runs.get(scenario.id)!.push(kept.result);
+      if (kept.micros !== null) cpuRuns.set(scenario.id, [...(cpuRuns.get(scenario.id) ?? []), kept.micros]);
     }
   }
   void stack;
@@ -299,7 +324,9 @@ async function main(): Promise<void> {
   const facts = collectFacts(
     `wrk -t1, ${SECONDS} s per run, ${ROUNDS} rounds (median), ${WARMUP_SECONDS} s warm-up per target, ` +
       `gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}, ${PRODUCTS} products, ${SMALL_KEYS} / ${LARGE_KEYS} keys`,
-    stealSince(cpuAtStart),
+    `${stealSince(cpuAtStart)}; runs with more than ${MAX_STEAL * 100} % were measured again (up to ` +
+      `${STEAL_RETRIES} times, the attempt with the least steal kept): ${stealRepeats.repeated} repeats, ` +
+      `${stealRepeats.keptAbove} runs kept above ${MAX_STEAL * 100} %`,
   );
   const body = [
     ...formatFacts(facts),

@@ -34,6 +34,13 @@ export function machineCpuTimes(): { total: number; steal: number } {
   return { total: fields.slice(0, 8).reduce((sum, n) => sum + n, 0), steal: fields[7] ?? 0 };
 }
 
+/** The share (0–1) of the machine's CPU time that was steal since `start`; 0 when no time passed. */
+export function stealShareSince(start: { total: number; steal: number }): number {
+  const now = machineCpuTimes();
+  const total = now.total - start.total;
+  return total > 0 ? (now.steal - start.steal) / total : 0;
+}
+
 /**
  * The share of the machine's CPU time the hypervisor gave to other guests since `start` (steal):
  * on a shared virtual machine, the figures of a run with much steal are slower and noisier.
