@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { type Redis, ReplyError } from 'ioredis';
 import type { ScriptRunner } from './redis-scripts.ts';
 
 /** A fixed-window call counter right after one call was counted on it. */
@@ -43,6 +43,9 @@ interface Operation {
  *
  * While the connection is not ready every operation fails at once (the client has no offline
  * queue): the callers fall back (the per-instance limiter, the staleness window) instead of waiting.
+ * An operation Redis refuses fails alone. When Redis refuses the whole call (e.g. OOM: at maxmemory
+ * a script that may write is not run at all), the version reads are asked again as plain HGETs,
+ * which such a Redis still answers; the counts fail (their callers fall back).
  */
 export function createRedisCallBatch(client: Redis, run: ScriptRunner): RedisCallBatch {
   let queue: Operation[] = [];
@@ -54,26 +57,32 @@ export function createRedisCallBatch(client: Redis, run: ScriptRunner): RedisCal
     run(operations.length, ...names, ...args).then(
       (reply) => settle(operations, reply),
       (error: unknown) => {
-        for (const op of operations) op.reject(error);
+        for (const op of operations) {
+          if (op.arg === VERSION_READ && error instanceof ReplyError) readAlone(op);
+          else op.reject(error);
+        }
       },
     );
   }
 
+  function readAlone(op: Operation): void {
+    client.hget(op.name, 'version').then(
+      (version) => op.resolve(version === null ? null : Number(version)),
+      (error: unknown) => op.reject(error),
+    );
+  }
+
   function settle(operations: Operation[], reply: unknown): void {
-    if (!Array.isArray(reply)) {
-      const error = new Error('Redis answered the call batch with something other than a list');
+    if (!Array.isArray(reply) || reply.length !== operations.length * 2) {
+      const error = new Error('Redis answered the call batch with an unexpected reply');
       for (const op of operations) op.reject(error);
       return;
     }
-    let at = 0;
-    for (const op of operations) {
-      if (op.arg === VERSION_READ) {
-        const version = reply[at++] as string | null;
-        op.resolve(version === null ? null : Number(version));
-      } else {
-        op.resolve({ count: Number(reply[at]), msLeft: Number(reply[at + 1]) });
-        at += 2;
-      }
+    for (const [index, op] of operations.entries()) {
+      const first = reply[index * 2] as string | number | null;
+      if (typeof first === 'string' && first.startsWith('!')) op.reject(new ReplyError(first.slice(1)));
+      else if (op.arg === VERSION_READ) op.resolve(first === null ? null : Number(first));
+      else op.resolve({ count: Number(first), msLeft: Number(reply[index * 2 + 1]) });
     }
   }
 

@@ -280,28 +280,38 @@ return { tonumber(count), redis.call('PTTL', KEYS[1]) }
 `;
 
 /**
- * KEYS: one per operation. ARGV per operation: 'v' reads field `version` of the hash (the value, or
- * nil); a number counts a call on that fixed-window counter (window in seconds, started by its
- * first call: the names and the count-with-expiry rate-limiter-flexible's Redis limiter uses, so
- * instances of either kind share counters) and returns its count and the ms left. See
- * redis-call-batch.ts.
+ * KEYS: one per operation. ARGV per operation: 'v' reads field `version` of the hash; a number
+ * counts a call on that fixed-window counter (window in seconds, started by its first call: the
+ * names and the count-with-expiry rate-limiter-flexible's Redis limiter uses, so instances of either
+ * kind share counters). Two entries per operation: the version (or nil) and 0; the count and the ms
+ * left; or, for an operation Redis refused (e.g. WRONGTYPE), '!' and the error, and 0. Each runs
+ * under pcall, so one refusal fails its own operation only. See redis-call-batch.ts.
  */
 const CALL_BATCH = `
 local out = {}
+local function refused(reply) return type(reply) == 'table' and reply.err ~= nil end
 for i = 1, #KEYS do
   if ARGV[i] == 'v' then
-    out[#out + 1] = redis.call('HGET', KEYS[i], 'version')
+    local version = redis.pcall('HGET', KEYS[i], 'version')
+    if refused(version) then version = '!' .. version.err end
+    out[#out + 1] = version
+    out[#out + 1] = 0
   else
-    local count = redis.call('INCR', KEYS[i])
-    local left = tonumber(ARGV[i]) * 1000
-    if count == 1 then
-      redis.call('PEXPIRE', KEYS[i], left)
+    local count = redis.pcall('INCR', KEYS[i])
+    if refused(count) then
+      out[#out + 1] = '!' .. count.err
+      out[#out + 1] = 0
     else
-      local ttl = redis.call('PTTL', KEYS[i])
-      if ttl < 0 then redis.call('PEXPIRE', KEYS[i], left) else left = ttl end
+      local left = tonumber(ARGV[i]) * 1000
+      if count == 1 then
+        redis.pcall('PEXPIRE', KEYS[i], left)
+      else
+        local ttl = redis.pcall('PTTL', KEYS[i])
+        if refused(ttl) or ttl < 0 then redis.pcall('PEXPIRE', KEYS[i], left) else left = ttl end
+      end
+      out[#out + 1] = count
+      out[#out + 1] = left
     end
-    out[#out + 1] = count
-    out[#out + 1] = left
   end
 end
 return out

@@ -110,6 +110,52 @@ describe('createRedisRateLimiter', () => {
     });
   });
 
+  describe('with Redis refusing one operation of a turn (a counter of the wrong type)', () => {
+    it('fails that count alone: its call falls back, the rest of the turn counts in Redis', async () => {
+      const keyPrefix = prefix();
+      const { store, limiter, sources } = await instance(keyPrefix);
+      await store.client.hset(`${keyPrefix}ratelimit:5:key_broken`, 'not', 'a counter');
+      const decisions = await Promise.all([
+        limiter.consume('key_broken', 5),
+        limiter.consume('key_fine', 5),
+        limiter.consume('key_fine', 5),
+      ]);
+      assert.deepEqual(
+        decisions.map((d) => [d.allowed, d.remaining]),
+        [
+          [true, 4],
+          [true, 4],
+          [true, 3],
+        ],
+      );
+      assert.deepEqual(sources.toSorted(), ['fallback', 'redis', 'redis']);
+      assert.equal(await store.client.get(`${keyPrefix}ratelimit:5:key_fine`), '2');
+    });
+  });
+
+  describe('with Redis out of memory (maxmemory reached, noeviction): no script runs', () => {
+    it('still answers version reads (as plain reads); the counts fall back to the per-instance limiter', async () => {
+      const keyPrefix = prefix();
+      const { store, limiter, sources } = await instance(keyPrefix);
+      await store.client.hset(`${keyPrefix}key:key_v`, 'version', '7');
+      const admin = new Redis(redis.url);
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      await admin.config('SET', 'maxmemory', '1');
+      try {
+        const [decision, version] = await Promise.all([
+          limiter.consume('key_v', 5),
+          store.readKeyVersion('key_v'),
+        ]);
+        assert.equal(version, 7);
+        assert.equal(decision.allowed, true);
+        assert.deepEqual(sources, ['fallback']);
+      } finally {
+        await admin.config('SET', 'maxmemory', '0');
+        admin.disconnect();
+      }
+    });
+  });
+
   describe('with Redis killed and restarted', () => {
     it('falls back to the per-instance limiter at once (never hangs), then returns to Redis', async () => {
       const { store, limiter, sources } = await instance(prefix());
