@@ -50,8 +50,9 @@ const STDOUT_MAX_BUFFERED = 16 * 1024 * 1024;
 
 /**
  * The server's stdout (or `fd`) for log lines: buffered up to 12 KiB (one write and one wake-up of
- * the reader for ~35 access lines instead of one each; sonic-boom needs it below its 16 KiB maxWrite), written asynchronously, flushed at
- * least every 200 ms without fsync and, by pino, when the process exits; at most 16 MiB held.
+ * the reader for ~35 access lines instead of one each; sonic-boom wants it below its 16 KiB
+ * maxWrite), written asynchronously, flushed at least every 200 ms without fsync and, by pino,
+ * when the process exits; at most 16 MiB held.
  */
 export function createStdoutDestination(fd = 1): ReturnType<typeof pino.destination> {
   return pino.destination({
