@@ -73,7 +73,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   });
   const { privateJwk, publicJwk } = await generateIdentityKeyPair();
   const clock = createTestClock();
-  // The signer main.ts runs (inline or thread-pool Ed25519), so the data plane is tested as it runs.
+  // The signer main.ts runs (inline, or in its signing worker with other requests in flight), so
+  // the data plane is tested as it runs; `stop` terminates its worker.
   const signer = createGatewayIdentitySigner({ privateJwk });
   const store = options.store ?? createMemoryStore();
   const hasher = options.hasher ?? createCountingHasher();
@@ -101,7 +102,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     test,
     async stop() {
       await gateway.close();
-      await Promise.all([live.close(), test.close()]);
+      await Promise.all([live.close(), test.close(), signer.close()]);
     },
   };
 }
