@@ -51,15 +51,20 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** Encodes the CRC32 of `body` as 6 base62 characters. */
-export function checksumOf(body: string): string {
-  let value = crc32(body);
+/** The lowest `length` base62 digits of a non-negative integer, most significant first (zero-padded). */
+function base62Digits(value: number, length: number): string {
+  let rest = Math.floor(value);
   let out = '';
-  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
-    out = BASE62[value % 62] + out;
-    value = Math.floor(value / 62);
+  for (let i = 0; i < length; i++) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
   }
   return out;
+}
+
+/** Encodes the CRC32 of `body` as 6 base62 characters. */
+export function checksumOf(body: string): string {
+  return base62Digits(crc32(body), CHECKSUM_LENGTH);
 }
 
 /** The displayed prefix for a lookup id. */
@@ -111,11 +116,5 @@ const TIME_DIGITS = 8;
  * and indexes grow at their right edge instead of at random places (half the insert cost, measured).
  */
 export function newRequestId(nowMs: number = Date.now()): string {
-  let time = '';
-  let value = Math.floor(nowMs);
-  for (let i = 0; i < TIME_DIGITS; i++) {
-    time = BASE62[value % 62] + time;
-    value = Math.floor(value / 62);
-  }
-  return `req_${time}${randomBase62(20 - TIME_DIGITS)}`;
+  return `req_${base62Digits(nowMs, TIME_DIGITS)}${randomBase62(20 - TIME_DIGITS)}`;
 }
