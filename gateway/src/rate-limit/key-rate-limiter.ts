@@ -24,6 +24,21 @@ export interface PointsLimiter {
   consume(key: string, points?: number, options?: Record<string, unknown>): Promise<RateLimiterRes>;
 }
 
+/** A decision from a counter's state: calls left (clamped at 0) and ms until the window resets. */
+export function decisionOf(
+  allowed: boolean,
+  perMinute: number,
+  remaining: number,
+  msLeft: number,
+): RateLimitDecision {
+  return {
+    allowed,
+    limit: perMinute,
+    remaining: Math.max(0, remaining),
+    resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(msLeft / 1000)),
+  };
+}
+
 /** Consumes one point of `keyId` from `limiter` and turns the outcome (or the refusal) into a decision. */
 export async function consumeOne(
   limiter: PointsLimiter,
@@ -31,16 +46,12 @@ export async function consumeOne(
   perMinute: number,
   options: Record<string, unknown> = {},
 ): Promise<RateLimitDecision> {
-  const decide = (res: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
-    allowed,
-    limit: perMinute,
-    remaining: Math.max(0, res.remainingPoints),
-    resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(res.msBeforeNext / 1000)),
-  });
   try {
-    return decide(await limiter.consume(keyId, 1, options), true);
+    const res = await limiter.consume(keyId, 1, options);
+    return decisionOf(true, perMinute, res.remainingPoints, res.msBeforeNext);
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return decide(rejection, false);
+    if (rejection instanceof RateLimiterRes)
+      return decisionOf(false, perMinute, rejection.remainingPoints, rejection.msBeforeNext);
     throw rejection;
   }
 }

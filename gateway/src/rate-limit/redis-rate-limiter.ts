@@ -3,6 +3,7 @@ import type { RedisKeyStore } from '../store/redis.ts';
 import {
   consumeOne,
   createLimiterPool,
+  decisionOf,
   type KeyRateLimiter,
   RATE_LIMIT_WINDOW_SECONDS,
   type RateLimitDecision,
@@ -37,13 +38,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): KeyRat
   );
   const fromRedis = (perMinute: number, count: number, msLeft: number): RateLimitDecision => {
     onDecision?.('redis');
-    const allowed = count <= perMinute;
-    return {
-      allowed,
-      limit: perMinute,
-      remaining: Math.max(0, perMinute - count),
-      resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(msLeft / 1000)),
-    };
+    return decisionOf(count <= perMinute, perMinute, perMinute - count, msLeft);
   };
   return {
     consume(keyId, perMinute) {
