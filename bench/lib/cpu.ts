@@ -34,21 +34,26 @@ export function machineCpuTimes(): { total: number; steal: number } {
   return { total: fields.slice(0, 8).reduce((sum, n) => sum + n, 0), steal: fields[7] ?? 0 };
 }
 
-/** The share (0–1) of the machine's CPU time that was steal since `start`; 0 when no time passed. */
-export function stealShareSince(start: { total: number; steal: number }): number {
+type CpuTimes = ReturnType<typeof machineCpuTimes>;
+
+/** The machine's CPU ticks since `start`: in all, and stolen by the hypervisor. */
+function ticksSince(start: CpuTimes): CpuTimes {
   const now = machineCpuTimes();
-  const total = now.total - start.total;
-  return total > 0 ? (now.steal - start.steal) / total : 0;
+  return { total: now.total - start.total, steal: now.steal - start.steal };
+}
+
+/** The share (0–1) of the machine's CPU time that was steal since `start`; 0 when no time passed. */
+export function stealShareSince(start: CpuTimes): number {
+  const { total, steal } = ticksSince(start);
+  return total > 0 ? steal / total : 0;
 }
 
 /**
  * The share of the machine's CPU time the hypervisor gave to other guests since `start` (steal):
  * on a shared virtual machine, the figures of a run with much steal are slower and noisier.
  */
-export function stealSince(start: { total: number; steal: number }): string {
-  const now = machineCpuTimes();
-  const total = now.total - start.total;
-  const steal = now.steal - start.steal;
+export function stealSince(start: CpuTimes): string {
+  const { total, steal } = ticksSince(start);
   if (total <= 0) return 'unknown';
   const seconds = (ticks: number) => Math.round(ticks / TICKS_PER_SECOND);
   return `${((steal / total) * 100).toFixed(1)} % (${seconds(steal)} of ${seconds(total)} CPU-seconds)`;
