@@ -71,6 +71,7 @@ function scenariosOf(stack: Stack): Scenario[] {
   const proxies: Array<[string, string, string, Record<string, string>]> = [
     ['direct', 'direct to the no-op upstream', stack.noopUrl, {}],
     ['pipe', 'raw node:http keep-alive pipe proxy', stack.pipeUrl, {}],
+    ['pipe-sign', 'raw pipe + signed identity, nothing else', stack.signingPipeUrl, {}],
     ['express-hpm', 'Express 5 + http-proxy-middleware only', stack.expressProxyUrl, {}],
     ['off', 'gateway, policies off', gw.policiesOff.url, {}],
     ['memory', 'gateway, memory mode (100 keys)', gw.memory.url, bearer(tokens.memory)],
@@ -287,6 +288,39 @@ function targetsOf(results: Map<string, Summary>, verifications: Map<BenchGatewa
   return targets;
 }
 
+/**
+ * What a proxy built to the design reaches on this machine, in the same run: the raw pipe, and the
+ * raw pipe that does nothing more than sign each request's identity assertion.
+ */
+function ceilingsOf(results: Map<string, Summary>): string[] {
+  const lines: string[] = [];
+  const signed = ratio(results, 'pipe-sign', 'pipe');
+  if (signed !== null) {
+    lines.push(
+      `- raw pipe + signed identity ÷ raw pipe, rps: ${signed.toFixed(3)} (the most policies off ÷ raw pipe ` +
+        'can reach while every request carries its own signed assertion; target 0.85)',
+    );
+  }
+  const closeness = ratio(results, 'off', 'pipe-sign');
+  if (closeness !== null) {
+    lines.push(`- policies off ÷ (raw pipe + signed identity), rps: ${closeness.toFixed(3)}`);
+  }
+  const direct = results.get('direct-c1');
+  for (const [id, what] of [
+    ['pipe-c1', 'raw pipe'],
+    ['pipe-sign-c1', 'raw pipe + signed identity'],
+  ] as const) {
+    const proxied = results.get(id);
+    if (proxied && direct) {
+      lines.push(
+        `- added p50 at 1 connection, ${what} − direct: ${(proxied.p50Ms - direct.p50Ms).toFixed(3)} ms ` +
+          '(the gateway target is 0.3 ms)',
+      );
+    }
+  }
+  return lines.length ? ['', 'Ceilings on this machine (no targets):', ...lines] : [];
+}
+
 async function main(): Promise<void> {
   const cpuAtStart = machineCpuTimes();
   log(`wrk -t1, ${SECONDS} s per run, ${ROUNDS} rounds, gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}`);
@@ -336,6 +370,7 @@ async function main(): Promise<void> {
     '',
     ...TARGET_HEAD,
     ...targets.map(formatTarget),
+    ...ceilingsOf(results),
     '',
     'Data-plane libraries (no targets):',
     ...libraries,

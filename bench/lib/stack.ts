@@ -16,6 +16,8 @@ export interface BenchGateway {
 export interface Stack {
   noopUrl: string;
   pipeUrl: string;
+  /** The raw pipe plus a per-request signed identity assertion, and nothing else. */
+  signingPipeUrl: string;
   /** Express 5 + http-proxy-middleware alone, in front of the no-op upstream. */
   expressProxyUrl: string;
   expressUrl: string;
@@ -122,7 +124,7 @@ async function startGateway(
 }
 
 /**
- * Starts the whole bench: no-op upstream, raw pipe proxy, bare Express app, redis-server, commerce
+ * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), bare Express app, redis-server, commerce
  * (live, 10,000 products) and five gateways (policies off; memory mode with 100 and with 100k keys;
  * Redis mode; memory mode in front of commerce, live keys to commerce, test keys to bare Express).
  */
@@ -137,8 +139,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     startServer('bare-express', 'bare-express.ts'),
     startRedis(data('redis')),
   ]);
-  const [pipeUrl, expressProxyUrl] = await Promise.all([
+  const [pipeUrl, signingPipeUrl, expressProxyUrl] = await Promise.all([
     startServer('pipe-proxy', 'pipe-proxy.ts', [noopUrl]),
+    startServer('signing-pipe-proxy', 'signing-pipe-proxy.ts', [noopUrl]),
     startServer('express-hpm-proxy', 'express-hpm-proxy.ts', [noopUrl]),
   ]);
 
@@ -227,6 +230,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   return {
     noopUrl,
     pipeUrl,
+    signingPipeUrl,
     expressProxyUrl,
     expressUrl,
     gateways: { policiesOff, memory, memory100k, redis, commerce },
