@@ -13,6 +13,11 @@
 //   the attempt with the least steal is kept.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  DEFAULT_IDENTITY_ALGORITHM,
+  IDENTITY_ALGORITHMS,
+  type IdentityAlgorithm,
+} from '../packages/identity/src/index.ts';
 import { machineCpuTimes, mainThreadMicrosPerRequest, stealShareSince, stealSince } from './lib/cpu.ts';
 import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
 import {
@@ -192,13 +197,19 @@ function cpuSection(scenarios: readonly Scenario[]): string[] {
  * The signed identity assertion every gateway mode makes per request (policies off included) and
  * the raw pipe does not: its CPU cost, beside the budget the policies-off target leaves (BENCH_CPU=1).
  */
-function assertionSection(cost: { inlineMicros: number; offThreadMicros: number }): string[] {
+function assertionSection(
+  costs: ReadonlyArray<[IdentityAlgorithm, { inlineMicros: number; offThreadMicros: number }]>,
+): string[] {
   const pipe = cpuRuns.get('pipe');
   const budget = pipe ? medianOf(pipe) * (1 / 0.85 - 1) : null;
   return [
-    'Identity assertion (Ed25519 JWT, one per proxied request in every gateway mode; the raw pipe signs nothing):',
-    `- CPU per signature, the gateway's signer: ${cost.inlineMicros.toFixed(1)} µs inline, ` +
-      `${cost.offThreadMicros.toFixed(1)} µs in its signing worker with 16 in flight (all threads)`,
+    `Identity assertion (a JWT, one per proxied request in every gateway mode, ${DEFAULT_IDENTITY_ALGORITHM} ` +
+      'with new keys; the raw pipe signs nothing):',
+    ...costs.map(
+      ([algorithm, cost]) =>
+        `- CPU per ${algorithm} signature, the gateway's signer: ${cost.inlineMicros.toFixed(1)} µs inline, ` +
+        `${cost.offThreadMicros.toFixed(1)} µs in its signing worker with 16 in flight (all threads)`,
+    ),
     ...(budget === null
       ? []
       : [
@@ -343,7 +354,10 @@ async function main(): Promise<void> {
   for (const gateway of gateways) verifications.set(gateway, await argon2Verifications(gateway));
   const rss = Object.values(stack.gateways).map((g) => `- ${g.name}: ${rssMiB(g.pid).toFixed(1)} MiB`);
 
-  const assertion = await measureAssertionCost();
+  const assertionCosts: Array<[IdentityAlgorithm, Awaited<ReturnType<typeof measureAssertionCost>>]> = [];
+  for (const algorithm of IDENTITY_ALGORITHMS) {
+    assertionCosts.push([algorithm, await measureAssertionCost(algorithm)]);
+  }
   const rows = scenarios.map((s) => formatRow(s.label, s.connections, results.get(s.id)!));
   const targets = targetsOf(results, verifications);
   const libraries = [
@@ -381,7 +395,7 @@ async function main(): Promise<void> {
     'Gateway RSS after the runs:',
     ...rss,
     '',
-    ...assertionSection(assertion),
+    ...assertionSection(assertionCosts),
     ...(CPU ? ['', ...cpuSection(scenarios)] : []),
   ];
   process.stdout.write(`\n${body.join('\n')}\n`);

@@ -1,4 +1,4 @@
-// Prints a new private Ed25519 JWK (one line of JSON) for KEYGATE_IDENTITY_PRIVATE_JWK, which
+// Prints a new private P-256 (ES256) JWK (one line of JSON) for KEYGATE_IDENTITY_PRIVATE_JWK, which
 // every gateway replica must share:
 //   echo "KEYGATE_IDENTITY_PRIVATE_JWK=$(node deploy/generate-identity-key.ts)" >> .env
 // Keep the output secret: whoever holds it can sign identities commerce accepts.

@@ -1,5 +1,9 @@
 import { createGatewayIdentitySigner } from '../../gateway/src/identity/identity-signer.ts';
-import { generateIdentityKeyPair, type Identity } from '../../packages/identity/src/index.ts';
+import {
+  generateIdentityKeyPair,
+  type Identity,
+  type IdentityAlgorithm,
+} from '../../packages/identity/src/index.ts';
 
 const SIGNATURES = 20_000;
 const IN_FLIGHT = 16;
@@ -15,12 +19,14 @@ async function cpuPerSignature(sign: () => Promise<unknown> | unknown, inFlight:
 }
 
 /**
- * What the signed identity assertion every proxied request carries costs on this machine: the
- * gateway's own signer (Ed25519 over node:crypto), inline and in its signing worker with 16 in flight.
- * Part of every gateway mode, policies off included; the raw pipe has nothing like it.
+ * What the signed identity assertion every proxied request carries costs on this machine with a key
+ * of `algorithm`: the gateway's own signer (node:crypto), inline and in its signing worker with 16 in
+ * flight. Part of every gateway mode, policies off included; the raw pipe has nothing like it.
  */
-export async function measureAssertionCost(): Promise<{ inlineMicros: number; offThreadMicros: number }> {
-  const { privateJwk } = await generateIdentityKeyPair();
+export async function measureAssertionCost(
+  algorithm: IdentityAlgorithm,
+): Promise<{ inlineMicros: number; offThreadMicros: number }> {
+  const { privateJwk } = await generateIdentityKeyPair(algorithm);
   const signer = createGatewayIdentitySigner({ privateJwk });
   const identity: Identity = {
     keyId: 'key_0123456789abcdefghij',

@@ -1,5 +1,5 @@
 // The raw pipe plus the one thing the design asks of every proxied request that the pipe lacks: a
-// per-request signed identity assertion (X-Keygate-Identity, Ed25519, the gateway's own signer,
+// per-request signed identity assertion (X-Keygate-Identity, the gateway's own signer with a new key,
 // off-thread while requests overlap, as the gateway does). Nothing else: no routing, no checks.
 // It is the ceiling for "policies off ÷ raw pipe".
 //   node bench/servers/signing-pipe-proxy.ts PORT UPSTREAM_URL

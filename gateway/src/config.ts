@@ -90,13 +90,27 @@ const POLICIES_OFF_REFUSED =
   'KEYGATE_POLICIES: off turns off key checks, rate limits and usage (a benchmarking mode); ' +
   'set KEYGATE_BENCH_MODE=1 too to run it, never in production';
 
-const PrivateJwkSchema = z.looseObject({
-  kty: z.literal('OKP'),
-  crv: z.literal('Ed25519'),
-  d: z.string().min(1),
-  x: z.string().min(1),
-  kid: z.string().optional(),
-});
+/** A private identity key: P-256 (ES256, what new keys are) or Ed25519 (EdDSA). */
+const PrivateJwkSchema = z.union(
+  [
+    z.looseObject({
+      kty: z.literal('EC'),
+      crv: z.literal('P-256'),
+      d: z.string().min(1),
+      x: z.string().min(1),
+      y: z.string().min(1),
+      kid: z.string().optional(),
+    }),
+    z.looseObject({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      d: z.string().min(1),
+      x: z.string().min(1),
+      kid: z.string().optional(),
+    }),
+  ],
+  { error: 'must be a private P-256 (kty EC) or Ed25519 (kty OKP) JWK with d and x (and y for P-256)' },
+);
 
 /** Gateway configuration, validated once at start and frozen. */
 export interface GatewayConfig {

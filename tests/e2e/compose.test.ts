@@ -242,14 +242,13 @@ describe('the container images', () => {
 
 describe('deploy scripts', () => {
   describe('generate-identity-key.ts', () => {
-    it('prints one private Ed25519 JWK with a kid', async () => {
+    it('prints one private P-256 (ES256) JWK with a kid', async () => {
       const run = await runNode('deploy/generate-identity-key.ts', [], {});
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stdout.trim().split('\n').length, 1);
       const jwk = JSON.parse(run.stdout) as Record<string, unknown>;
-      assert.equal(jwk.kty, 'OKP');
-      assert.equal(jwk.crv, 'Ed25519');
-      for (const member of ['d', 'x', 'kid']) assert.equal(typeof jwk[member], 'string', member);
+      assert.deepEqual([jwk.kty, jwk.crv, jwk.alg], ['EC', 'P-256', 'ES256']);
+      for (const member of ['d', 'x', 'y', 'kid']) assert.equal(typeof jwk[member], 'string', member);
     });
   });
 

@@ -29,7 +29,7 @@ export interface TestIdentity {
   assert(options: AssertionOptions): Promise<string>;
 }
 
-/** Creates a fresh Ed25519 key pair, a signer and a verifier for audience `commerce`. */
+/** Creates a fresh identity key pair (ES256), a signer and a verifier for audience `commerce`. */
 export async function createTestIdentity(): Promise<TestIdentity> {
   const { privateJwk } = await generateIdentityKeyPair();
   const signer = await createIdentitySigner({ privateJwk });

@@ -3,13 +3,13 @@ import { Worker } from 'node:worker_threads';
 import type { SigningWorkerData } from './signing-worker.ts';
 
 /**
- * Gets an input's base64url Ed25519 signature, or the error that lost it (the signature is then '').
+ * Gets an input's base64url JWS signature, or the error that lost it (the signature is then '').
  * It must not throw: the signatures answered after it in the same message would be lost.
  */
 export type SignatureCallback = (error: Error | null, signature: string) => void;
 
 /**
- * Ed25519 signing in one worker thread, fed one message per event-loop turn: when the event loop is
+ * Identity signing in one worker thread, fed one message per event-loop turn: when the event loop is
  * the bottleneck, this costs it less than a libuv thread-pool job per signature (one hand-off and one
  * wake-up of the signing thread per batch, not per request).
  */

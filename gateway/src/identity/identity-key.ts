@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { generateIdentityKeyPair, IDENTITY_ALGORITHM, publicJwkOf } from '@keygate/identity';
+import { generateIdentityKeyPair, identityAlgorithmOf, publicJwkOf } from '@keygate/identity';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 
 /** Where the signing key comes from: an explicit private JWK wins over the key file. */
@@ -10,22 +10,23 @@ export interface IdentityKeySource {
   keyFile: string;
 }
 
-function isPrivateEd25519(jwk: unknown): jwk is JWK {
+/** A private P-256 (ES256) or Ed25519 (EdDSA) JWK; key files written by earlier versions hold Ed25519. */
+function isPrivateIdentityJwk(jwk: unknown): jwk is JWK {
   const value = jwk as JWK | null;
+  if (typeof value !== 'object' || value === null) return false;
+  const algorithm = identityAlgorithmOf(value);
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    value.kty === 'OKP' &&
-    value.crv === 'Ed25519' &&
+    algorithm !== null &&
     typeof value.d === 'string' &&
-    typeof value.x === 'string'
+    typeof value.x === 'string' &&
+    (algorithm !== 'ES256' || typeof value.y === 'string')
   );
 }
 
-/** Adds the `kid` (RFC 7638 thumbprint of the public part), `alg` and `use` when missing. */
+/** Adds the `kid` (RFC 7638 thumbprint of the public part), the key's `alg` and `use` when missing. */
 async function completeJwk(jwk: JWK): Promise<JWK> {
   const kid = jwk.kid ?? (await calculateJwkThumbprint(publicJwkOf(jwk)));
-  return { ...jwk, kid, alg: IDENTITY_ALGORITHM, use: 'sig' };
+  return { ...jwk, kid, alg: identityAlgorithmOf(jwk) ?? undefined, use: 'sig' };
 }
 
 async function readKeyFile(file: string): Promise<JWK | null> {
@@ -37,7 +38,9 @@ async function readKeyFile(file: string): Promise<JWK | null> {
     throw error;
   }
   const jwk: unknown = JSON.parse(text);
-  if (!isPrivateEd25519(jwk)) throw new Error(`${file} does not hold an Ed25519 private JWK`);
+  if (!isPrivateIdentityJwk(jwk)) {
+    throw new Error(`${file} does not hold a P-256 (ES256) or Ed25519 (EdDSA) private JWK`);
+  }
   return jwk;
 }
 

@@ -1,15 +1,16 @@
-import { createPrivateKey, type JsonWebKey, type KeyObject, sign } from 'node:crypto';
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import {
   DEFAULT_ASSERTION_TTL_SECONDS,
-  IDENTITY_ALGORITHM,
   IDENTITY_ISSUER,
   type Identity,
   type IdentitySigner,
+  identityAlgorithmOf,
   publicJwkOf,
 } from '@keygate/identity';
 import type { JWK } from 'jose';
 import { createBatchSigner, SignerClosedError } from './batch-signer.ts';
+import { jwsSignerOf } from './jws-signature.ts';
 
 const base64url = (text: string) => Buffer.from(text).toString('base64url');
 
@@ -34,8 +35,8 @@ export interface SyncIdentitySigner extends IdentitySigner {
 
 /**
  * The gateway's identity signer: the same compact JWS as @keygate/identity's `createIdentitySigner`
- * (EdDSA over Ed25519, header `{alg, kid, typ: 'keygate-id+jwt'}`, the same claims), signed with
- * node:crypto's synchronous Ed25519 `sign` over a header encoded once, instead of jose's WebCrypto
+ * (ES256 over P-256 or EdDSA over Ed25519, as the key is; header `{alg, kid, typ: 'keygate-id+jwt'}`;
+ * the same claims), signed with node:crypto's synchronous `sign` over a header encoded once, instead of jose's WebCrypto
  * path (an async job, a key check and a claims copy per call): it signs every proxied request.
  * Off-thread signatures go to one worker thread in batches (see batch-signer.ts); one its worker lost
  * (it died) is signed inline instead, so a crashed worker fails no request. `close` stops it.
@@ -50,15 +51,14 @@ export function createGatewayIdentitySigner(options: {
 }): SyncIdentitySigner {
   const { privateJwk } = options;
   if (!privateJwk.kid) throw new Error('identity signing key needs a kid');
-  if (privateJwk.kty !== 'OKP' || privateJwk.crv !== 'Ed25519')
-    throw new Error('identity key must be Ed25519');
+  const algorithm = identityAlgorithmOf(privateJwk);
+  if (!algorithm) throw new Error('identity key must be P-256 (ES256) or Ed25519 (EdDSA)');
   const key: KeyObject = createPrivateKey({ key: privateJwk as JsonWebKey, format: 'jwk' });
+  const signatureOf = jwsSignerOf(key);
   const ttl = options.ttlSeconds ?? DEFAULT_ASSERTION_TTL_SECONDS;
   const issuer = options.issuer ?? IDENTITY_ISSUER;
   const now = options.now ?? Date.now;
-  const header = base64url(
-    JSON.stringify({ alg: IDENTITY_ALGORITHM, kid: privateJwk.kid, typ: 'keygate-id+jwt' }),
-  );
+  const header = base64url(JSON.stringify({ alg: algorithm, kid: privateJwk.kid, typ: 'keygate-id+jwt' }));
   /** The JWS signing input (`header.payload`) of an assertion. */
   const signingInput = (identity: Identity, audience: string): string => {
     const iat = Math.floor(now() / 1000);
@@ -80,8 +80,7 @@ export function createGatewayIdentitySigner(options: {
     return `${header}.${payload}`;
   };
   /** The compact JWS of a signing input, signed here and now. */
-  const assertionOf = (input: string): string =>
-    `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+  const assertionOf = (input: string): string => `${input}.${signatureOf(input)}`;
   const signNow = (identity: Identity, audience: string): string =>
     assertionOf(signingInput(identity, audience));
   const batchSigner = createBatchSigner(key, { onStart: options.onWorkerStart });

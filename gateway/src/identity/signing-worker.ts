@@ -1,12 +1,13 @@
 // The identity signing worker thread started by batch-signer.ts: it receives the JWS signing inputs
-// queued in one event-loop turn as one message, signs them in order with synchronous Ed25519, and
-// answers with their base64url signatures, in order, a few at a time.
-import { type KeyObject, sign } from 'node:crypto';
+// queued in one event-loop turn as one message, signs them in order (synchronous ES256 or EdDSA, as
+// the key is), and answers with their base64url signatures, in order, a few at a time.
+import type { KeyObject } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
+import { jwsSignerOf } from './jws-signature.ts';
 
 /** What batch-signer.ts starts the worker with. */
 export interface SigningWorkerData {
-  /** The Ed25519 private key (a KeyObject crosses to a worker thread as is). */
+  /** The identity private key, P-256 or Ed25519 (a KeyObject crosses to a worker thread as is). */
   key: KeyObject;
   /**
    * Signatures per answer: answering a whole batch at once would hold its first requests until its
@@ -17,11 +18,12 @@ export interface SigningWorkerData {
 
 const { key, answerEvery } = workerData as SigningWorkerData;
 const port = parentPort!;
+const signatureOf = jwsSignerOf(key);
 
 port.on('message', (inputs: string[]) => {
   let signatures: string[] = [];
   for (const input of inputs) {
-    signatures.push(sign(null, Buffer.from(input), key).toString('base64url'));
+    signatures.push(signatureOf(input));
     if (signatures.length === answerEvery) {
       port.postMessage(signatures);
       signatures = [];

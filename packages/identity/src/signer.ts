@@ -9,7 +9,24 @@ import {
 } from 'jose';
 import { DEFAULT_ASSERTION_TTL_SECONDS, IDENTITY_ISSUER, type Identity } from './claims.ts';
 
-export const IDENTITY_ALGORITHM = 'EdDSA';
+/** The JWS algorithms of identity assertions: ES256 (ECDSA over P-256) or EdDSA (Ed25519). */
+export type IdentityAlgorithm = 'ES256' | 'EdDSA';
+
+/** Every algorithm a verifier accepts; the key a `kid` names decides which one applies. */
+export const IDENTITY_ALGORITHMS: readonly IdentityAlgorithm[] = ['ES256', 'EdDSA'];
+
+/**
+ * The algorithm of new identity keys. ES256, as Pomerium and Google IAP use: node:crypto signs it in
+ * about two thirds of Ed25519's time (23.5 against 36 µs here) and verifies it in 72 against 102 µs.
+ */
+export const DEFAULT_IDENTITY_ALGORITHM: IdentityAlgorithm = 'ES256';
+
+/** The algorithm an identity JWK (private or public) signs with; null if it is neither P-256 nor Ed25519. */
+export function identityAlgorithmOf(jwk: JWK): IdentityAlgorithm | null {
+  if (jwk.kty === 'EC' && jwk.crv === 'P-256') return 'ES256';
+  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA';
+  return null;
+}
 
 /** A private signing key in JWK form with its `kid`, as kept under the data dir. */
 export interface IdentityKeyPair {
@@ -17,18 +34,20 @@ export interface IdentityKeyPair {
   publicJwk: JWK;
 }
 
-/** Generates an Ed25519 key pair; the `kid` is the RFC 7638 thumbprint of the public key. */
-export async function generateIdentityKeyPair(): Promise<IdentityKeyPair> {
-  const { privateKey, publicKey } = await generateKeyPair(IDENTITY_ALGORITHM, {
+/** Generates a key pair (ES256 unless told); the `kid` is the RFC 7638 thumbprint of the public key. */
+export async function generateIdentityKeyPair(
+  algorithm: IdentityAlgorithm = DEFAULT_IDENTITY_ALGORITHM,
+): Promise<IdentityKeyPair> {
+  const { privateKey, publicKey } = await generateKeyPair(algorithm, {
     extractable: true,
-    crv: 'Ed25519',
+    ...(algorithm === 'EdDSA' ? { crv: 'Ed25519' } : {}),
   });
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
   const privateJwk = await exportJWK(privateKey);
   return {
-    privateJwk: { ...privateJwk, kid, alg: IDENTITY_ALGORITHM, use: 'sig' },
-    publicJwk: { ...publicJwk, kid, alg: IDENTITY_ALGORITHM, use: 'sig' },
+    privateJwk: { ...privateJwk, kid, alg: algorithm, use: 'sig' },
+    publicJwk: { ...publicJwk, kid, alg: algorithm, use: 'sig' },
   };
 }
 
@@ -55,11 +74,13 @@ export async function createIdentitySigner(options: {
 }): Promise<IdentitySigner> {
   const { privateJwk } = options;
   if (!privateJwk.kid) throw new Error('identity signing key needs a kid');
-  const key = (await importJWK(privateJwk, IDENTITY_ALGORITHM)) as CryptoKey;
+  const algorithm = identityAlgorithmOf(privateJwk);
+  if (!algorithm) throw new Error('identity signing key must be a P-256 (ES256) or Ed25519 (EdDSA) key');
+  const key = (await importJWK(privateJwk, algorithm)) as CryptoKey;
   const ttl = options.ttlSeconds ?? DEFAULT_ASSERTION_TTL_SECONDS;
   const issuer = options.issuer ?? IDENTITY_ISSUER;
   const now = options.now ?? Date.now;
-  const header = { alg: IDENTITY_ALGORITHM, kid: privateJwk.kid, typ: 'keygate-id+jwt' };
+  const header = { alg: algorithm, kid: privateJwk.kid, typ: 'keygate-id+jwt' };
   const jwks = { keys: [publicJwkOf(privateJwk), ...(options.additionalPublicKeys ?? [])] };
   return {
     jwks,

@@ -8,7 +8,7 @@ import {
 } from 'jose';
 import { IDENTITY_ISSUER, type Identity, type IdentityClaims } from './claims.ts';
 import { isScope } from './scopes.ts';
-import { IDENTITY_ALGORITHM } from './signer.ts';
+import { IDENTITY_ALGORITHMS } from './signer.ts';
 
 export type IdentityErrorCode =
   | 'IDENTITY_MISSING'
@@ -70,7 +70,7 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
       let claims: IdentityClaims;
       try {
         const result = await jwtVerify<IdentityClaims>(token, getKey, {
-          algorithms: [IDENTITY_ALGORITHM],
+          algorithms: [...IDENTITY_ALGORITHMS],
           issuer,
           audience: options.audience,
           clockTolerance: tolerance,

@@ -10,6 +10,7 @@ import {
   hasScope,
   type Identity,
   type IdentitySigner,
+  identityAlgorithmOf,
   normalizeScopes,
   requireIdentity,
   requireScope,
@@ -166,8 +167,57 @@ describe('identity assertion', () => {
   it('publishes only public key material', () => {
     for (const key of signer.jwks.keys) {
       assert.equal('d' in key, false);
-      assert.equal(key.alg, 'EdDSA');
+      assert.equal(key.alg, 'ES256');
       assert.ok(key.kid);
     }
+  });
+});
+
+describe('identity algorithms', () => {
+  const identity = baseIdentity();
+  const request = { method: identity.method, path: identity.path };
+
+  it('makes ES256 (P-256) keys unless told otherwise, and EdDSA (Ed25519) keys when asked', async () => {
+    const es = await generateIdentityKeyPair();
+    const ed = await generateIdentityKeyPair('EdDSA');
+    assert.deepEqual([es.publicJwk.kty, es.publicJwk.crv, es.publicJwk.alg], ['EC', 'P-256', 'ES256']);
+    assert.deepEqual([ed.publicJwk.kty, ed.publicJwk.crv, ed.publicJwk.alg], ['OKP', 'Ed25519', 'EdDSA']);
+    assert.equal(identityAlgorithmOf(es.privateJwk), 'ES256');
+    assert.equal(identityAlgorithmOf({ kty: 'EC', crv: 'P-384' }), null);
+  });
+
+  it('verifies assertions of both algorithms while the JWKS publishes both keys (an identity-key rollover)', async () => {
+    const es = await generateIdentityKeyPair('ES256');
+    const ed = await generateIdentityKeyPair('EdDSA');
+    const verifier = createIdentityVerifier({
+      keys: { keys: [es.publicJwk, ed.publicJwk] },
+      audience: 'commerce',
+    });
+    for (const pair of [es, ed]) {
+      const signer = await createIdentitySigner({ privateJwk: pair.privateJwk });
+      const mine = { ...identity, requestId: `req_${pair.publicJwk.alg}` };
+      const token = await signer.sign(mine, 'commerce');
+      const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8'));
+      assert.equal(header.alg, pair.publicJwk.alg);
+      assert.deepEqual(await verifier.verify(token, request), mine);
+    }
+  });
+
+  it('refuses an assertion whose kid names a key of the other algorithm', async () => {
+    const es = await generateIdentityKeyPair('ES256');
+    const ed = await generateIdentityKeyPair('EdDSA');
+    const signer = await createIdentitySigner({ privateJwk: es.privateJwk });
+    const token = await signer.sign(identity, 'commerce');
+    const impostor = { ...ed.publicJwk, kid: es.publicJwk.kid };
+    const verifier = createIdentityVerifier({ keys: { keys: [impostor] }, audience: 'commerce' });
+    await assert.rejects(verifier.verify(token, request), /not valid/);
+  });
+
+  it('refuses to build a signer from a key of another curve', async () => {
+    const { privateJwk } = await generateIdentityKeyPair('ES256');
+    await assert.rejects(
+      createIdentitySigner({ privateJwk: { ...privateJwk, crv: 'P-384' } }),
+      /must be a P-256 \(ES256\) or Ed25519 \(EdDSA\) key/,
+    );
   });
 });

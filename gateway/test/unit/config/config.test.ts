@@ -83,10 +83,31 @@ describe('loadConfig', () => {
       assert.equal(config.maxConcurrentVerifications, 3);
     });
 
-    it('takes an identity JWK from KEYGATE_IDENTITY_PRIVATE_JWK', () => {
-      const jwk = { kty: 'OKP', crv: 'Ed25519', d: 'ZA', x: 'eA', kid: 'k1' };
-      const config = loadConfig({ KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(jwk) });
-      assert.deepEqual(config.identityPrivateJwk, jwk);
+    it('takes a P-256 or an Ed25519 identity JWK from KEYGATE_IDENTITY_PRIVATE_JWK', () => {
+      for (const jwk of [
+        { kty: 'EC', crv: 'P-256', d: 'ZA', x: 'eA', y: 'eQ', kid: 'k1' },
+        { kty: 'OKP', crv: 'Ed25519', d: 'ZA', x: 'eA', kid: 'k1' },
+      ]) {
+        const config = loadConfig({ KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(jwk) });
+        assert.deepEqual(config.identityPrivateJwk, jwk);
+      }
+    });
+
+    it('refuses an identity JWK of another curve, or without its private part, in one line', () => {
+      for (const jwk of [
+        { kty: 'EC', crv: 'P-384', d: 'ZA', x: 'eA', y: 'eQ' },
+        { kty: 'EC', crv: 'P-256', x: 'eA', y: 'eQ' },
+        { kty: 'RSA', n: 'bg', e: 'AQAB', d: 'ZA' },
+      ]) {
+        assert.throws(
+          () => loadConfig({ KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(jwk) }),
+          (error: Error) =>
+            !error.message.includes('\n') &&
+            /KEYGATE_IDENTITY_PRIVATE_JWK: must be a private P-256 \(kty EC\) or Ed25519 \(kty OKP\) JWK/.test(
+              error.message,
+            ),
+        );
+      }
     });
   });
 
