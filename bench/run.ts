@@ -1,7 +1,7 @@
 // `pnpm bench`: starts every process it needs, drives load with wrk (interleaved rounds, medians),
 // prints rps / p50 / p99 and the targets, and writes bench/RESULTS.md. Child processes are stopped on
 // success, failure and Ctrl-C. Settings (environment, all optional):
-//   BENCH_SECONDS (5) per run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2) per target before round 1,
+//   BENCH_SECONDS (5) per run, BENCH_ROUNDS (5), BENCH_WARMUP_SECONDS (2) per target before round 1,
 //   BENCH_GATEWAY_LOG_LEVEL (info, the gateway's default; access lines go to a file
 //   in the bench's temp directory),
 //   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
@@ -38,7 +38,7 @@ import { type BenchGateway, pidOf, type Stack, startStack } from './lib/stack.ts
 import { createLoadRunner, type Measurement } from './lib/wrk.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
