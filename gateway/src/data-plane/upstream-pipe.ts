@@ -307,7 +307,8 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       });
       const identity = identityOf(principal, call.method, call.url);
       // Alone, signing inline answers soonest; with other requests in flight, the ~24 µs of ES256
-      // (36 of EdDSA) go to the signing worker (batched per event-loop turn) and the event loop keeps serving them.
+      // (36 of EdDSA) go to the signing worker (batched per event-loop turn), and the event loop
+      // keeps serving them.
       if (signOffThread && inFlight > 1) return sendSignedOffThread(call, req, res, exchange, identity);
       if (signNow) return send(call, req, res, exchange, signNow(identity, route.audience));
       return signer

@@ -36,8 +36,9 @@ export interface SyncIdentitySigner extends IdentitySigner {
 /**
  * The gateway's identity signer: the same compact JWS as @keygate/identity's `createIdentitySigner`
  * (ES256 over P-256 or EdDSA over Ed25519, as the key is; header `{alg, kid, typ: 'keygate-id+jwt'}`;
- * the same claims), signed with node:crypto's synchronous `sign` over a header encoded once, instead of jose's WebCrypto
- * path (an async job, a key check and a claims copy per call): it signs every proxied request.
+ * the same claims), signed with node:crypto's synchronous `sign` over a header encoded once, instead
+ * of jose's WebCrypto path (an async job, a key check and a claims copy per call): it signs every
+ * proxied request.
  * Off-thread signatures go to one worker thread in batches (see batch-signer.ts); one its worker lost
  * (it died) is signed inline instead, so a crashed worker fails no request. `close` stops it.
  */
