@@ -124,9 +124,10 @@ async function startGateway(
 }
 
 /**
- * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), bare Express app, redis-server, commerce
- * (live, 10,000 products) and five gateways (policies off; memory mode with 100 and with 100k keys;
- * Redis mode; memory mode in front of commerce, live keys to commerce, test keys to bare Express).
+ * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), bare Express app,
+ * redis-server, commerce (live, 10,000 products) and five gateways (policies off; memory mode with
+ * 100 and with 100k keys; Redis mode; memory mode in front of commerce, live keys to commerce, test
+ * keys to bare Express).
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { log } = options;
