@@ -27,6 +27,8 @@ import {
  * - COMMERCE_WEBHOOK_CONCURRENCY             8 (attempts in flight; one per endpoint)
  * - COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS   432000 (5 days of failures without a success)
  * - COMMERCE_WEBHOOK_POLL_MS                 1000 (longest sleep between looks at the outbox)
+ * - COMMERCE_WEBHOOK_RETENTION_DAYS          30 (events and their finished deliveries are deleted
+ *                                            this long after the event; unfinished ones are kept)
  */
 export interface CommerceConfig {
   environment: Environment;
@@ -50,6 +52,8 @@ export interface WebhookConfig {
   concurrency: number;
   disableAfterMs: number;
   pollIntervalMs: number;
+  /** How long events and their finished deliveries are kept after the event was made. */
+  retentionMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -108,6 +112,7 @@ const EnvSchema = z.object({
   COMMERCE_WEBHOOK_CONCURRENCY: positiveInt(256).default(8),
   COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS: positiveInt(365 * 86_400).default(DEFAULT_DISABLE_AFTER_MS / 1000),
   COMMERCE_WEBHOOK_POLL_MS: positiveInt(60_000).default(1000),
+  COMMERCE_WEBHOOK_RETENTION_DAYS: positiveInt(3650).default(30),
 });
 
 /** Thrown by `parseConfig`; the message is one line naming every problem. */
@@ -155,6 +160,7 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
       concurrency: e.COMMERCE_WEBHOOK_CONCURRENCY,
       disableAfterMs: e.COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
       pollIntervalMs: e.COMMERCE_WEBHOOK_POLL_MS,
+      retentionMs: e.COMMERCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
     }),
   });
 }

@@ -9,6 +9,7 @@ import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/datab
 import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
 import { sendWebhookOverHttp } from './webhooks/http-sender.ts';
+import { createWebhookRetention } from './webhooks/retention.ts';
 import { DEFAULT_MAX_RETRY_AFTER_MS } from './webhooks/retry-policy.ts';
 import { createSqliteDeliveryStore } from './webhooks/sqlite-delivery-store.ts';
 import { lookupHostWithDns } from './webhooks/url-policy.ts';
@@ -92,6 +93,12 @@ function main(): void {
   }
   const verifier = createIdentityVerifier({ keys, audience: config.audience });
   const worker = createWorker(config, db, log);
+  const retention = createWebhookRetention({
+    store: createSqliteDeliveryStore(db),
+    retentionMs: config.webhooks.retentionMs,
+    clock: () => new Date(),
+    logger: log.child({ component: 'webhooks' }),
+  });
   const app = createApp({
     db,
     environment: config.environment,
@@ -113,6 +120,7 @@ function main(): void {
     const { port } = server.address() as AddressInfo;
     log.info({ host: config.host, port, dbFile: config.dbFile }, 'commerce listening');
     worker.start();
+    retention.start();
   });
 
   let stopping = false;
@@ -122,7 +130,7 @@ function main(): void {
     log.info({ signal }, 'shutting down');
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // Attempts in flight are aborted and stay pending with their webhook-id, for the next start.
-    Promise.all([stopped, worker.stop()]).then(() => {
+    Promise.all([stopped, worker.stop(), retention.stop()]).then(() => {
       db.close();
       log.info('stopped');
     });

@@ -77,6 +77,8 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.seq),
+    // Retention deletes events; their deliveries go by this index instead of a scan per event.
+    index('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_queue_idx')
       .on(t.endpointId, t.seq)
       .where(sql`${t.status} IN ('pending', 'delivering')`),

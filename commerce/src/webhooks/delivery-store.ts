@@ -41,4 +41,10 @@ export interface DeliveryStore {
   requeueStale(startedBefore: Date, excludeIds: readonly string[]): number;
   /** The earliest due time of a pending delivery of an enabled endpoint, or null. */
   nextDueAt(): Date | null;
+  /**
+   * Deletes up to `limit` events created before `before`, oldest first, whose deliveries are all
+   * finished (succeeded or failed; an event no endpoint wanted has none), with their deliveries and
+   * attempts. Returns how many events went.
+   */
+  pruneFinished(before: Date, limit: number): number;
 }

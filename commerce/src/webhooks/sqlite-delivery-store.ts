@@ -73,6 +73,15 @@ export function createSqliteDeliveryStore(db: CommerceDatabase): DeliveryStore {
          AND (SELECT max(a.started_at) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) < ?
          AND id NOT IN (SELECT value FROM json_each(?))`,
     ),
+    // Deleting an event cascades to its deliveries (by their event index) and their attempts.
+    pruneEvents: sqlite.prepare<[string, number]>(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT ev.id FROM webhook_events ev
+         WHERE ev.created_at < ?
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                           WHERE d.event_id = ev.id AND d.status IN ('pending', 'delivering'))
+         ORDER BY ev.created_at LIMIT ?)`,
+    ),
     nextDue: sqlite.prepare<[], { at: string | null }>(
       `SELECT min(d.next_attempt_at) AS at FROM webhook_endpoints e
        JOIN webhook_deliveries d ON d.seq = (${QUEUE_HEAD})
@@ -159,6 +168,10 @@ export function createSqliteDeliveryStore(db: CommerceDatabase): DeliveryStore {
     nextDueAt() {
       const at = s.nextDue.get()?.at ?? null;
       return at === null ? null : new Date(at);
+    },
+    pruneFinished(before, limit) {
+      // Foreign-key actions are not counted in `changes`: this is the number of events.
+      return sqlite.transaction(() => s.pruneEvents.run(before.toISOString(), limit).changes).immediate();
     },
   };
 }

@@ -85,11 +85,16 @@ describe('migrations', () => {
           n: number;
         };
         assert.equal(applied.n, readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).length);
-        assert.equal(applied.n, 4);
+        assert.equal(applied.n, 5);
         assert.equal(db.sqlite.pragma('journal_mode', { simple: true }), 'wal');
         assert.equal(db.sqlite.pragma('foreign_keys', { simple: true }), 1);
         const indexes = db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();
-        assert.ok(indexes.some((i) => (i as { name: string }).name === 'prices_channel_product_idx'));
+        for (const name of ['prices_channel_product_idx', 'webhook_deliveries_event_idx']) {
+          assert.ok(
+            indexes.some((i) => (i as { name: string }).name === name),
+            name,
+          );
+        }
         assert.equal(isDatabaseEmpty(db), true);
       } finally {
         db.close();

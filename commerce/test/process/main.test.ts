@@ -67,6 +67,61 @@ describe('node src/main.ts', function () {
     });
   });
 
+  describe('with webhook events past COMMERCE_WEBHOOK_RETENTION_DAYS', () => {
+    it('deletes the finished ones on start and keeps the recent ones', async () => {
+      const dbFile = join(temp.dir, 'data', 'commerce-live.db');
+      const db = openDatabase(dbFile);
+      const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
+      const recent = new Date(Date.now() - 86_400_000).toISOString();
+      try {
+        migrateDatabase(db);
+        seedDatabase(db, { environment: 'live' });
+        db.sqlite.exec(`
+          INSERT INTO webhook_endpoints (id, url, secret, created_by_key_id, created_at, updated_at)
+            VALUES ('wep_1', 'https://example.com/hook', 'whsec_x', 'key_1', '${old}', '${old}');
+          INSERT INTO webhook_events (id, type, body, created_at) VALUES
+            ('evt_old', 'stock.updated', '{}', '${old}'), ('evt_recent', 'stock.updated', '{}', '${recent}');
+          INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, created_at, completed_at) VALUES
+            ('msg_old', 'evt_old', 'wep_1', 'succeeded', '${old}', '${old}'),
+            ('msg_recent', 'evt_recent', 'wep_1', 'succeeded', '${recent}', '${recent}');
+          INSERT INTO webhook_attempts (delivery_id, started_at, finished_at, webhook_timestamp, status_code)
+            VALUES ('msg_old', '${old}', '${old}', 0, 200);`);
+      } finally {
+        db.close();
+      }
+      const port = await findFreePort();
+      const main = startMain(
+        childEnv({
+          COMMERCE_ENV: 'live',
+          COMMERCE_PORT: String(port),
+          COMMERCE_DB_FILE: dbFile,
+          KEYGATE_JWKS_FILE: jwksFile,
+          COMMERCE_WEBHOOK_RETENTION_DAYS: '30',
+        }),
+      );
+      await waitUntilReady(`http://127.0.0.1:${port}`, main.child);
+      const reader = openDatabase(dbFile);
+      try {
+        const ids = () =>
+          (
+            reader.sqlite.prepare('SELECT id FROM webhook_events ORDER BY id').all() as Array<{ id: string }>
+          ).map((row) => row.id);
+        const deadline = Date.now() + 10_000;
+        while (ids().includes('evt_old') && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 50));
+        assert.deepEqual(ids(), ['evt_recent']);
+        const attempts = reader.sqlite.prepare('SELECT count(*) AS n FROM webhook_attempts').get() as {
+          n: number;
+        };
+        assert.equal(attempts.n, 0, 'the old delivery and its attempt went with the event');
+      } finally {
+        reader.close();
+      }
+      main.child.kill('SIGTERM');
+      assert.deepEqual(await main.exited, [0, null], main.stderr());
+    });
+  });
+
   describe('with COMMERCE_ENV=prod', () => {
     it('exits non-zero with one line starting "config error:"', async () => {
       const run = startMain(childEnv({ COMMERCE_ENV: 'prod', KEYGATE_DATA_DIR: join(temp.dir, 'data') }));

@@ -28,6 +28,7 @@ describe('parseConfig', () => {
         concurrency: 8,
         disableAfterMs: 5 * 24 * 3_600_000,
         pollIntervalMs: 1000,
+        retentionMs: 30 * 86_400_000,
       });
       assert.ok(Object.isFrozen(webhooks));
     });
@@ -43,6 +44,7 @@ describe('parseConfig', () => {
         COMMERCE_WEBHOOK_CONCURRENCY: '2',
         COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS: '60',
         COMMERCE_WEBHOOK_POLL_MS: '20',
+        COMMERCE_WEBHOOK_RETENTION_DAYS: '7',
       });
       assert.deepEqual(webhooks, {
         allowPrivateAddresses: true,
@@ -52,6 +54,7 @@ describe('parseConfig', () => {
         concurrency: 2,
         disableAfterMs: 60_000,
         pollIntervalMs: 20,
+        retentionMs: 7 * 86_400_000,
       });
     });
     it('names every bad webhook variable in one line', () => {
@@ -63,6 +66,8 @@ describe('parseConfig', () => {
         ['COMMERCE_WEBHOOK_JITTER', '0.9'],
         ['COMMERCE_WEBHOOK_TIMEOUT_MS', '0'],
         ['COMMERCE_WEBHOOK_CONCURRENCY', 'many'],
+        ['COMMERCE_WEBHOOK_RETENTION_DAYS', '0'],
+        ['COMMERCE_WEBHOOK_RETENTION_DAYS', '1.5'],
       ] as const) {
         assert.throws(
           () => parseConfig({ [name]: value }),
