@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   KEYGATE_REDIS_STALENESS_MS: positiveInt(10_000),
   KEYGATE_REDIS_CONNECT_TIMEOUT_MS: positiveInt(5000),
   KEYGATE_REDIS_COMMAND_TIMEOUT_MS: positiveInt(1000),
+  KEYGATE_REDIS_CIRCUIT_TIMEOUTS: positiveInt(3),
+  KEYGATE_REDIS_CIRCUIT_PROBE_MS: positiveInt(500),
   GATEWAY_KEEP_ALIVE_TIMEOUT_MS: positiveInt(65_000),
   KEYGATE_SHUTDOWN_GRACE_MS: positiveInt(10_000),
   KEYGATE_POLICIES: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
@@ -153,6 +155,10 @@ export interface GatewayConfig {
   redisConnectTimeoutMs: number;
   /** A Redis command without an answer after this long fails (a hung or partitioned Redis). */
   redisCommandTimeoutMs: number;
+  /** Command timeouts in a row after which Redis counts as frozen and commands fail at once. */
+  redisCircuitTimeouts: number;
+  /** How often a PING probes a frozen Redis, to close the circuit when it answers. */
+  redisCircuitProbeMs: number;
   /** Idle keep-alive connections are kept this long: above any load balancer's idle timeout. */
   keepAliveTimeoutMs: number;
   /** On SIGTERM, in-flight requests get this long to finish before connections are cut. */
@@ -266,6 +272,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     redisStalenessMs: vars.KEYGATE_REDIS_STALENESS_MS,
     redisConnectTimeoutMs: vars.KEYGATE_REDIS_CONNECT_TIMEOUT_MS,
     redisCommandTimeoutMs: vars.KEYGATE_REDIS_COMMAND_TIMEOUT_MS,
+    redisCircuitTimeouts: vars.KEYGATE_REDIS_CIRCUIT_TIMEOUTS,
+    redisCircuitProbeMs: vars.KEYGATE_REDIS_CIRCUIT_PROBE_MS,
     keepAliveTimeoutMs: vars.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
     shutdownGraceMs: vars.KEYGATE_SHUTDOWN_GRACE_MS,
     policies: vars.KEYGATE_POLICIES,

@@ -36,6 +36,8 @@ async function openBackendWithMetrics(
     databaseFile: config.databaseFile,
     connectTimeoutMs: config.redisConnectTimeoutMs,
     commandTimeoutMs: config.redisCommandTimeoutMs,
+    circuitTimeouts: config.redisCircuitTimeouts,
+    circuitProbeMs: config.redisCircuitProbeMs,
     logger,
     onRedisError: (operation) => metrics.redis?.errors.inc({ operation }),
     onLimiterDecision: (source) => {

@@ -3,18 +3,22 @@ import { createRedisKeyEvents } from '../keys/redis-events.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import { createRedisRateLimiter, type LimiterSource } from '../rate-limit/redis-rate-limiter.ts';
 import { openRedisKeyStore } from './redis.ts';
-import { isRedisAnswering, type RedisLogger } from './redis-connection.ts';
+import { isRedisAnswering, type RedisConnectionOptions, type RedisLogger } from './redis-connection.ts';
 import { openSqliteKeyStore } from './sqlite.ts';
 import type { KeyStore } from './store.ts';
 import { withUnavailableErrors } from './unavailable-errors.ts';
 
+/** The settings every Redis connection of a backend is opened with. */
+type ConnectionSettings = Pick<
+  RedisConnectionOptions,
+  'connectTimeoutMs' | 'commandTimeoutMs' | 'circuitTimeouts' | 'circuitProbeMs'
+>;
+
 /** Where state lives: Redis when `redisUrl` is set, else the SQLite file. */
-export interface BackendOptions {
+export interface BackendOptions extends ConnectionSettings {
   redisUrl: string | null;
   redisPrefix: string;
   databaseFile: string;
-  connectTimeoutMs?: number;
-  commandTimeoutMs?: number;
   logger?: RedisLogger;
   /** A Redis call failed (`operation` = store method, or `connection` for a connection error). */
   onRedisError?(operation: string): void;
@@ -38,13 +42,14 @@ export interface GatewayBackend extends OpenedStore {
   rateLimiter?: KeyRateLimiter;
 }
 
+/** The connection settings of `options`, for each connection the backend opens. */
+function connectionOf(options: BackendOptions): RedisConnectionOptions {
+  const { connectTimeoutMs, commandTimeoutMs, circuitTimeouts, circuitProbeMs, logger } = options;
+  return { connectTimeoutMs, commandTimeoutMs, circuitTimeouts, circuitProbeMs, logger };
+}
+
 async function openRedis(url: string, options: BackendOptions) {
-  const store = await openRedisKeyStore(url, {
-    keyPrefix: options.redisPrefix,
-    logger: options.logger,
-    connectTimeoutMs: options.connectTimeoutMs,
-    commandTimeoutMs: options.commandTimeoutMs,
-  });
+  const store = await openRedisKeyStore(url, { ...connectionOf(options), keyPrefix: options.redisPrefix });
   store.client.on('error', () => options.onRedisError?.('connection'));
   return {
     raw: store,
@@ -78,11 +83,9 @@ export async function openGatewayBackend(options: BackendOptions): Promise<Gatew
   let events: Awaited<ReturnType<typeof createRedisKeyEvents>>;
   try {
     events = await createRedisKeyEvents(options.redisUrl, {
+      ...connectionOf(options),
       keyPrefix: options.redisPrefix,
       publisher: raw.client,
-      logger: options.logger,
-      connectTimeoutMs: options.connectTimeoutMs,
-      commandTimeoutMs: options.commandTimeoutMs,
     });
   } catch (error) {
     await raw.close();

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 import type { Actor } from '../../../src/keys/model.ts';
+import { generateToken } from '../../../src/keys/token.ts';
 import { type OpenedGateway, openGateway } from '../../../src/open-gateway.ts';
 import { eventually } from '../../store.contract.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
@@ -22,7 +23,7 @@ function createShiftedClock() {
 }
 
 /** Two gateway instances built as main.ts builds them, sharing one Redis, one signing key and one clock. */
-async function startInstances(redis: TestRedis, upstream: TestUpstream) {
+async function startInstances(redis: TestRedis, upstream: TestUpstream, env: Record<string, string> = {}) {
   const { privateJwk } = await generateIdentityKeyPair();
   const config = loadConfig({
     KEYGATE_DATA_DIR: '/tmp/keygate-test-unused',
@@ -33,6 +34,7 @@ async function startInstances(redis: TestRedis, upstream: TestUpstream) {
     KEYGATE_REDIS_PREFIX: redis.keyPrefix,
     KEYGATE_REDIS_STALENESS_MS: String(STALENESS_MS),
     KEYGATE_REDIS_CONNECT_TIMEOUT_MS: '2000',
+    ...env,
   });
   const lines: string[] = [];
   const sink = new Writable({
@@ -155,6 +157,36 @@ describe('gateway instances sharing Redis (built as main.ts builds them)', funct
       assert.equal((await get(b, fresh!.secret)).status, 401);
       await b.gateway.recorder.flush();
       assert.deepEqual(b.gateway.recorder.pending(), { buckets: 0, logs: 0 });
+    });
+  });
+
+  describe('with KEYGATE_REDIS_CIRCUIT_TIMEOUTS=1 and Redis frozen (SIGSTOP)', () => {
+    const redisUp = async (instance: OpenedGateway) => {
+      const text = (await request(instance.gateway.app).get('/metrics')).text;
+      return /^keygate_redis_up (\d)/m.exec(text)?.[1];
+    };
+
+    it('fails fast after one command timeout instead of three, then recovers once a probe answers', async () => {
+      await Promise.all([a.close(), b.close()]);
+      ({ a, b } = await startInstances(redis, upstream, {
+        KEYGATE_REDIS_COMMAND_TIMEOUT_MS: '200',
+        KEYGATE_REDIS_CIRCUIT_TIMEOUTS: '1',
+        KEYGATE_REDIS_CIRCUIT_PROBE_MS: '50',
+      }));
+      assert.equal(await redisUp(a), '1');
+      redis.signal('SIGSTOP');
+      try {
+        // A well-formed token nobody holds: its lookup has to ask Redis, which does not answer.
+        const refused = await get(a, generateToken('live').token);
+        assert.equal(refused.status, 503, refused.text);
+        assert.ok(
+          await eventually(async () => (await redisUp(a)) === '0', 2000),
+          'one timeout opened the circuit',
+        );
+      } finally {
+        redis.signal('SIGCONT');
+      }
+      assert.ok(await eventually(async () => (await redisUp(a)) === '1', 3000), 'the probe closed it again');
     });
   });
 });

@@ -39,6 +39,8 @@ describe('loadConfig', () => {
       assert.equal(config.redisStalenessMs, 10_000);
       assert.equal(config.redisConnectTimeoutMs, 5000);
       assert.equal(config.redisCommandTimeoutMs, 1000);
+      assert.equal(config.redisCircuitTimeouts, 3);
+      assert.equal(config.redisCircuitProbeMs, 500);
       assert.equal(config.keepAliveTimeoutMs, 65_000);
       assert.equal(config.shutdownGraceMs, 10_000);
       assert.equal(config.identityPrivateJwk, null);
@@ -62,6 +64,8 @@ describe('loadConfig', () => {
         REDIS_URL: 'redis://127.0.0.1:6379',
         KEYGATE_REDIS_PREFIX: 'shop-a:',
         KEYGATE_REDIS_STALENESS_MS: '3000',
+        KEYGATE_REDIS_CIRCUIT_TIMEOUTS: '5',
+        KEYGATE_REDIS_CIRCUIT_PROBE_MS: '250',
         GATEWAY_KEEP_ALIVE_TIMEOUT_MS: '75000',
         KEYGATE_CACHE_MAX_ENTRIES: '',
         KEYGATE_USAGE_RETENTION_DAYS: '30',
@@ -77,6 +81,8 @@ describe('loadConfig', () => {
       assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
       assert.equal(config.redisPrefix, 'shop-a:');
       assert.equal(config.redisStalenessMs, 3000);
+      assert.equal(config.redisCircuitTimeouts, 5);
+      assert.equal(config.redisCircuitProbeMs, 250);
       assert.equal(config.keepAliveTimeoutMs, 75_000);
       assert.equal(config.cacheMaxEntries, 100_000);
       assert.equal(config.usageRetentionDays, 30);
@@ -127,6 +133,8 @@ describe('loadConfig', () => {
             REDIS_URL: 'http://not-redis',
             KEYGATE_REDIS_PREFIX: 'has space',
             KEYGATE_REDIS_STALENESS_MS: '0',
+            KEYGATE_REDIS_CIRCUIT_TIMEOUTS: 'never',
+            KEYGATE_REDIS_CIRCUIT_PROBE_MS: '-1',
           }),
         (error: Error) => {
           assert.doesNotMatch(error.message, /\n/);
@@ -142,6 +150,8 @@ describe('loadConfig', () => {
             'REDIS_URL',
             'KEYGATE_REDIS_PREFIX',
             'KEYGATE_REDIS_STALENESS_MS',
+            'KEYGATE_REDIS_CIRCUIT_TIMEOUTS',
+            'KEYGATE_REDIS_CIRCUIT_PROBE_MS',
           ]) {
             assert.match(error.message, new RegExp(name), `mentions ${name}: ${error.message}`);
           }
