@@ -1,13 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import type { Request } from 'express';
 import { type IpRules, parseAddress } from '../auth/ip-rules.ts';
-
-/** The first value of a (possibly repeated, comma-separated) header, trimmed; undefined when absent or empty. */
-function firstValue(header: string | string[] | undefined): string | undefined {
-  const joined = Array.isArray(header) ? header.join(',') : header;
-  const first = joined?.split(',')[0]?.trim();
-  return first || undefined;
-}
+import { forwardedRequestOf } from '../http/forwarded.ts';
 
 /** True when the socket peer is a configured trusted proxy (whose X-Forwarded-* headers count). */
 function isFromTrustedProxy(req: Request, trustedProxies: IpRules): boolean {
@@ -20,7 +14,7 @@ function isFromTrustedProxy(req: Request, trustedProxies: IpRules): boolean {
 export function requestScheme(req: Request, trustedProxies: IpRules): 'http' | 'https' {
   if ((req.socket as TLSSocket).encrypted) return 'https';
   if (isFromTrustedProxy(req, trustedProxies)) {
-    return firstValue(req.headers['x-forwarded-proto'])?.toLowerCase() === 'https' ? 'https' : 'http';
+    return forwardedRequestOf(req.headers).proto === 'https' ? 'https' : 'http';
   }
   return 'http';
 }
@@ -31,7 +25,7 @@ export function requestScheme(req: Request, trustedProxies: IpRules): 'http' | '
  */
 export function requestOrigin(req: Request, trustedProxies: IpRules): string | null {
   const forwardedHost = isFromTrustedProxy(req, trustedProxies)
-    ? firstValue(req.headers['x-forwarded-host'])
+    ? forwardedRequestOf(req.headers).host
     : undefined;
   const host = forwardedHost ?? req.headers.host;
   if (!host) return null;

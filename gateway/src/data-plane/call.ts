@@ -3,6 +3,7 @@ import type { Address } from '../auth/ip-rules.ts';
 import type { VerifiedKey } from '../auth/key-verifier.ts';
 import type { Principal } from '../auth/principal.ts';
 import { pathOf } from '../auth/steps.ts';
+import type { ForwardedRequest } from '../http/forwarded.ts';
 import { clientRequestIdOf } from '../http/request-context.ts';
 import { newRequestId } from '../keys/token.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
@@ -26,6 +27,8 @@ export interface Call {
   route: RouteMatch | undefined;
   clientIp: string;
   clientAddress: Address | null;
+  /** The scheme and host a trusted proxy in front reported; undefined unless the peer is one. */
+  forwarded: ForwardedRequest | undefined;
   verified: VerifiedKey | undefined;
   principal: Principal | undefined;
   /** Response headers the gateway adds, as a flat `[name, value, …]` list. */
@@ -51,6 +54,7 @@ export function startCall(req: IncomingMessage, match: RouteMatch | null): Call 
     route: undefined,
     clientIp: 'unknown',
     clientAddress: null,
+    forwarded: undefined,
     verified: undefined,
     principal: undefined,
     headers: ['X-Request-Id', requestId],

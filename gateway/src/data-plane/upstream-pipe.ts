@@ -190,11 +190,12 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     const principal = call.principal!;
     const { target } = exchange;
     const framing = framingOf(req.headers);
+    const { forwarded } = call;
     const upstreamRequest = {
       method: call.method,
       path: call.url,
-      host: req.headers.host,
-      encrypted: (req.socket as TLSSocket).encrypted === true,
+      host: forwarded?.host ?? req.headers.host,
+      scheme: forwarded?.proto ?? ((req.socket as TLSSocket).encrypted === true ? 'https' : 'http'),
       framing,
     };
     const options = {

@@ -99,8 +99,10 @@ export interface UpstreamRequest {
   method: string;
   /** Path and query exactly as forwarded (the assertion is bound to it). */
   path: string;
+  /** The `Host` the client asked for, or the `X-Forwarded-Host` of a trusted proxy in front. */
   host: string | undefined;
-  encrypted: boolean;
+  /** The client's scheme: the socket's, or the `X-Forwarded-Proto` of a trusted proxy in front. */
+  scheme: 'http' | 'https';
   /** The body's framing, from `framingOf`. */
   framing: Framing;
 }
@@ -175,7 +177,7 @@ export function upstreamHeaderList(
     'x-forwarded-for',
     clientIp,
     'x-forwarded-proto',
-    request.encrypted ? 'https' : 'http',
+    request.scheme,
   );
   if (request.host) out.push('x-forwarded-host', request.host);
   return out;

@@ -38,6 +38,20 @@ describe('key pipeline: client IP and allowlist', () => {
       });
     });
 
+    describe('with a client-sent X-Forwarded-Proto and X-Forwarded-Host', () => {
+      it('tells the upstream the socket scheme and the Host the client sent, not the spoofed values', async () => {
+        const { token } = await seedKey(gw.store, gw.hasher);
+        const res = await call(token)
+          .set('Host', 'gw.example')
+          .set('X-Forwarded-Proto', 'https')
+          .set('X-Forwarded-Host', 'evil.example');
+        assert.equal(res.status, 200);
+        const { headers } = gw.live.seen[0]!;
+        assert.equal(headers['x-forwarded-proto'], 'http');
+        assert.equal(headers['x-forwarded-host'], 'gw.example');
+      });
+    });
+
     describe('with a key allowing the IPv4-mapped form of loopback', () => {
       it('passes (::ffff:127.0.0.1/104 is 127.0.0.0/8)', async () => {
         const { token } = await seedKey(gw.store, gw.hasher, { ipAllowlist: ['::ffff:127.0.0.0/104'] });
@@ -86,6 +100,34 @@ describe('key pipeline: client IP and allowlist', () => {
         assert.equal(gw.live.seen[0]?.headers['x-forwarded-for'], '198.51.100.7');
         const refused = await call(token, '198.51.100.7, 10.1.2.3');
         assert.equal(refused.status, 403);
+      });
+    });
+
+    describe('with the proxy reporting the scheme and host the client used', () => {
+      it('tells the upstream https and the public host, as the trusted proxy reported them', async () => {
+        const { token } = await seedKey(gw.store, gw.hasher);
+        const res = await call(token, '198.51.100.7')
+          .set('Host', 'gateway.internal:8080')
+          .set('X-Forwarded-Proto', 'HTTPS, http')
+          .set('X-Forwarded-Host', 'api.shop.example');
+        assert.equal(res.status, 200);
+        const { headers } = gw.live.seen[0]!;
+        assert.equal(headers['x-forwarded-proto'], 'https');
+        assert.equal(headers['x-forwarded-host'], 'api.shop.example');
+        assert.equal(headers['x-forwarded-for'], '198.51.100.7');
+      });
+
+      it('keeps the socket scheme and Host when the proxy sends neither, or a scheme it cannot be', async () => {
+        const { token } = await seedKey(gw.store, gw.hasher);
+        assert.equal((await call(token).set('Host', 'gw.example')).status, 200);
+        assert.equal(
+          (await call(token).set('Host', 'gw.example').set('X-Forwarded-Proto', 'gopher')).status,
+          200,
+        );
+        for (const seen of gw.live.seen) {
+          assert.equal(seen.headers['x-forwarded-proto'], 'http');
+          assert.equal(seen.headers['x-forwarded-host'], 'gw.example');
+        }
       });
     });
   });

@@ -27,6 +27,7 @@ function call(over: Partial<Call> = {}): Call {
     route: { rule: 'GET /v2/catalog/products' } as Call['route'],
     clientIp: '2001:db8::1',
     clientAddress: null,
+    forwarded: undefined,
     verified: undefined,
     principal: { key: { id: 'key_1' }, secret: { id: 'sec_1' } } as Call['principal'],
     headers: [],

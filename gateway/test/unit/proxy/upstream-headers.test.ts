@@ -19,7 +19,7 @@ const request = {
   method: 'PUT',
   path: '/v2/stock/A?x=1',
   host: 'gw.example',
-  encrypted: false,
+  scheme: 'http' as const,
   framing: null,
 };
 
