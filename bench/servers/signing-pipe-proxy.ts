@@ -1,7 +1,7 @@
 // The raw pipe plus the one thing the design asks of every proxied request that the pipe lacks: a
 // per-request signed identity assertion (X-Keygate-Identity, the gateway's own signer with a new key,
 // off-thread while requests overlap, as the gateway does). Nothing else: no routing, no checks.
-// It is the ceiling for "policies off ÷ raw pipe".
+// The bench's signing reference: how much of the raw pipe the signature alone leaves.
 //   node bench/servers/signing-pipe-proxy.ts PORT UPSTREAM_URL
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
