@@ -1,13 +1,11 @@
 import type { TLSSocket } from 'node:tls';
 import type { Request } from 'express';
-import { type IpRules, parseAddress } from '../auth/ip-rules.ts';
-import { forwardedRequestOf } from '../http/forwarded.ts';
+import type { IpRules } from '../auth/ip-rules.ts';
+import { forwardedRequestOf, isTrustedPeer } from '../http/forwarded.ts';
 
 /** True when the socket peer is a configured trusted proxy (whose X-Forwarded-* headers count). */
 function isFromTrustedProxy(req: Request, trustedProxies: IpRules): boolean {
-  if (trustedProxies.size === 0) return false;
-  const peer = req.socket.remoteAddress ? parseAddress(req.socket.remoteAddress) : null;
-  return peer !== null && trustedProxies.matches(peer);
+  return isTrustedPeer(req.socket.remoteAddress, trustedProxies);
 }
 
 /** `https` when the request came over TLS, directly or (per X-Forwarded-Proto) through a trusted proxy. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { type IpRules, parseAddress, type ResolvedClient, resolveClient } from '../auth/ip-rules.ts';
+import { type IpRules, type ResolvedClient, resolveClient } from '../auth/ip-rules.ts';
 import type { KeyVerifier, VerifiedKey } from '../auth/key-verifier.ts';
 import {
   assertIpAllowed,
@@ -11,7 +11,7 @@ import {
   parseBearer,
 } from '../auth/steps.ts';
 import { GatewayError } from '../errors.ts';
-import { forwardedRequestOf } from '../http/forwarded.ts';
+import { forwardedRequestOf, isTrustedPeer } from '../http/forwarded.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { KeyRateLimiter, RateLimitDecision } from '../rate-limit/key-rate-limiter.ts';
@@ -83,16 +83,15 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     }
     call.clientAddress = client.address;
     call.clientIp = client.text;
-    if (trustedProxies.size > 0 && isTrustedPeer(socket)) call.forwarded = forwardedRequestOf(req.headers);
+    if (trustedProxies.size > 0 && isTrustedSocket(socket)) call.forwarded = forwardedRequestOf(req.headers);
   }
 
   /** Per connection: whether its peer is a trusted proxy, whose X-Forwarded-Proto/-Host then count. */
   const trustedPeers = new WeakMap<object, boolean>();
-  function isTrustedPeer(socket: IncomingMessage['socket']): boolean {
+  function isTrustedSocket(socket: IncomingMessage['socket']): boolean {
     let trusted = trustedPeers.get(socket);
     if (trusted === undefined) {
-      const peer = socket.remoteAddress ? parseAddress(socket.remoteAddress) : null;
-      trusted = peer !== null && trustedProxies.matches(peer);
+      trusted = isTrustedPeer(socket.remoteAddress, trustedProxies);
       trustedPeers.set(socket, trusted);
     }
     return trusted;
