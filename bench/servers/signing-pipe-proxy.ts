@@ -4,39 +4,17 @@
 // The bench's signing reference: how much of the raw pipe the signature alone leaves.
 //   node bench/servers/signing-pipe-proxy.ts PORT UPSTREAM_URL
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { createGatewayIdentitySigner } from '../../gateway/src/identity/identity-signer.ts';
 import { generateIdentityKeyPair, type Identity } from '../../packages/identity/src/index.ts';
 import { exitWithParent, portArgument } from './lifeline.ts';
+import { createRawPipe } from './raw-pipe.ts';
 
-const upstream = new URL(process.argv[3] ?? '');
-const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+const pipe = createRawPipe(new URL(process.argv[3] ?? ''));
 const { privateJwk } = await generateIdentityKeyPair();
 const signer = createGatewayIdentitySigner({ privateJwk });
 signer.warmUp();
 let inFlight = 0;
-
-function forward(req: IncomingMessage, res: ServerResponse, assertion: string): void {
-  const proxied = request(
-    {
-      host: upstream.hostname,
-      port: upstream.port,
-      method: req.method,
-      path: req.url,
-      headers: { ...req.headers, 'x-keygate-identity': assertion },
-      agent,
-    },
-    (upstreamRes) => {
-      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-      upstreamRes.pipe(res);
-    },
-  );
-  proxied.on('error', () => {
-    if (!res.headersSent) res.writeHead(502);
-    res.end();
-  });
-  req.pipe(proxied);
-}
 
 const server = createServer((req, res) => {
   inFlight++;
@@ -50,12 +28,13 @@ const server = createServer((req, res) => {
     path: req.url ?? '/',
     requestId: randomUUID(),
   };
-  if (inFlight === 1) return forward(req, res, signer.signNow(identity, 'upstream'));
+  const forward = (assertion: string) => pipe(req, res, { ...req.headers, 'x-keygate-identity': assertion });
+  if (inFlight === 1) return forward(signer.signNow(identity, 'upstream'));
   signer.signOffThread(identity, 'upstream', (error, assertion) => {
     if (error) {
       res.writeHead(500);
       res.end();
-    } else forward(req, res, assertion);
+    } else forward(assertion);
   });
 });
 server.keepAliveTimeout = 65_000;
