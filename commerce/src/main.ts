@@ -8,6 +8,7 @@ import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/database.ts';
 import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
+import type { DeliveryStore } from './webhooks/delivery-store.ts';
 import { sendWebhookOverHttp } from './webhooks/http-sender.ts';
 import { createWebhookRetention } from './webhooks/retention.ts';
 import { DEFAULT_MAX_RETRY_AFTER_MS } from './webhooks/retry-policy.ts';
@@ -60,14 +61,14 @@ function openEnvironmentDatabase(config: CommerceConfig): CommerceDatabase {
   return db;
 }
 
-/** The delivery worker on the process's database, with the configured retry policy. */
-function createWorker(config: CommerceConfig, db: CommerceDatabase, log: Logger): WebhookWorker {
+/** The delivery worker on the process's delivery store, with the configured retry policy. */
+function createWorker(config: CommerceConfig, store: DeliveryStore, log: Logger): WebhookWorker {
   const { webhooks } = config;
   return createWebhookWorker({
-    store: createSqliteDeliveryStore(db),
+    store,
     send: sendWebhookOverHttp,
     lookupHost: lookupHostWithDns,
-    logger: log.child({ component: 'webhooks' }),
+    logger: log,
     options: {
       scheduleMs: webhooks.retryScheduleMs,
       jitterRatio: webhooks.jitterRatio,
@@ -92,12 +93,15 @@ function main(): void {
     log.info({ dbFile: config.dbFile, ...seeded }, 'seeded an empty database');
   }
   const verifier = createIdentityVerifier({ keys, audience: config.audience });
-  const worker = createWorker(config, db, log);
+  // The worker and the retention share one delivery store (its statements are prepared once).
+  const deliveries = createSqliteDeliveryStore(db);
+  const webhookLog = log.child({ component: 'webhooks' });
+  const worker = createWorker(config, deliveries, webhookLog);
   const retention = createWebhookRetention({
-    store: createSqliteDeliveryStore(db),
+    store: deliveries,
     retentionMs: config.webhooks.retentionMs,
     clock: () => new Date(),
-    logger: log.child({ component: 'webhooks' }),
+    logger: webhookLog,
   });
   const app = createApp({
     db,
