@@ -228,7 +228,7 @@ interface Attempt {
   steal: number;
 }
 
-async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Map<string, Summary>> {
+async function measure(scenarios: readonly Scenario[]): Promise<Map<string, Summary>> {
   const load = createLoadRunner(tempDir('keygate-bench-wrk-'));
   if (WARMUP_SECONDS > 0) {
     log(`warm-up: ${WARMUP_SECONDS} s per target`);
@@ -265,7 +265,6 @@ async function measure(stack: Stack, scenarios: readonly Scenario[]): Promise<Ma
       if (kept.micros !== null) cpuRuns.set(scenario.id, [...(cpuRuns.get(scenario.id) ?? []), kept.micros]);
     }
   }
-  void stack;
   return new Map([...runs].map(([id, measured]) => [id, summarize(measured)]));
 }
 
@@ -352,7 +351,7 @@ async function main(): Promise<void> {
   });
   const scenarios = scenariosOf(stack).filter((s) => !ONLY || ONLY.includes(s.id));
   await checkScenarios(scenarios);
-  const results = await measure(stack, scenarios);
+  const results = await measure(scenarios);
 
   const exercised = new Set(scenarios.map((s) => new URL(s.url).origin));
   const gateways = Object.values(stack.gateways).filter(
