@@ -60,7 +60,9 @@ export interface GatewayApp {
   controlPlane: Express;
   recorder: UsageRecorder;
   metrics: GatewayMetrics;
-  /** Stops listening to key events, flushes usage and drops upstream connections. Does not close the store. */
+  /** Hands the access-log lines still held to the logger's stream (they leave in chunks; see call-observer.ts). */
+  flushAccessLog(): void;
+  /** Stops listening to key events, flushes access lines and usage and drops upstream connections. Does not close the store. */
   close(): Promise<void>;
 }
 
@@ -144,6 +146,8 @@ export function createApp(deps: AppDeps): GatewayApp {
     );
   }
   let proxied: Parameters<typeof createGatewayListener>[0]['proxied'];
+  /** Set when the key pipeline runs (policies on): policies off writes no access lines. */
+  let flushAccessLog = () => {};
   if (config.policies === 'off') {
     // Benchmarking mode (config refuses it without KEYGATE_BENCH_MODE=1): no keys, so no key API either.
     proxied = createPoliciesOffHandler({ pipe, refusal: { metrics, logger } });
@@ -159,6 +163,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       logger,
     });
     const observer = createCallObserver({ metrics, recorder, logger, clock });
+    flushAccessLog = observer.flush;
     proxied = createProxiedHandler({ keyCheck, observer, pipe });
     app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
     const keysRouter =
@@ -173,7 +178,9 @@ export function createApp(deps: AppDeps): GatewayApp {
     controlPlane: app,
     recorder,
     metrics,
+    flushAccessLog: () => flushAccessLog(),
     async close() {
+      flushAccessLog();
       stopResets?.();
       verifier.close();
       await recorder.close();

@@ -50,9 +50,12 @@ async function main(): Promise<void> {
   const config = readConfig();
   const destination = createStdoutDestination();
   const logger = createLogger(config.logLevel, destination);
+  /** Set once the gateway is built: hands over the access lines it still holds. */
+  let flushAccessLog: (() => void) | undefined;
   /** Writes out the buffered log lines now; a stalled stdout must not hold up the exit. */
   const flushLog = () => {
     try {
+      flushAccessLog?.();
       destination.flushSync();
     } catch {}
   };
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
   if (config.policies === 'off') logger.warn({ policies: 'off' }, POLICIES_OFF_WARNING);
   const opened = await openGateway(config, { logger });
   const { keyService, gateway } = opened;
+  flushAccessLog = gateway.flushAccessLog;
   collectDefaultMetrics({ register: gateway.metrics.registry });
   gateway.recorder.start();
   const stopSweeper = startSweeper({

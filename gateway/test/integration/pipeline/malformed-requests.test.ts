@@ -6,12 +6,12 @@ import { createLogger } from '../../../src/http/logger.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';
 
-/** A logger at debug level whose parsed lines land in `lines`. */
+/** A logger at debug level whose parsed lines land in `lines` (access lines come several to a write). */
 function capturingLogger() {
   const lines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
       done();
     },
   });

@@ -156,7 +156,18 @@ describe('gateway: ops endpoints and management mount', () => {
         .get(`/v2/catalog/products?leak=${token}`)
         .set('Authorization', `Bearer ${token}`)
         .set('X-Request-Id', `client-${token}`);
-      const line = lines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'request');
+      // Access lines leave in chunks, and within ACCESS_FLUSH_MS however few they are.
+      const requestLine = () =>
+        lines
+          .join('')
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text))
+          .find((entry) => entry.msg === 'request');
+      for (let waited = 0; !requestLine() && waited < 2_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const line = requestLine();
       assert.ok(line, lines.join(''));
       assert.equal(line.requestId, res.headers['x-request-id']);
       assert.equal(line.status, 200);
@@ -164,6 +175,24 @@ describe('gateway: ops endpoints and management mount', () => {
       assert.equal(line.rule, 'GET /v2/catalog/products');
       assert.equal(typeof line.latencyMs, 'number');
       assert.doesNotMatch(lines.join(''), new RegExp(token.slice(8)));
+    });
+
+    it('hands over the lines it still holds when the gateway closes', async () => {
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      gw = await startTestGateway({ logger: createLogger('info', sink) });
+      const { token } = await seedKey(gw.store, gw.hasher);
+      const res = await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+      await gw.close();
+      assert.match(
+        lines.join(''),
+        new RegExp(`"requestId":"${res.headers['x-request-id']}".*"msg":"request"`),
+      );
     });
   });
 

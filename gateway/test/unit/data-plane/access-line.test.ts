@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import type { Call } from '../../../src/data-plane/call.ts';
-import { createAccessLine } from '../../../src/data-plane/call-observer.ts';
+import {
+  ACCESS_CHUNK_CHARS,
+  ACCESS_FLUSH_MS,
+  createAccessLine,
+} from '../../../src/data-plane/call-observer.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 
 function sinkLogger() {
@@ -70,7 +74,9 @@ describe('createAccessLine', () => {
   ] as const) {
     it(`writes the line pino writes, byte for byte but the time: ${name}`, () => {
       const { logger, lines } = sinkLogger();
-      createAccessLine(logger)(c, 401, 1.23456);
+      const accessLine = createAccessLine(logger);
+      accessLine(c, 401, 1.23456);
+      accessLine.flush();
       assert.equal(lines.length, 1);
       assert.equal(withoutTime(lines[0]!), withoutTime(pinoLine(c, 401, 1.23456)));
       const parsed = JSON.parse(lines[0]!);
@@ -79,4 +85,35 @@ describe('createAccessLine', () => {
       assert.doesNotMatch(lines[0]!, /ABCDEF123/);
     });
   }
+
+  it('holds lines and hands them to the stream in order, one write per ~12 KiB chunk', () => {
+    const { logger, lines } = sinkLogger();
+    const accessLine = createAccessLine(logger);
+    let sent = 0;
+    while (lines.length === 0) accessLine(call({ requestId: `req_${++sent}` }), 200, 1);
+    assert.equal(lines.length, 1, 'the chunk left in one write');
+    assert.ok(lines[0]!.length >= ACCESS_CHUNK_CHARS, 'once it reached the chunk size');
+    assert.ok(sent > 20, `and not before (${sent} lines)`);
+    accessLine(call({ requestId: 'req_next' }), 404, 2);
+    assert.equal(lines.length, 1, 'the next line is held again');
+    accessLine.flush();
+    const written = lines.join('').split('\n');
+    assert.equal(written.pop(), '', 'each line ends with a newline');
+    assert.deepEqual(
+      written.map((line) => JSON.parse(line).requestId),
+      [...Array.from({ length: sent }, (_, i) => `req_${i + 1}`), 'req_next'],
+    );
+  });
+
+  it(`writes held lines within ${ACCESS_FLUSH_MS} ms however few they are`, async () => {
+    const { logger, lines } = sinkLogger();
+    const accessLine = createAccessLine(logger);
+    accessLine(call({ requestId: 'req_alone' }), 200, 1);
+    assert.equal(lines.length, 0);
+    await new Promise((resolve) => setTimeout(resolve, ACCESS_FLUSH_MS + 50));
+    assert.equal(lines.length, 1);
+    assert.equal(JSON.parse(lines[0]!).requestId, 'req_alone');
+    accessLine.flush();
+    assert.equal(lines.length, 1, 'nothing is written twice');
+  });
 });
