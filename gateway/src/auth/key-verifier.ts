@@ -47,7 +47,12 @@ export interface KeyVerifier {
    * marker reads synchronously, the token was verified before, the key's snapshot is cached): the
    * state, or a thrown 401. Otherwise a promise, exactly as `verify`.
    */
-  verifyNow(token: string, parsed: ParsedToken): VerifiedKey | Promise<VerifiedKey>;
+  verifyNow(token: string, parsed: ParsedToken, fingerprint?: string): VerifiedKey | Promise<VerifiedKey>;
+  /**
+   * The token's fingerprint, which the verifier's caches are keyed by (`verifyNow` computes it when
+   * not given): a caller that sees the same token again (one connection's next request) passes it back.
+   */
+  fingerprintOf(token: string): string;
   /** True when `confirm` reads the store (shared stores); false when it always resolves `verified` unchanged. */
   readonly confirms: boolean;
   /**
@@ -295,9 +300,15 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     });
   }
 
-  /** Fingerprint, negative cache, positive cache (else argon2), then the key's current state. */
-  function afterMarker(token: string, parsed: ParsedToken, now: number): VerifiedKey | Promise<VerifiedKey> {
-    const fingerprint = hash('sha256', fingerprintSalt + token, 'base64url');
+  const fingerprintOf = (token: string): string => hash('sha256', fingerprintSalt + token, 'base64url');
+
+  /** Negative cache, positive cache (else argon2), then the key's current state. */
+  function afterMarker(
+    token: string,
+    parsed: ParsedToken,
+    fingerprint: string,
+    now: number,
+  ): VerifiedKey | Promise<VerifiedKey> {
     if (refused.get(fingerprint, now)) throw unknownKey();
     const ref = verified.get(fingerprint);
     if (ref) {
@@ -308,15 +319,22 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     return verifyMissed(token, parsed, fingerprint, now).then((found) => stateNow(found, now));
   }
 
-  function verifyNow(token: string, parsed: ParsedToken): VerifiedKey | Promise<VerifiedKey> {
+  function verifyNow(
+    token: string,
+    parsed: ParsedToken,
+    fingerprint = fingerprintOf(token),
+  ): VerifiedKey | Promise<VerifiedKey> {
     const now = clock();
     const syncing = syncMarker();
-    return syncing ? syncing.then(() => afterMarker(token, parsed, now)) : afterMarker(token, parsed, now);
+    return syncing
+      ? syncing.then(() => afterMarker(token, parsed, fingerprint, now))
+      : afterMarker(token, parsed, fingerprint, now);
   }
 
   return {
     confirms: store.readKeyVersion !== undefined,
     verifyNow,
+    fingerprintOf,
     async verify(token, parsed) {
       return verifyNow(token, parsed);
     },

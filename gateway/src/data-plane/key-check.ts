@@ -12,6 +12,7 @@ import {
 } from '../auth/steps.ts';
 import { GatewayError } from '../errors.ts';
 import { forwardedRequestOf, isTrustedPeer } from '../http/forwarded.ts';
+import type { ParsedToken } from '../keys/token.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { KeyRateLimiter, RateLimitDecision } from '../rate-limit/key-rate-limiter.ts';
@@ -62,10 +63,47 @@ export function addDeprecationHeaders(call: Call, deprecation: DeprecationHeader
 /** Per connection: the client address when no trusted proxy is configured (the socket peer never changes). */
 const peerAddresses = new WeakMap<object, ResolvedClient>();
 
+/** A well-formed bearer header as a connection last sent it: its token, parsed and fingerprinted. */
+interface Bearer {
+  header: string;
+  token: string;
+  parsed: ParsedToken;
+  fingerprint: string;
+}
+
+/**
+ * Whether two strings are equal, in a time that depends on their length only, not on where they
+ * first differ: behind a load balancer one connection carries the headers of many clients.
+ */
+export function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
+
 /** The key pipeline of keygate, framework-free: the data plane runs it, and Express runs it for management routes. */
 export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
   const { verifier, rateLimiter, trustedProxies, clock } = deps;
+  const consumeNow = rateLimiter.consumeNow?.bind(rateLimiter);
   const refuse = createRefusal(deps);
+  /**
+   * Per connection (held only while it is open): the last well-formed bearer header it sent. Clients
+   * keep a connection and a key, so a request that repeats it skips the parse, the checksum and the
+   * SHA-256 fingerprint; the verifier's caches, key state and refusals apply exactly as before.
+   */
+  const bearers = new WeakMap<object, Bearer>();
+
+  /** The request's bearer token, parsed and fingerprinted (anew unless its connection sent the same header last). */
+  function bearerOf(req: IncomingMessage): Bearer {
+    const header = req.headers.authorization;
+    const last = bearers.get(req.socket);
+    if (last !== undefined && header !== undefined && sameText(header, last.header)) return last;
+    const { token, parsed } = parseBearer(header);
+    const bearer = { header: header!, token, parsed, fingerprint: verifier.fingerprintOf(token) };
+    bearers.set(req.socket, bearer);
+    return bearer;
+  }
 
   /** The client address: the socket peer, or X-Forwarded-For through trusted proxies only. */
   function setClient(call: Call, req: IncomingMessage): void {
@@ -97,11 +135,22 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     return trusted;
   }
 
+  /** `RateLimit-Policy` values by quota: a key's is the same on every call. */
+  const policies = new Map<number, string>();
+  function policyOf(limit: number): string {
+    let policy = policies.get(limit);
+    if (policy === undefined) {
+      policy = `"per-key";q=${limit};w=${RATE_LIMIT_WINDOW_SECONDS}`;
+      policies.set(limit, policy);
+    }
+    return policy;
+  }
+
   /** Sets the rate-limit headers; throws 429 when the budget is spent. */
   function applyDecision(call: Call, decision: RateLimitDecision): void {
     call.headers.push(
       'RateLimit-Policy',
-      `"per-key";q=${decision.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`,
+      policyOf(decision.limit),
       'RateLimit',
       `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`,
     );
@@ -166,6 +215,12 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
       if (!route) throw new GatewayError('ROUTE_NOT_FOUND', `No route for ${call.method} ${call.path}.`);
       call.route = route;
       assertRouteAllowed(verified.key, route);
+      if (consumeNow && !verifier.confirms) {
+        // Counted in memory, nothing to confirm: the whole check stays synchronous.
+        applyDecision(call, consumeNow(verified.key.id, verified.key.rateLimit.perMinute));
+        finish(call, req, res, pass);
+        return;
+      }
       consume(call).then(
         () => finish(call, req, res, pass),
         (error: unknown) => refuse(call, res, error),
@@ -183,8 +238,8 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
         assertUnambiguousFraming(req.headers);
         if (call.match?.deprecation) addDeprecationHeaders(call, call.match.deprecation);
         setClient(call, req);
-        const { token, parsed } = parseBearer(req.headers.authorization);
-        const verifying = verifier.verifyNow(token, parsed);
+        const { token, parsed, fingerprint } = bearerOf(req);
+        const verifying = verifier.verifyNow(token, parsed, fingerprint);
         if (verifying instanceof Promise) {
           verifying.then(
             (verified) => authorize(call, req, res, verified, pass),

@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 
 /** The window every per-key limit counts over, in seconds. */
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -17,6 +17,8 @@ export interface RateLimitDecision {
 export interface KeyRateLimiter {
   /** Consumes one call from the budget of `keyId` (shared by all of its secrets). */
   consume(keyId: string, perMinute: number): Promise<RateLimitDecision>;
+  /** The same, decided synchronously: only a limiter that counts in this process's memory has it. */
+  consumeNow?(keyId: string, perMinute: number): RateLimitDecision;
 }
 
 /** A rate-limiter-flexible limiter as far as keygate uses it. */
@@ -69,16 +71,54 @@ export function createLimiterPool<L>(create: (points: number) => L): (points: nu
   };
 }
 
+/** One key's count in its current window. */
+interface Window {
+  count: number;
+  /** Epoch ms when the window ends and the count starts over. */
+  endsAt: number;
+}
+
 /**
- * In-process limiter keyed by key id, so both secrets of a rotated key share one budget. One
- * RateLimiterMemory per distinct per-minute quota, created on first use.
+ * In-process limiter keyed by key id, so both secrets of a rotated key share one budget: a fixed
+ * window per key and quota that starts with its first call, as rate-limiter-flexible's
+ * RateLimiterMemory counts (calls beyond the quota count too), decided synchronously. Memory mode's
+ * key check then stays synchronous: RateLimiterMemory answers with a promise, and its chain of
+ * promises was the part of the check that could not be. Windows that ended are swept once a window
+ * (a key not seen again is forgotten within two windows). `clock` is for tests.
  */
-export function createMemoryRateLimiter(): KeyRateLimiter {
-  const limiterFor = createLimiterPool(
-    (points) =>
-      new RateLimiterMemory({ points, duration: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: `key${points}` }),
-  );
+export function createMemoryRateLimiter(clock: () => number = Date.now): KeyRateLimiter {
+  const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
+  /** Per quota (calls per window), per key id. */
+  const quotas = new Map<number, Map<string, Window>>();
+  let sweepAt = clock() + windowMs;
+
+  function sweep(now: number): void {
+    sweepAt = now + windowMs;
+    for (const [quota, windows] of quotas) {
+      for (const [keyId, window] of windows) if (window.endsAt <= now) windows.delete(keyId);
+      if (windows.size === 0) quotas.delete(quota);
+    }
+  }
+
+  function consumeNow(keyId: string, perMinute: number): RateLimitDecision {
+    const now = clock();
+    if (now >= sweepAt) sweep(now);
+    let windows = quotas.get(perMinute);
+    if (!windows) {
+      windows = new Map();
+      quotas.set(perMinute, windows);
+    }
+    let window = windows.get(keyId);
+    if (!window || window.endsAt <= now) {
+      window = { count: 0, endsAt: now + windowMs };
+      windows.set(keyId, window);
+    }
+    window.count++;
+    return decisionOf(window.count <= perMinute, perMinute, perMinute - window.count, window.endsAt - now);
+  }
+
   return {
-    consume: (keyId, perMinute) => consumeOne(limiterFor(perMinute), keyId, perMinute),
+    consumeNow,
+    consume: async (keyId, perMinute) => consumeNow(keyId, perMinute),
   };
 }

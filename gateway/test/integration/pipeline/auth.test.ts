@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { Agent, request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import request from 'supertest';
 import { checksumOf, generateToken } from '../../../src/keys/token.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { addSecret, seedKey, updateKey, updateSecret } from '../../support/keys.ts';
+import { listenOnce } from '../../support/raw-socket.ts';
 
 const PRODUCTS = '/v2/catalog/products';
 const INVALID_TOKEN = 'Bearer realm="keygate", error="invalid_token"';
@@ -30,6 +33,99 @@ describe('key pipeline: authentication', () => {
     assert.equal(res.headers['x-request-id'], res.body.instance);
     assert.equal(gw.live.seen.length + gw.test.seen.length, reachedBefore, 'no upstream was reached');
   }
+
+  describe('several requests on one keep-alive connection', () => {
+    it('checks each request by its own Authorization header, whatever the connection sent before', async () => {
+      const first = await seedKey(gw.store, gw.hasher);
+      const second = await seedKey(gw.store, gw.hasher);
+      const narrow = await seedKey(gw.store, gw.hasher, { scopes: ['order:r'] });
+      const revoked = await seedKey(gw.store, gw.hasher, { status: 'revoked' });
+      // Same length as the first token, one character apart: a well-formed header the connection never sent.
+      const mistyped = first.token.slice(0, -1) + (first.token.endsWith('a') ? 'b' : 'a');
+      const listening = await listenOnce(gw.app);
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const sockets = new Set<Socket>();
+      const call = (authorization?: string) =>
+        new Promise<{ status: number; code?: string; keyId?: string }>((resolve, reject) => {
+          const before = gw.live.seen.length;
+          const headers = authorization === undefined ? {} : { authorization };
+          const req = httpRequest({ port: listening.port, path: PRODUCTS, agent, headers }, (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            res.on('end', () => {
+              const reached = gw.live.seen.length > before ? gw.live.seen.at(-1) : undefined;
+              resolve({
+                status: res.statusCode ?? 0,
+                code: res.statusCode === 200 ? undefined : JSON.parse(body).code,
+                keyId: reached?.headers['x-keygate-key-id'] as string | undefined,
+              });
+            });
+          });
+          req.on('socket', (socket: Socket) => sockets.add(socket));
+          req.on('error', reject);
+          req.end();
+        });
+      try {
+        const bearer = (token: string) => `Bearer ${token}`;
+        assert.deepEqual(await call(bearer(first.token)), {
+          status: 200,
+          code: undefined,
+          keyId: first.key.id,
+        });
+        assert.deepEqual(await call(bearer(first.token)), {
+          status: 200,
+          code: undefined,
+          keyId: first.key.id,
+        });
+        assert.deepEqual(await call(bearer(second.token)), {
+          status: 200,
+          code: undefined,
+          keyId: second.key.id,
+        });
+        assert.deepEqual(await call(bearer(first.token)), {
+          status: 200,
+          code: undefined,
+          keyId: first.key.id,
+        });
+        assert.deepEqual(await call(bearer(narrow.token)), {
+          status: 403,
+          code: 'INSUFFICIENT_SCOPE',
+          keyId: undefined,
+        });
+        assert.deepEqual(await call(bearer(revoked.token)), {
+          status: 401,
+          code: 'KEY_REVOKED',
+          keyId: undefined,
+        });
+        assert.deepEqual(await call(bearer(mistyped)), {
+          status: 401,
+          code: 'MALFORMED_KEY',
+          keyId: undefined,
+        });
+        assert.deepEqual(await call(), { status: 401, code: 'MISSING_KEY', keyId: undefined });
+        assert.deepEqual(await call(bearer(first.token)), {
+          status: 200,
+          code: undefined,
+          keyId: first.key.id,
+        });
+        updateKey(gw.store, first.key.id, { status: 'revoked' });
+        gw.events.publish(first.key.id);
+        assert.deepEqual(await call(bearer(first.token)), {
+          status: 401,
+          code: 'KEY_REVOKED',
+          keyId: undefined,
+        });
+        assert.equal(sockets.size, 1, 'every request went over the one connection');
+        assert.equal(gw.hasher.verifications, 4, 'argon2 once per secret: first, second, narrow, revoked');
+      } finally {
+        agent.destroy();
+        await listening.close();
+      }
+    });
+  });
 
   describe('GET /v2/catalog/products', () => {
     describe('without an Authorization header', () => {

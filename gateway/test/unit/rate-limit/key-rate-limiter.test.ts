@@ -20,4 +20,33 @@ describe('createMemoryRateLimiter', () => {
     assert.equal((await limiter.consume('key_a', 1)).allowed, false);
     assert.equal((await limiter.consume('key_b', 1)).allowed, true);
   });
+
+  it('decides synchronously with consumeNow, on the same budget as consume', async () => {
+    const limiter = createMemoryRateLimiter();
+    const now = limiter.consumeNow!('key_a', 2);
+    assert.deepEqual([now.allowed, now.remaining], [true, 1]);
+    assert.equal((await limiter.consume('key_a', 2)).remaining, 0);
+    assert.equal(limiter.consumeNow!('key_a', 2).allowed, false);
+  });
+
+  it('starts a window with its first call and starts counting over once it ended', () => {
+    let now = 1_000_000;
+    const limiter = createMemoryRateLimiter(() => now);
+    assert.equal(limiter.consumeNow!('key_a', 1).resetSeconds, 60);
+    now += 45_500;
+    const refused = limiter.consumeNow!('key_a', 1);
+    assert.deepEqual([refused.allowed, refused.resetSeconds], [false, 15]);
+    now += 14_499;
+    assert.equal(limiter.consumeNow!('key_a', 1).allowed, false, 'one millisecond before the end');
+    now += 1;
+    const fresh = limiter.consumeNow!('key_a', 1);
+    assert.deepEqual([fresh.allowed, fresh.remaining, fresh.resetSeconds], [true, 0, 60]);
+  });
+
+  it('keeps a budget per quota: a key whose limit changed starts a fresh count', () => {
+    const limiter = createMemoryRateLimiter();
+    assert.equal(limiter.consumeNow!('key_a', 1).allowed, true);
+    assert.equal(limiter.consumeNow!('key_a', 1).allowed, false);
+    assert.equal(limiter.consumeNow!('key_a', 5).remaining, 4);
+  });
 });
