@@ -6,6 +6,7 @@ import {
   type CallRecord,
   createUsageRecorder,
   EARLY_FLUSH_LINES,
+  isoOf,
   MAX_LOGGED_PATH,
 } from '../../../src/usage/usage-recorder.ts';
 import { createTestClock } from '../../support/gateway.ts';
@@ -74,6 +75,25 @@ describe('createUsageRecorder', () => {
     assert.equal(store.logs.length, 5);
     await recorder.flush();
     assert.equal(store.calls.recordUsage, 1, 'an empty flush writes nothing');
+  });
+
+  it('counts the calls of one secret made between two flushes in the second flush, none lost', async () => {
+    const { store, recorder } = setup();
+    recorder.record(call());
+    recorder.record(call());
+    await recorder.flush();
+    recorder.record(call({ atMs: MINUTE + 2_000 }));
+    recorder.record(call({ secretId: 'sec_2' }));
+    recorder.record(call({ atMs: MINUTE + 3_000 }));
+    await recorder.flush();
+    const counts = store.usage.map((flush) =>
+      flush.map((bucket) => `${bucket.secretId}:${bucket.calls}`).sort(),
+    );
+    assert.deepEqual(counts, [['sec_1:2'], ['sec_1:2', 'sec_2:1']]);
+    assert.equal(
+      store.usage[1]!.find((b) => b.secretId === 'sec_1')!.lastCallAt,
+      new Date(MINUTE + 3_000).toISOString(),
+    );
   });
 
   it('caps logged paths', async () => {
@@ -298,5 +318,17 @@ describe('createUsageRecorder', () => {
     recorder.record(call());
     await recorder.close();
     assert.equal(store.logs.length, 1);
+  });
+});
+
+describe('isoOf', () => {
+  it('formats epoch milliseconds as Date#toISOString does, across seconds, minutes and years', () => {
+    const starts = [0, Date.parse('2026-12-31T23:59:58.990Z'), Date.parse('2024-02-29T12:00:00.000Z')];
+    for (const start of starts) {
+      for (let ms = start; ms < start + 2_100; ms += 7) {
+        assert.equal(isoOf(ms), new Date(ms).toISOString(), String(ms));
+      }
+    }
+    assert.equal(isoOf(1_000.9), '1970-01-01T00:00:01.000Z', 'a fraction of a millisecond is dropped');
   });
 });
