@@ -1,8 +1,9 @@
+import type Database from 'better-sqlite3';
 import { and, eq, sql } from 'drizzle-orm';
 import type { KeyChange, UsageBucket } from '../keys/model.ts';
 import type { SqliteDb } from './sqlite.ts';
 import { activityToRow, addHistograms, keyToRow } from './sqlite-rows.ts';
-import { activity, keys, secrets, storeCounters, usageBuckets } from './sqlite-schema.ts';
+import { activity, keys, secrets, storeCounters } from './sqlite-schema.ts';
 
 /** The `store_counters` row every key change advances (read by the key cache's change marker). */
 export const KEY_GENERATION = 'key_generation';
@@ -50,50 +51,82 @@ export function commitKeyChange(db: SqliteDb, change: KeyChange): boolean {
 }
 
 /**
- * Sums buckets into existing ones and advances call counters and last-call times of secrets and
- * keys, in one transaction. Never touches a key's version: usage is not a change of the key.
+ * Writes usage flushes: sums buckets into existing ones and advances call counters and last-call
+ * times of secrets and keys, one flush in one transaction. Never touches a key's version: usage is
+ * not a change of the key. Its five statements are prepared once: built by drizzle, each was built
+ * and prepared again for every bucket of every flush (1.6 µs of each proxied request at 5,000
+ * requests/s, in a profile, as a flush runs every 1,000 requests).
  */
-export function recordUsageBuckets(db: SqliteDb, buckets: UsageBucket[]): void {
-  if (buckets.length === 0) return;
-  db.transaction(
-    (tx) => {
-      for (const bucket of buckets) {
-        const where = and(
-          eq(usageBuckets.keyId, bucket.keyId),
-          eq(usageBuckets.secretId, bucket.secretId),
-          eq(usageBuckets.minute, bucket.minute),
-        );
-        const existing = tx.select().from(usageBuckets).where(where).get();
-        if (existing) {
-          tx.update(usageBuckets)
-            .set({
-              calls: existing.calls + bucket.calls,
-              errors4xx: existing.errors4xx + bucket.errors4xx,
-              errors5xx: existing.errors5xx + bucket.errors5xx,
-              latencyMsSum: existing.latencyMsSum + bucket.latencyMsSum,
-              latencyHistogram: addHistograms(existing.latencyHistogram, bucket.latencyHistogram),
-              lastCallAt: maxIso(existing.lastCallAt, bucket.lastCallAt),
-            })
-            .where(where)
-            .run();
-        } else {
-          tx.insert(usageBuckets).values(bucket).run();
-        }
-        tx.update(secrets)
-          .set({
-            callCount: sql`${secrets.callCount} + ${bucket.calls}`,
-            lastCallAt: sql`max(coalesce(${secrets.lastCallAt}, ''), ${bucket.lastCallAt})`,
-          })
-          .where(eq(secrets.id, bucket.secretId))
-          .run();
-        tx.update(keys)
-          .set({ lastCallAt: sql`max(coalesce(${keys.lastCallAt}, ''), ${bucket.lastCallAt})` })
-          .where(eq(keys.id, bucket.keyId))
-          .run();
-      }
-    },
-    { behavior: 'immediate' },
+export function createUsageBucketWriter(
+  client: Database.Database,
+): (buckets: readonly UsageBucket[]) => void {
+  const bucketKey = 'key_id = ? AND secret_id = ? AND minute = ?';
+  const select = client.prepare<[string, string, number], BucketSums>(
+    'SELECT calls, errors_4xx AS errors4xx, errors_5xx AS errors5xx, latency_ms_sum AS latencyMsSum, ' +
+      `latency_histogram AS latencyHistogram, last_call_at AS lastCallAt FROM usage_buckets WHERE ${bucketKey}`,
   );
+  const update = client.prepare(
+    'UPDATE usage_buckets SET calls = ?, errors_4xx = ?, errors_5xx = ?, latency_ms_sum = ?, ' +
+      `latency_histogram = ?, last_call_at = ? WHERE ${bucketKey}`,
+  );
+  const insert = client.prepare(
+    'INSERT INTO usage_buckets (key_id, secret_id, minute, calls, errors_4xx, errors_5xx, latency_ms_sum, ' +
+      'latency_histogram, last_call_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const countSecret = client.prepare(
+    "UPDATE secrets SET call_count = call_count + ?, last_call_at = max(coalesce(last_call_at, ''), ?) WHERE id = ?",
+  );
+  const touchKey = client.prepare(
+    "UPDATE keys SET last_call_at = max(coalesce(last_call_at, ''), ?) WHERE id = ?",
+  );
+  const write = client.transaction((buckets: readonly UsageBucket[]) => {
+    for (const bucket of buckets) {
+      const { keyId, secretId, minute } = bucket;
+      const existing = select.get(keyId, secretId, minute);
+      if (existing) {
+        const histogram = addHistograms(JSON.parse(existing.latencyHistogram), bucket.latencyHistogram);
+        update.run(
+          existing.calls + bucket.calls,
+          existing.errors4xx + bucket.errors4xx,
+          existing.errors5xx + bucket.errors5xx,
+          existing.latencyMsSum + bucket.latencyMsSum,
+          JSON.stringify(histogram),
+          maxIso(existing.lastCallAt, bucket.lastCallAt),
+          keyId,
+          secretId,
+          minute,
+        );
+      } else {
+        insert.run(
+          keyId,
+          secretId,
+          minute,
+          bucket.calls,
+          bucket.errors4xx,
+          bucket.errors5xx,
+          bucket.latencyMsSum,
+          JSON.stringify(bucket.latencyHistogram),
+          bucket.lastCallAt,
+        );
+      }
+      countSecret.run(bucket.calls, bucket.lastCallAt, secretId);
+      touchKey.run(bucket.lastCallAt, keyId);
+    }
+  });
+  return (buckets) => {
+    if (buckets.length > 0) write.immediate(buckets);
+  };
+}
+
+/** A stored bucket's sums, as the usage writer reads them. */
+interface BucketSums {
+  calls: number;
+  errors4xx: number;
+  errors5xx: number;
+  latencyMsSum: number;
+  /** JSON array of counts per latency bucket. */
+  latencyHistogram: string;
+  lastCallAt: string;
 }
 
 function maxIso(a: string, b: string): string {

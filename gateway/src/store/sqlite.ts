@@ -14,7 +14,7 @@ import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-
 import * as schema from './sqlite-schema.ts';
 import { adminUsers, apiLogs, keys, secrets, usageBuckets } from './sqlite-schema.ts';
 import { listSweepCandidateIds } from './sqlite-sweep.ts';
-import { commitKeyChange, KEY_GENERATION, recordUsageBuckets } from './sqlite-writes.ts';
+import { commitKeyChange, createUsageBucketWriter, KEY_GENERATION } from './sqlite-writes.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from './store.ts';
 
 export type SqliteDb = BetterSQLite3Database<typeof schema>;
@@ -62,6 +62,7 @@ function createSqliteKeyStore(
     .prepare('SELECT value FROM store_counters WHERE name = ?')
     .pluck()
     .bind(KEY_GENERATION);
+  const writeUsage = createUsageBucketWriter(client);
   let seenVersion: number | undefined;
   let generation = 0;
   // The requests one turn of the event loop handles had all arrived when it began, so one reading at
@@ -116,7 +117,7 @@ function createSqliteKeyStore(
       return queryActivityPage(db, filter);
     },
     async recordUsage(buckets: UsageBucket[]) {
-      recordUsageBuckets(db, buckets);
+      writeUsage(buckets);
     },
     async queryUsage(query) {
       const rows = db
