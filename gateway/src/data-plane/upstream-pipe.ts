@@ -299,8 +299,9 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       if (!req.socket || req.socket.destroyed) return;
       const exchange: Exchange = { route, target, proxyReq: null, aborted: false, timedOut: false };
       inFlight++;
-      // The client went away before its answer was complete: stop the upstream exchange too.
-      res.once('close', () => {
+      // The client went away before its answer was complete: stop the upstream exchange too
+      // (`close` comes once: `on` spares the once-wrapper).
+      res.on('close', () => {
         inFlight--;
         if (res.writableFinished) return;
         exchange.aborted = true;
