@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     maxConcurrentVerifications: config.maxConcurrentVerifications,
     stalenessMs: config.redisStalenessMs,
     hooks: {
-      cacheHit: () => metrics.authCache.inc({ result: 'hit' }),
+      cacheHit: () => metrics.countAuthCacheHit(),
       cacheMiss: () => metrics.authCache.inc({ result: 'miss' }),
       verification: (ok) => metrics.verifications.inc({ result: ok ? 'match' : 'mismatch' }),
       verificationRefused: (reason) => metrics.verificationsRefused.inc({ reason }),

@@ -115,7 +115,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
 
   function observe(route: ProxyRoute, environment: string, startedAt: number, outcome: string) {
     const seconds = (performance.now() - startedAt) / 1e3;
-    metrics.upstreamDuration.observe({ upstream: route.upstream, environment, outcome }, seconds);
+    metrics.upstreamDuration.observe([route.upstream, environment, outcome], seconds);
   }
 
   function fail(call: Call, res: ServerResponse, route: ProxyRoute, timedOut: boolean, error: Error) {
