@@ -86,7 +86,7 @@ describe('createAccessLine', () => {
     });
   }
 
-  it('holds lines and hands them to the stream in order, one write per ~12 KiB chunk', () => {
+  it('holds lines and hands them to the stream in order, one write per ACCESS_CHUNK_CHARS chunk', () => {
     const { logger, lines } = sinkLogger();
     const accessLine = createAccessLine(logger);
     let sent = 0;
@@ -115,5 +115,31 @@ describe('createAccessLine', () => {
     assert.equal(JSON.parse(lines[0]!).requestId, 'req_alone');
     accessLine.flush();
     assert.equal(lines.length, 1, 'nothing is written twice');
+  });
+
+  it("names each line's own key, secret and client, also beyond the values it keeps encoded", () => {
+    const { logger, lines } = sinkLogger();
+    const accessLine = createAccessLine(logger);
+    const ids = Array.from({ length: 1_500 }, (_, i) => i % 1_200);
+    for (const id of ids) {
+      accessLine(
+        call({
+          principal: { key: { id: `key_${id}` }, secret: { id: `sec_${id}` } } as Call['principal'],
+          clientIp: `10.0.${id >> 8}.${id & 255}`,
+        }),
+        200,
+        1,
+      );
+    }
+    accessLine.flush();
+    const parsed = lines
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      parsed.map((line) => [line.keyId, line.secretId, line.clientIp]),
+      ids.map((id) => [`key_${id}`, `sec_${id}`, `10.0.${id >> 8}.${id & 255}`]),
+    );
   });
 });
