@@ -1,42 +1,65 @@
 import type Database from 'better-sqlite3';
 import type { ApiLogEntry } from '../keys/model.ts';
 
-/** An API-log line as the insert's positional parameters (cheap to post to a worker thread). */
-export type LogRow = [
-  id: string,
-  keyId: string,
-  secretId: string,
-  at: string,
-  method: string,
-  path: string,
-  status: number,
-  latencyMs: number,
-  clientIp: string,
-];
+/**
+ * API-log lines as the insert's positional parameters, one line after another in one flat array
+ * (LOG_ROW_FIELDS values each: id, key id, secret id, at, method, path, status, latency, client IP):
+ * posted to the writer thread, one array of strings and numbers clones for less than an array per
+ * line, and is one allocation instead of a thousand.
+ */
+export type LogRows = Array<string | number>;
+
+/** Values per line in LogRows. */
+export const LOG_ROW_FIELDS = 9;
 
 /** Lines per transaction: another writer (the gateway's key changes, usage) waits at most one of them. */
 export const LOG_ROWS_PER_TRANSACTION = 500;
 
-export function logRowOf(entry: ApiLogEntry): LogRow {
-  const { id, keyId, secretId, at, method, path, status, latencyMs, clientIp } = entry;
-  return [id, keyId, secretId, at, method, path, status, latencyMs, clientIp];
+export function logRowsOf(entries: readonly ApiLogEntry[]): LogRows {
+  const rows: LogRows = new Array(entries.length * LOG_ROW_FIELDS);
+  let at = 0;
+  for (const entry of entries) {
+    rows[at++] = entry.id;
+    rows[at++] = entry.keyId;
+    rows[at++] = entry.secretId;
+    rows[at++] = entry.at;
+    rows[at++] = entry.method;
+    rows[at++] = entry.path;
+    rows[at++] = entry.status;
+    rows[at++] = entry.latencyMs;
+    rows[at++] = entry.clientIp;
+  }
+  return rows;
 }
 
 /**
- * Inserts API-log rows on `client`, LOG_ROWS_PER_TRANSACTION to a transaction. A line already
+ * Inserts API-log lines on `client`, LOG_ROWS_PER_TRANSACTION to a transaction. A line already
  * there (same request id) is skipped, so a batch sent again after a failure lands once.
  */
-export function createLogRowInserter(client: Database.Database): (rows: readonly LogRow[]) => void {
+export function createLogRowInserter(client: Database.Database): (rows: Readonly<LogRows>) => void {
   const insert = client.prepare(
     'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip) ' +
       'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
-  const insertSlice = client.transaction((rows: readonly LogRow[], from: number, to: number) => {
-    for (let i = from; i < to; i++) insert.run(rows[i]);
+  const insertSlice = client.transaction((rows: Readonly<LogRows>, from: number, to: number) => {
+    for (let i = from * LOG_ROW_FIELDS; i < to * LOG_ROW_FIELDS; i += LOG_ROW_FIELDS) {
+      insert.run(
+        rows[i],
+        rows[i + 1],
+        rows[i + 2],
+        rows[i + 3],
+        rows[i + 4],
+        rows[i + 5],
+        rows[i + 6],
+        rows[i + 7],
+        rows[i + 8],
+      );
+    }
   });
   return (rows) => {
-    for (let from = 0; from < rows.length; from += LOG_ROWS_PER_TRANSACTION) {
-      insertSlice(rows, from, Math.min(rows.length, from + LOG_ROWS_PER_TRANSACTION));
+    const lines = rows.length / LOG_ROW_FIELDS;
+    for (let from = 0; from < lines; from += LOG_ROWS_PER_TRANSACTION) {
+      insertSlice(rows, from, Math.min(lines, from + LOG_ROWS_PER_TRANSACTION));
     }
   };
 }

@@ -2,7 +2,7 @@
 // file, inserting the batches the main thread posts and answering each with its sequence number.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { createLogRowInserter, type LogRow } from './sqlite-log-rows.ts';
+import { createLogRowInserter, type LogRows } from './sqlite-log-rows.ts';
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-log-writer-worker.ts runs only as a worker thread');
@@ -11,7 +11,7 @@ client.pragma('busy_timeout = 5000');
 client.pragma('synchronous = NORMAL');
 const insertRows = createLogRowInserter(client);
 
-port.on('message', ({ seq, rows }: { seq: number; rows: LogRow[] }) => {
+port.on('message', ({ seq, rows }: { seq: number; rows: LogRows }) => {
   try {
     insertRows(rows);
     port.postMessage({ seq });

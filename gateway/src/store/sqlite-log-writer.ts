@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ApiLogEntry } from '../keys/model.ts';
-import { logRowOf } from './sqlite-log-rows.ts';
+import { logRowsOf } from './sqlite-log-rows.ts';
 
 /** Appends API-log lines to the SQLite file from a worker thread. */
 export interface SqliteLogWriter {
@@ -63,7 +63,7 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
       return new Promise<void>((resolve, reject) => {
         waiting.set(seq, { resolve, reject });
         worker.ref();
-        worker.postMessage({ seq, rows: entries.map(logRowOf) });
+        worker.postMessage({ seq, rows: logRowsOf(entries) });
       });
     },
     async close() {

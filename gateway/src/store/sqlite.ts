@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
 import { createSqliteAdminSessions } from './sqlite-admin.ts';
-import { createLogRowInserter, logRowOf } from './sqlite-log-rows.ts';
+import { createLogRowInserter, logRowsOf } from './sqlite-log-rows.ts';
 import { type SqliteLogWriter, startSqliteLogWriter } from './sqlite-log-writer.ts';
 import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
 import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
@@ -139,7 +139,7 @@ function createSqliteKeyStore(
     },
     async appendLogs(entries: ApiLogEntry[]) {
       if (logWriter) return logWriter.append(entries);
-      insertLogRows?.(entries.map(logRowOf));
+      insertLogRows?.(logRowsOf(entries));
     },
     async queryLogs(filter: LogFilter) {
       return queryLogPage(db, filter);
