@@ -70,47 +70,23 @@ describe('key pipeline: authentication', () => {
         });
       try {
         const bearer = (token: string) => `Bearer ${token}`;
-        assert.deepEqual(await call(bearer(first.token)), {
-          status: 200,
-          code: undefined,
-          keyId: first.key.id,
-        });
-        assert.deepEqual(await call(bearer(first.token)), {
-          status: 200,
-          code: undefined,
-          keyId: first.key.id,
-        });
-        assert.deepEqual(await call(bearer(second.token)), {
-          status: 200,
-          code: undefined,
-          keyId: second.key.id,
-        });
-        assert.deepEqual(await call(bearer(first.token)), {
-          status: 200,
-          code: undefined,
-          keyId: first.key.id,
-        });
-        assert.deepEqual(await call(bearer(narrow.token)), {
-          status: 403,
-          code: 'INSUFFICIENT_SCOPE',
-          keyId: undefined,
-        });
-        assert.deepEqual(await call(bearer(revoked.token)), {
-          status: 401,
-          code: 'KEY_REVOKED',
-          keyId: undefined,
-        });
-        assert.deepEqual(await call(bearer(mistyped)), {
-          status: 401,
-          code: 'MALFORMED_KEY',
-          keyId: undefined,
-        });
-        assert.deepEqual(await call(), { status: 401, code: 'MISSING_KEY', keyId: undefined });
-        assert.deepEqual(await call(bearer(first.token)), {
-          status: 200,
-          code: undefined,
-          keyId: first.key.id,
-        });
+        type Outcome = { status: number; code?: string; keyId?: string };
+        const served = (key: { id: string }): Outcome => ({ status: 200, code: undefined, keyId: key.id });
+        const refused = (status: number, code: string): Outcome => ({ status, code, keyId: undefined });
+        const steps: Array<[string | undefined, Outcome]> = [
+          [bearer(first.token), served(first.key)],
+          [bearer(first.token), served(first.key)],
+          [bearer(second.token), served(second.key)],
+          [bearer(first.token), served(first.key)],
+          [bearer(narrow.token), refused(403, 'INSUFFICIENT_SCOPE')],
+          [bearer(revoked.token), refused(401, 'KEY_REVOKED')],
+          [bearer(mistyped), refused(401, 'MALFORMED_KEY')],
+          [undefined, refused(401, 'MISSING_KEY')],
+          [bearer(first.token), served(first.key)],
+        ];
+        for (const [index, [authorization, expected]] of steps.entries()) {
+          assert.deepEqual(await call(authorization), expected, `request ${index + 1}`);
+        }
         updateKey(gw.store, first.key.id, { status: 'revoked' });
         gw.events.publish(first.key.id);
         assert.deepEqual(await call(bearer(first.token)), {

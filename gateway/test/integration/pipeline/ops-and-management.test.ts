@@ -142,7 +142,8 @@ describe('gateway: ops endpoints and management mount', () => {
   });
 
   describe('access log', () => {
-    it('writes one line per request with its request id, status and key id, tokens redacted', async () => {
+    /** Starts `gw` with an info logger writing into the returned array, a chunk per write. */
+    async function startWithLogSink(): Promise<string[]> {
       const lines: string[] = [];
       const sink = new Writable({
         write(chunk, _encoding, done) {
@@ -151,6 +152,11 @@ describe('gateway: ops endpoints and management mount', () => {
         },
       });
       gw = await startTestGateway({ logger: createLogger('info', sink) });
+      return lines;
+    }
+
+    it('writes one line per request with its request id, status and key id, tokens redacted', async () => {
+      const lines = await startWithLogSink();
       const { key, token } = await seedKey(gw.store, gw.hasher);
       const res = await request(gw.app)
         .get(`/v2/catalog/products?leak=${token}`)
@@ -178,14 +184,7 @@ describe('gateway: ops endpoints and management mount', () => {
     });
 
     it('hands over the lines it still holds when the gateway closes', async () => {
-      const lines: string[] = [];
-      const sink = new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      });
-      gw = await startTestGateway({ logger: createLogger('info', sink) });
+      const lines = await startWithLogSink();
       const { token } = await seedKey(gw.store, gw.hasher);
       const res = await request(gw.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
       await gw.close();
