@@ -44,6 +44,13 @@ export interface RedisMetrics {
 export function createMetrics(redis?: { isRedisUp(): boolean }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
+  /** The series the last request was counted in (series are never removed from requestSeries). */
+  let lastSeries: {
+    rule: string;
+    environment: string;
+    status: number;
+    series: { labels: Record<'rule' | 'environment' | 'status', string>; pending: number };
+  } | null = null;
   /** Cache hits (one per request with a known token) since the last scrape. */
   let pendingCacheHits = 0;
   const requestSeries = new Map<
@@ -67,10 +74,20 @@ export function createMetrics(redis?: { isRedisUp(): boolean }): GatewayMetrics 
       },
     }),
     countRequest(rule, environment, status) {
+      // Consecutive requests mostly share their series: it is found again without building its id.
+      const last = lastSeries;
+      if (last !== null && last.status === status && last.rule === rule && last.environment === environment) {
+        last.series.pending++;
+        return;
+      }
       const id = `${status} ${environment} ${rule}`;
-      const series = requestSeries.get(id);
+      let series = requestSeries.get(id);
       if (series) series.pending++;
-      else requestSeries.set(id, { labels: { rule, environment, status: String(status) }, pending: 1 });
+      else {
+        series = { labels: { rule, environment, status: String(status) }, pending: 1 };
+        requestSeries.set(id, series);
+      }
+      lastSeries = { rule, environment, status, series };
     },
     authFailures: new Counter({
       name: 'keygate_auth_failures_total',
