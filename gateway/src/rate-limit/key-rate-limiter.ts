@@ -81,10 +81,10 @@ interface Window {
 /**
  * In-process limiter keyed by key id, so both secrets of a rotated key share one budget: a fixed
  * window per key and quota that starts with its first call, as rate-limiter-flexible's
- * RateLimiterMemory counts (calls beyond the quota count too), decided synchronously. Memory mode's
- * key check then stays synchronous: RateLimiterMemory answers with a promise, and its chain of
- * promises was the part of the check that could not be. Windows that ended are swept once a window
- * (a key not seen again is forgotten within two windows). `clock` is for tests.
+ * RateLimiterMemory counts (calls beyond the quota count too), decided synchronously, so memory
+ * mode's key check stays synchronous (RateLimiterMemory answers through promises). Windows that
+ * ended are swept once a window, in one pass (a key not seen again is forgotten within two
+ * windows; RateLimiterMemory kept a timer per key instead). `clock` is for tests.
  */
 export function createMemoryRateLimiter(clock: () => number = Date.now): KeyRateLimiter {
   const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;

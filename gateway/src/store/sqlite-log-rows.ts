@@ -4,8 +4,7 @@ import type { ApiLogEntry } from '../keys/model.ts';
 /**
  * API-log lines as the insert's positional parameters, one line after another in one flat array
  * (LOG_ROW_FIELDS values each: id, key id, secret id, at, method, path, status, latency, client IP):
- * posted to the writer thread, one array of strings and numbers clones for less than an array per
- * line, and is one allocation instead of a thousand.
+ * one allocation and one array for the writer thread's message to clone, not one per line.
  */
 export type LogRows = Array<string | number>;
 
