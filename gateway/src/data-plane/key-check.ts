@@ -60,15 +60,26 @@ export function addDeprecationHeaders(call: Call, deprecation: DeprecationHeader
   );
 }
 
-/** Per connection: the client address when no trusted proxy is configured (the socket peer never changes). */
-const peerAddresses = new WeakMap<object, ResolvedClient>();
-
 /** A well-formed bearer header as a connection last sent it: its token, parsed and fingerprinted. */
 interface Bearer {
   header: string;
   token: string;
   parsed: ParsedToken;
   fingerprint: string;
+}
+
+/** What the key check knows of one connection (its socket peer never changes), while it is open. */
+interface Connection {
+  /** The socket peer as the client: the client address unless a trusted proxy forwards for it. */
+  peer: ResolvedClient;
+  /** Whether the peer is a configured trusted proxy, whose X-Forwarded-* headers then count. */
+  trusted: boolean;
+  /**
+   * The last well-formed bearer header it sent. Clients keep a connection and a key, so a request
+   * that repeats it skips the parse, the checksum and the SHA-256 fingerprint; the verifier's caches,
+   * key state and refusals apply exactly as before.
+   */
+  bearer: Bearer | null;
 }
 
 /**
@@ -87,52 +98,42 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
   const { verifier, rateLimiter, trustedProxies, clock } = deps;
   const consumeNow = rateLimiter.consumeNow?.bind(rateLimiter);
   const refuse = createRefusal(deps);
-  /**
-   * Per connection (held only while it is open): the last well-formed bearer header it sent. Clients
-   * keep a connection and a key, so a request that repeats it skips the parse, the checksum and the
-   * SHA-256 fingerprint; the verifier's caches, key state and refusals apply exactly as before.
-   */
-  const bearers = new WeakMap<object, Bearer>();
+  const connections = new WeakMap<object, Connection>();
+
+  function connectionOf(socket: IncomingMessage['socket']): Connection {
+    let connection = connections.get(socket);
+    if (connection === undefined) {
+      connection = {
+        peer: resolveClient(socket.remoteAddress, undefined, trustedProxies),
+        trusted: isTrustedPeer(socket.remoteAddress, trustedProxies),
+        bearer: null,
+      };
+      connections.set(socket, connection);
+    }
+    return connection;
+  }
 
   /** The request's bearer token, parsed and fingerprinted (anew unless its connection sent the same header last). */
-  function bearerOf(req: IncomingMessage): Bearer {
+  function bearerOf(req: IncomingMessage, connection: Connection): Bearer {
     const header = req.headers.authorization;
-    const last = bearers.get(req.socket);
-    if (last !== undefined && header !== undefined && sameText(header, last.header)) return last;
+    const last = connection.bearer;
+    if (last !== null && header !== undefined && sameText(header, last.header)) return last;
     const { token, parsed } = parseBearer(header);
     const bearer = { header: header!, token, parsed, fingerprint: verifier.fingerprintOf(token) };
-    bearers.set(req.socket, bearer);
+    connection.bearer = bearer;
     return bearer;
   }
 
   /** The client address: the socket peer, or X-Forwarded-For through trusted proxies only. */
-  function setClient(call: Call, req: IncomingMessage): void {
+  function setClient(call: Call, req: IncomingMessage, connection: Connection): void {
     const forwarded = req.headers['x-forwarded-for'];
-    const socket = req.socket;
-    let client: ResolvedClient | undefined;
-    if (trustedProxies.size === 0 || forwarded === undefined) {
-      client = peerAddresses.get(socket);
-      if (!client) {
-        client = resolveClient(socket.remoteAddress, undefined, trustedProxies);
-        peerAddresses.set(socket, client);
-      }
-    } else {
-      client = resolveClient(socket.remoteAddress, forwarded, trustedProxies);
-    }
+    const client =
+      trustedProxies.size === 0 || forwarded === undefined
+        ? connection.peer
+        : resolveClient(req.socket.remoteAddress, forwarded, trustedProxies);
     call.clientAddress = client.address;
     call.clientIp = client.text;
-    if (trustedProxies.size > 0 && isTrustedSocket(socket)) call.forwarded = forwardedRequestOf(req.headers);
-  }
-
-  /** Per connection: whether its peer is a trusted proxy, whose X-Forwarded-Proto/-Host then count. */
-  const trustedPeers = new WeakMap<object, boolean>();
-  function isTrustedSocket(socket: IncomingMessage['socket']): boolean {
-    let trusted = trustedPeers.get(socket);
-    if (trusted === undefined) {
-      trusted = isTrustedPeer(socket.remoteAddress, trustedProxies);
-      trustedPeers.set(socket, trusted);
-    }
-    return trusted;
+    if (connection.trusted) call.forwarded = forwardedRequestOf(req.headers);
   }
 
   /** `RateLimit-Policy` values by quota: a key's is the same on every call. */
@@ -237,8 +238,9 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
         checkRequestPath(call.path, call.url);
         assertUnambiguousFraming(req.headers);
         if (call.match?.deprecation) addDeprecationHeaders(call, call.match.deprecation);
-        setClient(call, req);
-        const { token, parsed, fingerprint } = bearerOf(req);
+        const connection = connectionOf(req.socket);
+        setClient(call, req, connection);
+        const { token, parsed, fingerprint } = bearerOf(req, connection);
         const verifying = verifier.verifyNow(token, parsed, fingerprint);
         if (verifying instanceof Promise) {
           verifying.then(
