@@ -1,20 +1,24 @@
 import type { TLSSocket } from 'node:tls';
 import type { Request } from 'express';
 import type { IpRules } from '../auth/ip-rules.ts';
-import { forwardedRequestOf, isTrustedPeer } from '../http/forwarded.ts';
+import { type ForwardedRequest, forwardedRequestOf, isTrustedPeer } from '../http/forwarded.ts';
 
-/** True when the socket peer is a configured trusted proxy (whose X-Forwarded-* headers count). */
-function isFromTrustedProxy(req: Request, trustedProxies: IpRules): boolean {
-  return isTrustedPeer(req.socket.remoteAddress, trustedProxies);
+/** What a trusted proxy in front reported of the request; undefined unless the socket peer is one. */
+function forwardedByTrustedProxy(req: Request, trustedProxies: IpRules): ForwardedRequest | undefined {
+  return isTrustedPeer(req.socket.remoteAddress, trustedProxies)
+    ? forwardedRequestOf(req.headers)
+    : undefined;
+}
+
+/** `https` over TLS, or when the trusted proxy in front (if any) reported `https`. */
+function schemeOf(req: Request, forwarded: ForwardedRequest | undefined): 'http' | 'https' {
+  if ((req.socket as TLSSocket).encrypted) return 'https';
+  return forwarded?.proto === 'https' ? 'https' : 'http';
 }
 
 /** `https` when the request came over TLS, directly or (per X-Forwarded-Proto) through a trusted proxy. */
 export function requestScheme(req: Request, trustedProxies: IpRules): 'http' | 'https' {
-  if ((req.socket as TLSSocket).encrypted) return 'https';
-  if (isFromTrustedProxy(req, trustedProxies)) {
-    return forwardedRequestOf(req.headers).proto === 'https' ? 'https' : 'http';
-  }
-  return 'http';
+  return schemeOf(req, forwardedByTrustedProxy(req, trustedProxies));
 }
 
 /**
@@ -22,12 +26,10 @@ export function requestScheme(req: Request, trustedProxies: IpRules): 'http' | '
  * `Origin` header): Host, or X-Forwarded-Host from a trusted proxy. Null when the host is unusable.
  */
 export function requestOrigin(req: Request, trustedProxies: IpRules): string | null {
-  const forwardedHost = isFromTrustedProxy(req, trustedProxies)
-    ? forwardedRequestOf(req.headers).host
-    : undefined;
-  const host = forwardedHost ?? req.headers.host;
+  const forwarded = forwardedByTrustedProxy(req, trustedProxies);
+  const host = forwarded?.host ?? req.headers.host;
   if (!host) return null;
-  return normalizeOrigin(`${requestScheme(req, trustedProxies)}://${host}`);
+  return normalizeOrigin(`${schemeOf(req, forwarded)}://${host}`);
 }
 
 /** `scheme://host[:port]` with the default port dropped and the host lower-cased; null when not an http(s) origin. */
