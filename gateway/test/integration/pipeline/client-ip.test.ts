@@ -14,6 +14,10 @@ describe('key pipeline: client IP and allowlist', () => {
     return forwardedFor === undefined ? req : req.set('X-Forwarded-For', forwardedFor);
   };
 
+  /** The X-Forwarded-Proto and -Host each request reaching the live upstream carried. */
+  const forwardedUpstream = () =>
+    gw.live.seen.map(({ headers }) => [headers['x-forwarded-proto'], headers['x-forwarded-host']]);
+
   describe('GET /v2/catalog/products from an untrusted peer (no trusted proxies)', () => {
     beforeEach(async () => {
       gw = await startTestGateway();
@@ -46,9 +50,7 @@ describe('key pipeline: client IP and allowlist', () => {
           .set('X-Forwarded-Proto', 'https')
           .set('X-Forwarded-Host', 'evil.example');
         assert.equal(res.status, 200);
-        const { headers } = gw.live.seen[0]!;
-        assert.equal(headers['x-forwarded-proto'], 'http');
-        assert.equal(headers['x-forwarded-host'], 'gw.example');
+        assert.deepEqual(forwardedUpstream(), [['http', 'gw.example']]);
       });
     });
 
@@ -111,10 +113,8 @@ describe('key pipeline: client IP and allowlist', () => {
           .set('X-Forwarded-Proto', 'HTTPS, http')
           .set('X-Forwarded-Host', 'api.shop.example');
         assert.equal(res.status, 200);
-        const { headers } = gw.live.seen[0]!;
-        assert.equal(headers['x-forwarded-proto'], 'https');
-        assert.equal(headers['x-forwarded-host'], 'api.shop.example');
-        assert.equal(headers['x-forwarded-for'], '198.51.100.7');
+        assert.deepEqual(forwardedUpstream(), [['https', 'api.shop.example']]);
+        assert.equal(gw.live.seen[0]?.headers['x-forwarded-for'], '198.51.100.7');
       });
 
       it('keeps the socket scheme and Host when the proxy sends neither, or a scheme it cannot be', async () => {
@@ -124,10 +124,10 @@ describe('key pipeline: client IP and allowlist', () => {
           (await call(token).set('Host', 'gw.example').set('X-Forwarded-Proto', 'gopher')).status,
           200,
         );
-        for (const seen of gw.live.seen) {
-          assert.equal(seen.headers['x-forwarded-proto'], 'http');
-          assert.equal(seen.headers['x-forwarded-host'], 'gw.example');
-        }
+        assert.deepEqual(forwardedUpstream(), [
+          ['http', 'gw.example'],
+          ['http', 'gw.example'],
+        ]);
       });
     });
   });
