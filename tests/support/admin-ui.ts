@@ -61,7 +61,7 @@ export interface AdminUi {
   sessionCookie: () => Promise<string>;
   /** A new page in this test's context, watched for foreign requests and CSP violations. */
   newPage: () => Promise<Page>;
-  /** A page on the keys list, logged in through the form when the context has no session yet. */
+  /** A page on the keys list, its first load answered, logged in through the form when the context has no session yet. */
   loggedInPage: () => Promise<Page>;
   /** Asserts no page of this test loaded a foreign resource or broke the CSP. */
   assertCleanPages: () => void;
@@ -137,6 +137,9 @@ export function useAdminUi(options: AdminUiOptions = {}): AdminUi {
         await page.getByRole('button', { name: 'Log in' }).click();
         await keys.waitFor();
       }
+      // The heading shows before the key list's first GET answers. Wait for that answer, so a
+      // test that then ends the session on the server does not race the page's own request.
+      await page.getByText(/^\d+ keys?$/).waitFor();
       return page;
     },
     assertCleanPages: () => {
