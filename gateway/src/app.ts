@@ -115,6 +115,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     targets: routes.upstreamTargets.map((target) => target.url),
     signer: deps.signer,
     timeoutMs: config.upstreamTimeoutMs,
+    connectionsPerUpstream: config.upstreamConnections,
     metrics,
     logger,
   });

@@ -60,6 +60,7 @@ const EnvSchema = z.object({
   KEYGATE_USAGE_RETENTION_DAYS: positiveInt(90),
   KEYGATE_MAX_CONCURRENT_VERIFICATIONS: positiveInt(2 * availableParallelism()),
   KEYGATE_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
+  KEYGATE_UPSTREAM_CONNECTIONS: positiveInt(256),
   KEYGATE_CACHE_MAX_ENTRIES: positiveInt(100_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -141,6 +142,8 @@ export interface GatewayConfig {
   /** argon2 verifications running at once at most; beyond it requests answer 503 VERIFICATION_BUSY. */
   maxConcurrentVerifications: number;
   upstreamTimeoutMs: number;
+  /** Connections kept open to each upstream URL at most; calls beyond wait for one. */
+  upstreamConnections: number;
   cacheMaxEntries: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /** With REDIS_URL set, keys, usage, logs, rate limits and invalidations are shared through Redis. */
@@ -265,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     usageRetentionDays: vars.KEYGATE_USAGE_RETENTION_DAYS,
     maxConcurrentVerifications: vars.KEYGATE_MAX_CONCURRENT_VERIFICATIONS,
     upstreamTimeoutMs: vars.KEYGATE_UPSTREAM_TIMEOUT_MS,
+    upstreamConnections: vars.KEYGATE_UPSTREAM_CONNECTIONS,
     cacheMaxEntries: vars.KEYGATE_CACHE_MAX_ENTRIES,
     logLevel: vars.LOG_LEVEL,
     redisUrl: vars.REDIS_URL ?? null,

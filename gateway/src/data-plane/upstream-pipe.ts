@@ -1,8 +1,8 @@
-import { Agent, type ClientRequest, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Identity, IdentitySigner } from '@keygate/identity';
 import type { Logger } from 'pino';
+import { type Dispatcher, Pool } from 'undici';
 import { GatewayError } from '../errors.ts';
 import { answerProblem } from '../http/error-handler.ts';
 import type { SyncIdentitySigner } from '../identity/identity-signer.ts';
@@ -25,6 +25,8 @@ export interface UpstreamPipeOptions {
   timeoutMs: number;
   metrics: GatewayMetrics;
   logger: Logger;
+  /** Connections kept open to each upstream at most; calls beyond wait for one (default 256). */
+  connectionsPerUpstream?: number;
 }
 
 export interface UpstreamPipe {
@@ -34,7 +36,7 @@ export interface UpstreamPipe {
    * the upstream fails before answering.
    */
   forward(call: Call, req: IncomingMessage, res: ServerResponse): void | Promise<void>;
-  /** Closes idle upstream connections. */
+  /** Closes the upstream connections. */
   close(): void;
 }
 
@@ -44,28 +46,30 @@ type ProxyRoute = RouteMatch & { kind: 'proxy' };
 interface Exchange {
   route: ProxyRoute;
   target: Target;
-  proxyReq: ClientRequest | null;
+  /** The dispatch under way, once it has a connection: aborting it ends the upstream exchange. */
+  controller: Dispatcher.DispatchController | null;
   /** The client closed before its answer was complete. */
   aborted: boolean;
-  /** The upstream went silent for the idle timeout. */
+  /** The upstream went silent for the idle timeout (or no connection came free within it). */
   timedOut: boolean;
 }
 
 interface Target {
-  request: typeof request;
-  agent: Agent;
-  hostname: string;
-  port: string;
+  pool: Pool;
   /** The `Host` header the upstream gets. */
   host: string;
-  /** The agent's key for this target's connections and queue. */
-  name: string;
+  /** Every connection is busy: calls dispatched now wait in the pool's queue. */
+  saturated: boolean;
 }
 
-/** Methods a call may be sent again by (RFC 9110 §9.2.2) when it cannot have reached the upstream. */
+/** Methods a call may be sent again by (RFC 9110 §9.2.2) when its connection was lost before any answer. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** Idle upstream sockets are closed after this long (ms). */
 const IDLE_SOCKET_MS = 4_000;
+/** Errors of a connection lost before any byte of the answer: the call may never have been read. */
+const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+/** undici's errors for an upstream that stayed silent (or could not be reached) for the timeout. */
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Errors of a connection that went away are answered by its `close`; they must not crash the process. */
 function ignoreError(): void {}
@@ -84,29 +88,38 @@ function reasonOf(reason: string | undefined): string | undefined {
   return reason && isPlainReason(reason) ? reason : undefined;
 }
 
-/** A raw node:http keep-alive pipe to the upstreams: no proxy library, the request streamed both ways. */
+/** The reason a client's departure gives the upstream exchange it cuts short. */
+const CLIENT_GONE = new Error('the client closed the connection');
+
+/**
+ * A keep-alive pipe to the upstreams over undici's connection pools (one per upstream URL): the
+ * request streamed on, the answer streamed back, no proxy library. undici's client costs the event
+ * loop about half of what node:http's `request` does per call (measured in the closing note of #8).
+ */
 export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
   const { metrics, logger, timeoutMs, signer } = options;
-  // Idle sockets close after 4 s (or 1 s before the upstream's Keep-Alive hint), below the usual 5 s
-  // upstream keep-alive: the gateway, not the upstream, ends an idle connection.
-  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: IDLE_SOCKET_MS };
-  const httpAgent = new Agent(agentOptions);
-  const httpsAgent = new HttpsAgent(agentOptions);
+  const connections = options.connectionsPerUpstream ?? 256;
   const targets = new Map<string, Target>();
   for (const url of new Set(options.targets)) {
     const parsed = new URL(url);
-    const https = parsed.protocol === 'https:';
-    const agent = https ? httpsAgent : httpAgent;
-    const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
-    const port = parsed.port || (https ? '443' : '80');
-    targets.set(url, {
-      request: https ? (httpsRequest as typeof request) : request,
-      agent,
-      hostname,
-      port,
-      host: parsed.host,
-      name: agent.getName({ host: hostname, port }),
+    const pool = new Pool(parsed.origin, {
+      connections,
+      pipelining: 1,
+      // Idle sockets close after 4 s (or 1 s before the upstream's Keep-Alive hint), below the usual
+      // 5 s upstream keep-alive: the gateway, not the upstream, ends an idle connection.
+      keepAliveTimeout: IDLE_SOCKET_MS,
+      keepAliveMaxTimeout: IDLE_SOCKET_MS,
+      keepAliveTimeoutThreshold: 1_000,
+      // The upstream's silence is bounded while connecting, before its answer and between body chunks.
+      connectTimeout: timeoutMs,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
+    const target: Target = { pool, host: parsed.host, saturated: false };
+    pool.on('drain', () => {
+      target.saturated = false;
+    });
+    targets.set(url, target);
   }
   const signNow = 'signNow' in signer ? signer.signNow : null;
   const signOffThread = 'signOffThread' in signer ? signer.signOffThread : null;
@@ -136,46 +149,140 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     answerProblem(res, problem, call.requestId);
   }
 
-  /** Streams the upstream's answer back: the gateway's headers first, then the upstream's. */
-  function relay(
-    call: Call,
-    res: ServerResponse,
-    upstream: IncomingMessage,
-    exchange: Exchange,
-    settle: (outcome: string) => boolean,
-  ) {
-    const route = call.route as ProxyRoute;
-    const status = upstream.statusCode ?? 0;
-    const ownHeaders = call.headers.length;
-    try {
-      // llhttp accepts any three digits; node:http answers only 1xx–999 (and 1xx is no final answer).
-      if (status < 200 || status > 999) throw new Error(`upstream answered with status ${status}`);
-      res.writeHead(
-        status,
-        reasonOf(upstream.statusMessage),
-        clientResponseHeaderList(call.headers, upstream, route.deprecation !== undefined),
-      );
-    } catch (error) {
-      // Nothing was written (node validates the whole head first): answer 502 with the gateway's headers only.
-      upstream.on('error', ignoreError);
-      upstream.destroy();
-      call.headers.length = ownHeaders;
-      res.statusMessage = '';
-      if (settle('unavailable')) fail(call, res, route, false, error as Error);
-      return;
+  /**
+   * One dispatch of a call to its upstream (undici's handler): writes the answer's head (the
+   * gateway's headers first, then the upstream's), streams its body with backpressure, and answers
+   * 502/504 when the upstream fails before answering.
+   */
+  class Relay implements Dispatcher.DispatchHandler {
+    /** The answer's head was written to the client. */
+    private started = false;
+    /** The outcome was observed (and a failure answered): nothing more is done for the call. */
+    private settled = false;
+    /** The queue deadline, while the call waits for a free connection. */
+    private deadline: NodeJS.Timeout | null = null;
+    private readonly startedAt = performance.now();
+
+    private readonly call: Call;
+    private readonly res: ServerResponse;
+    private readonly exchange: Exchange;
+    private readonly dispatch: Dispatcher.DispatchOptions;
+    /** The call may go once more if its connection is lost before any byte of the answer. */
+    private retriable: boolean;
+
+    constructor(
+      call: Call,
+      res: ServerResponse,
+      exchange: Exchange,
+      dispatch: Dispatcher.DispatchOptions,
+      retriable: boolean,
+    ) {
+      this.call = call;
+      this.res = res;
+      this.exchange = exchange;
+      this.dispatch = dispatch;
+      this.retriable = retriable;
     }
-    upstream.on('end', () => settle('response'));
-    // Broken off mid-body: by the client (which destroyed the exchange), or by the upstream, and then
-    // the client's response cannot be completed either; recorded as the upstream's failure, not 499.
-    upstream.on('error', () => {
-      if (exchange.aborted) settle('aborted');
-      else {
-        call.upstreamFailure = exchange.timedOut ? 504 : 502;
-        settle(exchange.timedOut ? 'timeout' : 'unavailable');
+
+    /** Hands the call to the pool; with every connection busy, the idle timeout starts now, not with one. */
+    send() {
+      const { target } = this.exchange;
+      if (target.saturated) {
+        // Cleared once a connection takes the call; else the call is answered 504 and, when a
+        // connection comes free at last, dropped before it is sent.
+        this.deadline = setTimeout(() => {
+          this.deadline = null;
+          this.exchange.timedOut = true;
+          this.onResponseError(null, new Error('no upstream connection came free'));
+        }, timeoutMs);
       }
-      res.destroy();
-    });
-    upstream.pipe(res);
+      if (!target.pool.dispatch(this.dispatch, this)) target.saturated = true;
+    }
+
+    private settle(outcome: string) {
+      if (this.settled) return false;
+      this.settled = true;
+      if (this.deadline) clearTimeout(this.deadline);
+      observe(this.exchange.route, this.call.principal!.key.environment, this.startedAt, outcome);
+      return true;
+    }
+
+    onRequestStart(controller: Dispatcher.DispatchController) {
+      const { exchange } = this;
+      if (this.deadline) {
+        clearTimeout(this.deadline);
+        this.deadline = null;
+      }
+      exchange.controller = controller;
+      if (exchange.aborted || this.settled) controller.abort(CLIENT_GONE);
+    }
+
+    onResponseStart(
+      controller: Dispatcher.DispatchController,
+      status: number,
+      _headers: unknown,
+      statusMessage?: string,
+    ) {
+      const { call, res, exchange } = this;
+      const route = exchange.route;
+      const ownHeaders = call.headers.length;
+      try {
+        // llhttp accepts any three digits; node:http answers only 1xx–999 (and 1xx is no final answer).
+        if (status < 200 || status > 999) throw new Error(`upstream answered with status ${status}`);
+        res.writeHead(
+          status,
+          reasonOf(statusMessage),
+          clientResponseHeaderList(
+            call.headers,
+            controller.rawHeaders as Buffer[],
+            route.deprecation !== undefined,
+          ),
+        );
+      } catch (error) {
+        // Nothing was written (node validates the whole head first): answer 502 with the gateway's headers only.
+        call.headers.length = ownHeaders;
+        res.statusMessage = '';
+        controller.abort(error as Error);
+        if (this.settle('unavailable')) fail(call, res, route, false, error as Error);
+        return;
+      }
+      this.started = true;
+    }
+
+    onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer) {
+      if (this.res.write(chunk)) return;
+      controller.pause();
+      this.res.once('drain', () => controller.resume());
+    }
+
+    onResponseEnd() {
+      this.res.end();
+      this.settle('response');
+    }
+
+    onResponseError(_controller: Dispatcher.DispatchController | null, error: Error & { code?: string }) {
+      const { call, res, exchange } = this;
+      if (this.settled) return;
+      const timedOut = exchange.timedOut || (error.code !== undefined && TIMEOUTS.has(error.code));
+      if (exchange.aborted) this.settle('aborted');
+      else if (this.started) {
+        // Broken off mid-body by the upstream: the client's response cannot be completed either;
+        // recorded as the upstream's failure, not 499.
+        call.upstreamFailure = timedOut ? 504 : 502;
+        this.settle(timedOut ? 'timeout' : 'unavailable');
+        res.destroy();
+      } else if (this.retriable && error.code !== undefined && CONNECTION_LOST.has(error.code)) {
+        // The upstream may close an idle keep-alive socket just as it is reused: a bodiless call of an
+        // idempotent method that got no byte of an answer is sent once more (RFC 9110 §9.2.2), on
+        // another connection. undici does not tell whether the lost connection was a reused one, so
+        // a fresh connection lost the same way also gets its one resend.
+        this.retriable = false;
+        exchange.controller = null;
+        this.send();
+      } else if (this.settle(timedOut ? 'timeout' : 'unavailable')) {
+        fail(call, res, exchange.route, timedOut, error);
+      }
+    }
   }
 
   function send(
@@ -186,7 +293,6 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     assertion: string,
   ) {
     if (exchange.aborted) return;
-    const route = call.route as ProxyRoute;
     const principal = call.principal!;
     const { target } = exchange;
     const framing = framingOf(req.headers);
@@ -198,71 +304,22 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       scheme: forwarded?.proto ?? ((req.socket as TLSSocket).encrypted === true ? 'https' : 'http'),
       framing,
     };
-    const options = {
-      hostname: target.hostname,
-      port: target.port,
-      method: call.method,
-      path: call.url,
-      headers: upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host),
-      agent: target.agent,
-      timeout: timeoutMs,
-    };
-    const startedAt = performance.now();
-    let settled = false;
-    const settle = (outcome: string) => {
-      if (settled) return false;
-      settled = true;
-      observe(route, principal.key.environment, startedAt, outcome);
-      return true;
-    };
     // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
     const streamsBody = framing !== null && framing[1] !== '0';
-    // The upstream may close an idle keep-alive socket just as it is reused: a call it cannot have
-    // processed (bodiless, idempotent) is sent once more, on another socket.
-    let retriable = !streamsBody && IDEMPOTENT.has(call.method);
-    const issue = (): ClientRequest => {
-      const proxyReq = target.request(options);
-      exchange.proxyReq = proxyReq;
-      if (target.agent.requests[target.name]?.length) limitQueueing(proxyReq, exchange);
-      proxyReq.on('timeout', () => {
-        exchange.timedOut = true;
-        proxyReq.destroy();
-      });
-      proxyReq.on('error', (error: NodeJS.ErrnoException) => {
-        if (exchange.aborted) settle('aborted');
-        else if (retriable && proxyReq.reusedSocket && error.code === 'ECONNRESET') {
-          retriable = false;
-          issue().end();
-        } else if (settle(exchange.timedOut ? 'timeout' : 'unavailable'))
-          fail(call, res, route, exchange.timedOut, error);
-      });
-      proxyReq.on('response', (upstream: IncomingMessage) => relay(call, res, upstream, exchange, settle));
-      // A protocol switch was never asked for (Upgrade is not forwarded): node hands over the socket and
-      // fires neither 'response' nor 'error', so without this the client would wait forever.
-      proxyReq.on('upgrade', (upstream: IncomingMessage, socket) => {
-        socket.destroy();
-        if (settle('unavailable'))
-          fail(call, res, route, false, new Error(`upstream switched protocols (${upstream.statusCode})`));
-      });
-      return proxyReq;
-    };
-    const proxyReq = issue();
+    const headers = upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host);
+    const relay = new Relay(
+      call,
+      res,
+      exchange,
+      { method: call.method, path: call.url, headers, body: streamsBody ? req : null },
+      !streamsBody && IDEMPOTENT.has(call.method),
+    );
     res.on('error', ignoreError);
     if (streamsBody) {
       if (req.headers.expect !== undefined) continueIfAwaited(res);
       req.on('error', ignoreError);
-      req.pipe(proxyReq);
-    } else proxyReq.end();
-  }
-
-  /** A request waiting for a free socket: the idle timeout only starts with one, so the deadline starts now. */
-  function limitQueueing(proxyReq: ClientRequest, exchange: Exchange) {
-    const deadline = setTimeout(() => {
-      exchange.timedOut = true;
-      proxyReq.destroy();
-    }, timeoutMs);
-    proxyReq.once('socket', () => clearTimeout(deadline));
-    proxyReq.once('close', () => clearTimeout(deadline));
+    }
+    relay.send();
   }
 
   /** Signs in the signer's worker thread: the event loop serves the other requests in flight meanwhile. */
@@ -297,7 +354,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         throw new Error(`no upstream target built for ${route.upstream}/${principal.key.environment}`);
       // The client left while its key was checked (already observed as 499): nothing to send.
       if (!req.socket || req.socket.destroyed) return;
-      const exchange: Exchange = { route, target, proxyReq: null, aborted: false, timedOut: false };
+      const exchange: Exchange = { route, target, controller: null, aborted: false, timedOut: false };
       inFlight++;
       // The client went away before its answer was complete: stop the upstream exchange too
       // (`close` comes once: `on` spares the once-wrapper).
@@ -305,7 +362,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         inFlight--;
         if (res.writableFinished) return;
         exchange.aborted = true;
-        exchange.proxyReq?.destroy();
+        exchange.controller?.abort(CLIENT_GONE);
       });
       const identity = identityOf(principal, call.method, call.url);
       // Alone, signing inline answers soonest; with other requests in flight, the ~24 µs of ES256
@@ -318,8 +375,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         .then((assertion) => send(call, req, res, exchange, assertion));
     },
     close() {
-      httpAgent.destroy();
-      httpsAgent.destroy();
+      for (const { pool } of targets.values()) pool.destroy().catch(ignoreError);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   ENVIRONMENT_HEADER,
   IDENTITY_HEADER,
@@ -140,7 +140,8 @@ function connectionTokens(rawHeaders: readonly string[]): Set<string> | null {
 /**
  * The upstream request's headers as a flat `[name, value, …]` list (node:http's raw form): the
  * client's headers (duplicates kept) minus credentials, every `x-keygate-*`, forwarding headers,
- * hop-by-hop headers, framing headers and `Host`; then the body's framing, `Host` of the upstream, the signed assertion
+ * hop-by-hop headers, framing headers and `Host`; then the body's Content-Length (a chunked body is
+ * framed by the client library), `Host` of the upstream, the signed assertion
  * (`X-Keygate-Identity`), plain `X-Keygate-Key-Id` / `-Environment` / `-Scopes` (comma-separated),
  * `X-Request-Id` and `X-Forwarded-For` / `-Proto` / `-Host` describing the resolved client.
  */
@@ -160,7 +161,8 @@ export function upstreamHeaderList(
     out.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   const { key, requestId, clientIp } = principal;
-  if (request.framing) out.push(request.framing[0], request.framing[1]);
+  // A chunked body is framed by the client library (undici chunks a body of unknown length itself).
+  if (request.framing && request.framing !== CHUNKED) out.push(request.framing[0], request.framing[1]);
   out.push(
     'host',
     upstreamHost,
@@ -188,10 +190,25 @@ const GATEWAY_OWNED = new Set(['x-request-id', 'ratelimit-policy', 'ratelimit', 
 /** Replaced too when the route table deprecates the route: the table is the authority on its lifecycle. */
 const DEPRECATION_OWNED = new Set(['deprecation', 'sunset']);
 
-/** Header names a `Connection` value lists besides the usual `keep-alive` / `close`, else null. */
-function listedHopHeaders(connection: string | undefined): string[] | null {
-  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return null;
-  return connection.toLowerCase().split(/ *, */);
+/** An upstream's raw header list as undici reports it: names and values alternating, as bytes. */
+export type RawHeaderList = readonly (Buffer | string)[];
+
+/** A raw header's text, byte for byte (latin1, as node:http reads and writes header bytes). */
+function textOf(raw: Buffer | string): string {
+  return typeof raw === 'string' ? raw : raw.toString('latin1');
+}
+
+/** Header names the upstream's `Connection` headers list besides the usual `keep-alive` / `close`, else null. */
+function listedHopHeaders(raw: RawHeaderList): string[] | null {
+  let listed: string[] | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length !== 10 || textOf(raw[i]!).toLowerCase() !== 'connection') continue;
+    const value = textOf(raw[i + 1]!).toLowerCase();
+    if (value === 'keep-alive' || value === 'close') continue;
+    listed ??= [];
+    listed.push(...value.split(/ *, */));
+  }
+  return listed;
 }
 
 /**
@@ -200,17 +217,17 @@ function listedHopHeaders(connection: string | undefined): string[] | null {
  */
 export function clientResponseHeaderList(
   gatewayHeaders: string[],
-  upstream: Pick<IncomingMessage, 'rawHeaders' | 'headers'>,
+  raw: RawHeaderList,
   deprecated: boolean,
 ): string[] {
-  const raw = upstream.rawHeaders;
-  const listed = listedHopHeaders(upstream.headers.connection);
+  const listed = listedHopHeaders(raw);
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || GATEWAY_OWNED.has(name)) continue;
-    if (deprecated && DEPRECATION_OWNED.has(name)) continue;
-    if (listed?.includes(name)) continue;
-    gatewayHeaders.push(raw[i]!, raw[i + 1]!);
+    const name = textOf(raw[i]!);
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || GATEWAY_OWNED.has(lower)) continue;
+    if (deprecated && DEPRECATION_OWNED.has(lower)) continue;
+    if (listed?.includes(lower)) continue;
+    gatewayHeaders.push(name, textOf(raw[i + 1]!));
   }
   return gatewayHeaders;
 }

@@ -48,7 +48,7 @@ describe('data plane: request body framing', () => {
   });
 
   describe('POST with a chunked body', () => {
-    it('reaches the upstream re-chunked, the body intact', async () => {
+    it('reaches the upstream with framing of its own (chunked, or a Content-Length once the whole body arrived), the body intact', async () => {
       const res = await exchangeRaw(
         listening.port,
         `POST /v2/carts HTTP/1.1\r\nHost: gw\r\n${auth}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
@@ -57,8 +57,12 @@ describe('data plane: request body framing', () => {
       assert.equal(res.status, 200);
       assert.equal(gw.live.seen.length, 1);
       assert.equal(gw.live.seen[0]!.bodyBytes, 7);
-      assert.equal(gw.live.seen[0]!.headers['transfer-encoding'], 'chunked');
-      assert.equal(gw.live.seen[0]!.headers['content-length'], undefined);
+      const { headers } = gw.live.seen[0]!;
+      const framing = [headers['transfer-encoding'], headers['content-length']];
+      assert.ok(
+        ['chunked,', ',7'].includes(framing.join(',')),
+        `one framing header, stated by the gateway: ${framing.join(',')}`,
+      );
     });
   });
 

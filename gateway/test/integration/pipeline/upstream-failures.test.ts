@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import request from 'supertest';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
@@ -160,6 +161,58 @@ describe('key pipeline: upstream failures', () => {
           metrics.text,
           /keygate_upstream_duration_seconds_count\{[^}]*outcome="timeout"[^}]*\} 1/,
         );
+      });
+    });
+
+    describe('with every upstream connection busy (KEYGATE_UPSTREAM_CONNECTIONS=1)', () => {
+      it('answers a call that waited the whole timeout for a connection with 504, and never sends it', async () => {
+        // The upstream streams its answers slowly (a chunk every 50 ms for 900 ms): never silent, never
+        // done soon; `?warm` (the key's first call, which verifies it) is answered at once.
+        const seen: string[] = [];
+        const slow = createHttpServer((req, res) => {
+          seen.push(req.url ?? '');
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          if (req.url?.endsWith('?warm')) return res.end();
+          let chunks = 0;
+          const tick = setInterval(() => {
+            res.write('.');
+            if (++chunks === 18) {
+              clearInterval(tick);
+              res.end();
+            }
+          }, 50);
+        });
+        await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+        raw = slow as unknown as Server;
+        const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+        gw = await startTestGateway({
+          upstreamUrls: { live: url },
+          env: { KEYGATE_UPSTREAM_TIMEOUT_MS: '300', KEYGATE_UPSTREAM_CONNECTIONS: '1' },
+        });
+        const { token } = await seedKey(gw.store, gw.hasher);
+        const call = (path: string) =>
+          request(gw.app).get(path).set('Authorization', `Bearer ${token}`).buffer(true);
+        assert.equal((await call('/v2/catalog/products?warm')).status, 200);
+        // supertest sends a request once it is awaited (then): started now, awaited later.
+        const first = call('/v2/catalog/products?n=1').then((res) => res);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const startedAt = performance.now();
+        const waiting = await call('/v2/catalog/products?n=2');
+        const waited = performance.now() - startedAt;
+        assert.equal(waiting.status, 504);
+        assert.equal(waiting.body.code, 'UPSTREAM_TIMEOUT');
+        assert.ok(waited < 850, `answered while the first call still held the connection (${waited} ms)`);
+        const done = await first;
+        assert.equal(done.status, 200);
+        assert.equal(done.text, '.'.repeat(18));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.deepEqual(
+          seen,
+          ['/v2/catalog/products?warm', '/v2/catalog/products?n=1'],
+          'the call that timed out waiting was never sent',
+        );
+        const metrics = (await request(gw.app).get('/metrics')).text;
+        assert.match(metrics, /keygate_upstream_duration_seconds_count\{[^}]*outcome="timeout"[^}]*\} 1/);
       });
     });
   });

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       assert.equal(config.usageFlushMs, 2000);
       assert.equal(config.logRetentionDays, 14);
       assert.equal(config.upstreamTimeoutMs, 30_000);
+      assert.equal(config.upstreamConnections, 256);
       assert.equal(config.cacheMaxEntries, 100_000);
       assert.equal(config.usageRetentionDays, 90);
       assert.equal(config.maxConcurrentVerifications, 2 * availableParallelism());
@@ -135,6 +136,7 @@ describe('loadConfig', () => {
             KEYGATE_REDIS_STALENESS_MS: '0',
             KEYGATE_REDIS_CIRCUIT_TIMEOUTS: 'never',
             KEYGATE_REDIS_CIRCUIT_PROBE_MS: '-1',
+            KEYGATE_UPSTREAM_CONNECTIONS: '0',
           }),
         (error: Error) => {
           assert.doesNotMatch(error.message, /\n/);
@@ -152,6 +154,7 @@ describe('loadConfig', () => {
             'KEYGATE_REDIS_STALENESS_MS',
             'KEYGATE_REDIS_CIRCUIT_TIMEOUTS',
             'KEYGATE_REDIS_CIRCUIT_PROBE_MS',
+            'KEYGATE_UPSTREAM_CONNECTIONS',
           ]) {
             assert.match(error.message, new RegExp(name), `mentions ${name}: ${error.message}`);
           }

@@ -124,6 +124,13 @@ describe('upstream headers', () => {
       ['content-length', '12'],
     ]);
     assert.equal(pairs.filter(([name]) => /^(content-length|transfer-encoding)$/i.test(name)).length, 1);
+    // A chunked body's framing is left to the client library, which chunks a body of unknown length.
+    const chunked = { ...request, framing: framingOf({ 'transfer-encoding': 'gzip, chunked' }) };
+    const chunkedPairs = pairsOf(upstreamHeaderList(raw, principal, chunked, 'signed', 'upstream:1'));
+    assert.equal(
+      chunkedPairs.filter(([name]) => /^(content-length|transfer-encoding)$/i.test(name)).length,
+      0,
+    );
   });
 
   it('frames a client transfer coding as chunked, a Content-Length as itself, and no framing as no body', () => {
