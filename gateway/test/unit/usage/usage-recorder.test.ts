@@ -145,15 +145,16 @@ describe('createUsageRecorder', () => {
     const calls = (from: number, count: number) =>
       Array.from({ length: count }, (_, i) => call({ requestId: `req_${from + i}` }));
 
-    it('flushes them without waiting for the timer, once per batch', async () => {
+    it('writes the log lines alone without waiting for the timer, once per batch', async () => {
       const { store, recorder } = started();
       for (const c of calls(0, EARLY_FLUSH_LINES - 1)) recorder.record(c);
       await setImmediatePromise();
       assert.equal(store.calls.appendLogs ?? 0, 0, 'one line short: nothing written yet');
       for (const c of calls(EARLY_FLUSH_LINES, 3)) recorder.record(c);
       await setImmediatePromise();
-      assert.equal(store.calls.appendLogs, 1, 'the 1,000th line started one flush, not four');
+      assert.equal(store.calls.appendLogs, 1, 'the last line of the batch started one write, not four');
       assert.equal(store.logs.length, EARLY_FLUSH_LINES + 2);
+      assert.equal(store.calls.recordUsage ?? 0, 0, 'usage waits for the timer');
       await recorder.close();
       const counted = store.usage.flat().reduce((sum, bucket) => sum + bucket.calls, 0);
       assert.equal(counted, EARLY_FLUSH_LINES + 2, 'every call counted once');
