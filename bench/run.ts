@@ -77,6 +77,7 @@ function scenariosOf(stack: Stack): Scenario[] {
     ['direct', 'direct to the no-op upstream', stack.noopUrl, {}],
     ['pipe', 'raw node:http keep-alive pipe proxy', stack.pipeUrl, {}],
     ['pipe-sign', 'raw pipe + signed identity, nothing else', stack.signingPipeUrl, {}],
+    ['pipe-undici', 'raw pipe with undici as the client', stack.undiciPipeUrl, {}],
     ['express-hpm', 'Express 5 + http-proxy-middleware only', stack.expressProxyUrl, {}],
     ['off', 'gateway, policies off', gw.policiesOff.url, {}],
     ['memory', 'gateway, memory mode (100 keys)', gw.memory.url, bearer(tokens.memory)],
@@ -190,6 +191,7 @@ function cpuSection(scenarios: readonly Scenario[]): string[] {
     ...implied('full (memory) ÷ policies off', 'off', 'memory'),
     ...implied('policies off ÷ raw pipe', 'pipe', 'off'),
     ...implied('Express 5 + http-proxy-middleware ÷ raw pipe', 'pipe', 'express-hpm'),
+    ...implied('policies off ÷ raw pipe with undici', 'pipe-undici', 'off'),
   ];
 }
 
@@ -368,6 +370,11 @@ async function main(): Promise<void> {
   const rows = scenarios.map((s) => formatRow(s.label, s.connections, results.get(s.id)!));
   const targets = targetsOf(results, verifications);
   const libraries = [
+    [
+      'raw pipe with undici ÷ raw pipe (node:http), the client library alone',
+      ratio(results, 'pipe-undici', 'pipe'),
+    ],
+    ["policies off ÷ raw pipe with undici (the gateway's client)", ratio(results, 'off', 'pipe-undici')],
     ['Express 5 + http-proxy-middleware ÷ raw pipe', ratio(results, 'express-hpm', 'pipe')],
     ['policies off ÷ Express 5 + http-proxy-middleware', ratio(results, 'off', 'express-hpm')],
   ].flatMap(([name, value]) => (value === null ? [] : [`- ${name}: ${(value as number).toFixed(3)}`]));

@@ -18,6 +18,8 @@ export interface Stack {
   pipeUrl: string;
   /** The raw pipe plus a per-request signed identity assertion, and nothing else. */
   signingPipeUrl: string;
+  /** The raw pipe with undici's client (the gateway's) instead of node:http's `request`. */
+  undiciPipeUrl: string;
   /** Express 5 + http-proxy-middleware alone, in front of the no-op upstream. */
   expressProxyUrl: string;
   expressUrl: string;
@@ -140,9 +142,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     startServer('bare-express', 'bare-express.ts'),
     startRedis(data('redis')),
   ]);
-  const [pipeUrl, signingPipeUrl, expressProxyUrl] = await Promise.all([
+  const [pipeUrl, signingPipeUrl, undiciPipeUrl, expressProxyUrl] = await Promise.all([
     startServer('pipe-proxy', 'pipe-proxy.ts', [noopUrl]),
     startServer('signing-pipe-proxy', 'signing-pipe-proxy.ts', [noopUrl]),
+    startServer('undici-pipe-proxy', 'undici-pipe-proxy.ts', [noopUrl]),
     startServer('express-hpm-proxy', 'express-hpm-proxy.ts', [noopUrl]),
   ]);
 
@@ -232,6 +235,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     noopUrl,
     pipeUrl,
     signingPipeUrl,
+    undiciPipeUrl,
     expressProxyUrl,
     expressUrl,
     gateways: { policiesOff, memory, memory100k, redis, commerce },
