@@ -25,6 +25,9 @@ import {
   formatFacts,
   formatRow,
   formatTarget,
+  type Paired,
+  pairedP50Difference,
+  pairedRatio,
   type Summary,
   summarize,
   TABLE_HEAD,
@@ -270,25 +273,49 @@ async function measure(scenarios: readonly Scenario[]): Promise<Map<string, Summ
   return new Map([...runs].map(([id, measured]) => [id, summarize(measured)]));
 }
 
-function ratio(results: Map<string, Summary>, a: string, b: string): number | null {
+/** a ÷ b in rps, taken within each round, then the median (`pairedRatio`); null unless both ran. */
+function ratio(results: Map<string, Summary>, a: string, b: string): Paired | null {
   const x = results.get(a);
   const y = results.get(b);
-  return x && y ? x.rps / y.rps : null;
+  return x && y ? pairedRatio(x, y) : null;
+}
+
+/** a's p50 − b's, taken within each round, then the median; null unless both ran. */
+function addedP50(results: Map<string, Summary>, a: string, b: string): Paired | null {
+  const x = results.get(a);
+  const y = results.get(b);
+  return x && y ? pairedP50Difference(x, y) : null;
+}
+
+const formatPaired = (paired: Paired, digits = 3) =>
+  `${paired.value.toFixed(digits)} (rounds ${paired.low.toFixed(digits)} to ${paired.high.toFixed(digits)})`;
+
+/**
+ * How far the machine itself moved during the run: the same no-op upstream, measured directly, in
+ * each round. Ratios within a round divide the drift out, but not what changes inside one round.
+ */
+function noiseOf(results: Map<string, Summary>): string[] {
+  const direct = results.get('direct');
+  if (!direct || direct.rounds.length < 2) return [];
+  const low = Math.min(...direct.rounds);
+  const high = Math.max(...direct.rounds);
+  return [
+    `- machine drift: direct to the no-op upstream (the same work every round) ran at ${Math.round(low)} to ` +
+      `${Math.round(high)} rps over the rounds, highest ÷ lowest ${(high / low).toFixed(2)}`,
+  ];
 }
 
 function targetsOf(results: Map<string, Summary>, verifications: Map<BenchGateway, number>): Target[] {
   const targets: Target[] = [];
-  const add = (name: string, value: number | null, op: Target['op'], bound: number, unit = '') => {
+  const add = (name: string, value: number | Paired | null, op: Target['op'], bound: number, unit = '') => {
     if (value !== null) targets.push(target(name, value, op, bound, unit));
   };
   add('full (memory) ÷ policies off, rps', ratio(results, 'memory', 'off'), '>=', 0.9);
   add('policies off ÷ raw pipe, rps', ratio(results, 'off', 'pipe'), '>=', 0.85);
   add('Redis ÷ memory, rps', ratio(results, 'redis', 'memory'), '>=', 0.75);
-  const full = results.get('memory-c1');
-  const direct = results.get('direct-c1');
   add(
     'added p50 at 1 connection (memory − direct)',
-    full && direct ? full.p50Ms - direct.p50Ms : null,
+    addedP50(results, 'memory-c1', 'direct-c1'),
     '<=',
     0.3,
     'ms',
@@ -311,24 +338,22 @@ function signingReferenceOf(results: Map<string, Summary>): string[] {
   const signed = ratio(results, 'pipe-sign', 'pipe');
   if (signed !== null) {
     lines.push(
-      `- raw pipe + signed identity ÷ raw pipe, rps: ${signed.toFixed(3)} (what the per-request signature ` +
+      `- raw pipe + signed identity ÷ raw pipe, rps: ${formatPaired(signed)} (what the per-request signature ` +
         'alone leaves of the raw pipe; the policies off ÷ raw pipe target is 0.85)',
     );
   }
   const closeness = ratio(results, 'off', 'pipe-sign');
   if (closeness !== null) {
-    lines.push(`- policies off ÷ (raw pipe + signed identity), rps: ${closeness.toFixed(3)}`);
+    lines.push(`- policies off ÷ (raw pipe + signed identity), rps: ${formatPaired(closeness)}`);
   }
-  const direct = results.get('direct-c1');
   for (const [id, what] of [
     ['pipe-c1', 'raw pipe'],
     ['pipe-sign-c1', 'raw pipe + signed identity'],
   ] as const) {
-    const proxied = results.get(id);
-    if (proxied && direct) {
+    const added = addedP50(results, id, 'direct-c1');
+    if (added !== null) {
       lines.push(
-        `- added p50 at 1 connection, ${what} − direct: ${(proxied.p50Ms - direct.p50Ms).toFixed(3)} ms ` +
-          '(the gateway target is 0.3 ms)',
+        `- added p50 at 1 connection, ${what} − direct: ${formatPaired(added)} ms (the gateway target is 0.3 ms)`,
       );
     }
   }
@@ -377,12 +402,12 @@ async function main(): Promise<void> {
     ["policies off ÷ raw pipe with undici (the gateway's client)", ratio(results, 'off', 'pipe-undici')],
     ['Express 5 + http-proxy-middleware ÷ raw pipe', ratio(results, 'express-hpm', 'pipe')],
     ['policies off ÷ Express 5 + http-proxy-middleware', ratio(results, 'off', 'express-hpm')],
-  ].flatMap(([name, value]) => (value === null ? [] : [`- ${name}: ${(value as number).toFixed(3)}`]));
+  ].flatMap(([name, value]) => (value === null ? [] : [`- ${name}: ${formatPaired(value as Paired)}`]));
   const commerce = [
     ['catalogue ÷ bare Express, both via gateway', ratio(results, 'catalog', 'express-gw')],
     ['GraphQL ÷ bare Express, both via gateway', ratio(results, 'graphql', 'express-gw')],
     ['bare Express via gateway ÷ direct', ratio(results, 'express-gw', 'express')],
-  ].flatMap(([name, value]) => (value === null ? [] : [`- ${name}: ${(value as number).toFixed(3)}`]));
+  ].flatMap(([name, value]) => (value === null ? [] : [`- ${name}: ${formatPaired(value as Paired)}`]));
   const facts = collectFacts(
     `wrk -t1, ${SECONDS} s per run, ${ROUNDS} rounds (median), ${WARMUP_SECONDS} s warm-up per target, ` +
       `gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}, ${PRODUCTS} products, ${SMALL_KEYS} / ${LARGE_KEYS} keys`,
@@ -392,6 +417,7 @@ async function main(): Promise<void> {
   );
   const body = [
     ...formatFacts(facts),
+    ...noiseOf(results),
     '',
     ...TABLE_HEAD,
     ...rows,

@@ -10,6 +10,8 @@ export interface Summary {
   p99Ms: number;
   /** Every round's rps, in order, to show the spread. */
   rounds: number[];
+  /** Every round's p50 (ms), in order. */
+  p50Rounds: number[];
   errors: number;
 }
 
@@ -25,8 +27,35 @@ export function summarize(runs: readonly Measurement[]): Summary {
     p50Ms: median(runs.map((run) => run.p50Ms)),
     p99Ms: median(runs.map((run) => run.p99Ms)),
     rounds: runs.map((run) => run.rps),
+    p50Rounds: runs.map((run) => run.p50Ms),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
   };
+}
+
+/** A figure compared within each round: the median over the rounds, and the lowest and highest round. */
+export interface Paired {
+  value: number;
+  low: number;
+  high: number;
+}
+
+function pairedOver(values: readonly number[]): Paired {
+  return { value: median(values), low: Math.min(...values), high: Math.max(...values) };
+}
+
+/**
+ * a's rps ÷ b's, taken in each round (where the two ran minutes apart at most, mostly one after
+ * the other), then the median over the rounds. Drift of the machine's speed between rounds (other
+ * guests on the host, which steal does not show) divides out of each round's ratio; a ratio of the
+ * two medians keeps it, as the rounds' medians may come from different moments.
+ */
+export function pairedRatio(a: Summary, b: Summary): Paired {
+  return pairedOver(a.rounds.map((rps, round) => rps / b.rounds[round]!));
+}
+
+/** a's p50 − b's p50 (ms), taken in each round, then the median over the rounds. */
+export function pairedP50Difference(a: Summary, b: Summary): Paired {
+  return pairedOver(a.p50Rounds.map((p50, round) => p50 - b.p50Rounds[round]!));
 }
 
 /** One target line: a measured value against its bound. */
@@ -38,11 +67,21 @@ export interface Target {
   bound: number;
   unit: string;
   pass: boolean;
+  /** For a figure compared within each round: its lowest and highest round. */
+  rounds?: { low: number; high: number };
 }
 
-export function target(name: string, value: number, op: Target['op'], bound: number, unit = ''): Target {
+export function target(
+  name: string,
+  measured: number | Paired,
+  op: Target['op'],
+  bound: number,
+  unit = '',
+): Target {
+  const value = typeof measured === 'number' ? measured : measured.value;
   const pass = op === '>=' ? value >= bound : op === '<=' ? value <= bound : value === bound;
-  return { name, value, op, bound, unit, pass };
+  const rounds = typeof measured === 'number' ? undefined : { low: measured.low, high: measured.high };
+  return { name, value, op, bound, unit, pass, ...(rounds ? { rounds } : {}) };
 }
 
 /** Machine and code facts written with every result. */
@@ -94,7 +133,8 @@ export const TABLE_HEAD = [
 
 export function formatTarget(t: Target): string {
   const digits = t.unit === 'ms' ? 3 : t.op === '=' ? 0 : 3;
-  const value = `${fixed(t.value, digits)}${t.unit ? ` ${t.unit}` : ''}`;
+  const range = t.rounds ? ` (rounds ${fixed(t.rounds.low, digits)} to ${fixed(t.rounds.high, digits)})` : '';
+  const value = `${fixed(t.value, digits)}${t.unit ? ` ${t.unit}` : ''}${range}`;
   const bound = `${t.op} ${fixed(t.bound, t.op === '=' ? 0 : 2)}${t.unit ? ` ${t.unit}` : ''}`;
   return `| ${t.name} | ${value} | ${bound} | ${t.pass ? 'PASS' : 'MISS'} |`;
 }
@@ -118,7 +158,7 @@ const INTRO = [
   '',
   'Written by `pnpm bench` (bench/run.ts): the newest run under "Latest", the one before it under',
   '"Previous". Figures are medians over interleaved rounds on one shared machine; compare ratios, not',
-  'absolute numbers across machines.',
+  'absolute numbers across machines. Target ratios are taken within each round, then the median.',
   '',
 ];
 
