@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { IDENTITY_HEADER } from '@keygate/identity';
 import request from 'supertest';
@@ -29,16 +29,8 @@ async function startHttpsUpstream() {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   server.on('tlsClientError', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnce(server);
+  return { url: `https://127.0.0.1:${port}`, seen, close };
 }
 
 describe('key pipeline: the connection to the upstream', () => {
@@ -107,17 +99,9 @@ describe('key pipeline: the connection to the upstream', () => {
         };
         pump();
       });
-      await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
-      closers.push(
-        () =>
-          new Promise<void>((resolve) => {
-            big.closeAllConnections();
-            big.close(() => resolve());
-          }),
-      );
-      gw = await startTestGateway({
-        upstreamUrls: { live: `http://127.0.0.1:${(big.address() as AddressInfo).port}` },
-      });
+      const upstream = await listenOnce(big);
+      closers.push(upstream.close);
+      gw = await startTestGateway({ upstreamUrls: { live: `http://127.0.0.1:${upstream.port}` } });
       const { token } = await seedKey(gw.store, gw.hasher);
       const listening = await listenOnce(gw.app);
       closers.push(listening.close);
