@@ -31,6 +31,49 @@ export function logRowsOf(entries: readonly ApiLogEntry[]): LogRows {
   return rows;
 }
 
+/** A path that could be mistaken for the packing's separators (or its own escape) travels as JSON. */
+const NEEDS_ESCAPE = /[\t\n]|^"/;
+
+/**
+ * API-log lines packed into one string for the writer thread: a line per entry, its fields (in
+ * LogRows order) separated by tabs. Ids, times, methods, client addresses and numbers never hold a
+ * tab or a newline; a path that does (or starts with `"`) is written as a JSON string. The latency
+ * (ms, rounded to the µs) travels as whole microseconds: turning a fractional number into text
+ * cost 0.5 µs of the line's 1.0, an integer almost nothing. Posting an array of 9 values a line
+ * instead cost ~1 µs a line on the event loop (structured clone copies value by value); one flat
+ * string is copied whole.
+ */
+export function packLogRows(entries: readonly ApiLogEntry[]): string {
+  const lines = new Array<string>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const path = NEEDS_ESCAPE.test(entry.path) ? JSON.stringify(entry.path) : entry.path;
+    lines[i] =
+      `${entry.id}\t${entry.keyId}\t${entry.secretId}\t${entry.at}\t${entry.method}\t${path}\t` +
+      `${entry.status}\t${Math.round(entry.latencyMs * 1000)}\t${entry.clientIp}`;
+  }
+  return lines.join('\n');
+}
+
+/** The LogRows of a packLogRows string. */
+export function unpackLogRows(packed: string): LogRows {
+  if (packed === '') return [];
+  const lines = packed.split('\n');
+  const rows: LogRows = new Array(lines.length * LOG_ROW_FIELDS);
+  let at = 0;
+  for (const line of lines) {
+    const fields = line.split('\t');
+    if (fields.length !== LOG_ROW_FIELDS)
+      throw new Error(`a packed API-log line has ${fields.length} fields`);
+    const path = fields[5]!;
+    for (let i = 0; i < LOG_ROW_FIELDS; i++) rows[at++] = fields[i]!;
+    rows[at - 4] = path.startsWith('"') ? (JSON.parse(path) as string) : path;
+    rows[at - 3] = Number(fields[6]);
+    rows[at - 2] = Number(fields[7]) / 1000;
+  }
+  return rows;
+}
+
 /**
  * Inserts API-log lines on `client`, LOG_ROWS_PER_TRANSACTION to a transaction. A line already
  * there (same request id) is skipped, so a batch sent again after a failure lands once.

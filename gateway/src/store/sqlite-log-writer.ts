@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ApiLogEntry } from '../keys/model.ts';
-import { logRowsOf } from './sqlite-log-rows.ts';
+import { packLogRows } from './sqlite-log-rows.ts';
 
 /** Appends API-log lines to the SQLite file from a worker thread. */
 export interface SqliteLogWriter {
@@ -63,7 +63,7 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
       return new Promise<void>((resolve, reject) => {
         waiting.set(seq, { resolve, reject });
         worker.ref();
-        worker.postMessage({ seq, rows: logRowsOf(entries) });
+        worker.postMessage({ seq, packed: packLogRows(entries) });
       });
     },
     async close() {

@@ -60,6 +60,39 @@ describe('startSqliteLogWriter (API-log lines written by a worker thread)', () =
     });
   });
 
+  it('lands every field exactly as given, paths with tabs, newlines, quotes and non-ASCII text included', async () => {
+    await openSqliteKeyStore(file).close();
+    writer = startSqliteLogWriter(file);
+    const paths = [
+      '/v2/catalog/products?q=a\tb',
+      '/v2/a\nb\n',
+      '"/v2/quoted"',
+      '/v2/\\x"y',
+      '/v2/catalog/products?q=K\u00e4se&x=\u{1f600}',
+      '',
+    ];
+    const lines = paths.map((path, i) => ({
+      ...line(i),
+      path,
+      method: i % 2 === 0 ? 'GET' : 'DELETE',
+      status: 400 + i,
+      latencyMs: 0.125 * i + 1e-3,
+      clientIp: '2001:db8::7',
+    }));
+    await writer.append(lines);
+    const reader = new Database(file, { readonly: true });
+    try {
+      const rows = reader
+        .prepare(
+          'SELECT id, key_id AS keyId, secret_id AS secretId, at, method, path, status, latency_ms AS latencyMs, client_ip AS clientIp FROM api_logs ORDER BY id',
+        )
+        .all();
+      assert.deepEqual(rows, lines);
+    } finally {
+      reader.close();
+    }
+  });
+
   it('lands a line sent twice (a retried flush) once', async () => {
     await openSqliteKeyStore(file).close();
     writer = startSqliteLogWriter(file);
