@@ -38,6 +38,20 @@ const json = JSON.stringify;
 const field = (name: string, value: string | undefined) =>
   value === undefined ? '' : `,"${name}":${json(value)}`;
 
+/**
+ * `String(us / 1000)` for a whole, non-negative count of microseconds below 2^53: the text JSON gives
+ * a latency rounded to the µs (`1.5`, `12`, `0.007`), built from integers. V8 turned the fractional
+ * number into text in 0.5 µs of the access line's 2.3.
+ */
+export function millisecondsText(us: number): string {
+  const whole = Math.floor(us / 1000);
+  const fraction = us - whole * 1000;
+  if (fraction === 0) return `${whole}`;
+  if (fraction % 100 === 0) return `${whole}.${fraction / 100}`;
+  if (fraction % 10 === 0) return `${whole}.${fraction < 100 ? '0' : ''}${fraction / 10}`;
+  return `${whole}.${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}`;
+}
+
 /** Recurring values per field (methods, rules, key and secret ids, client addresses) kept encoded. */
 const MAX_KEPT_FRAGMENTS = 1_024;
 
@@ -107,7 +121,7 @@ export function createAccessLine(logger: Logger): AccessLine {
       `${head}${Date.now()}${bindings}${field('requestId', call.requestId)}${field('clientRequestId', call.clientRequestId)}` +
       `${method(call.method)}${field('path', redactTokens(call.url).slice(0, MAX_LOGGED_PATH))},"status":${status}` +
       `${rule(call.route?.rule)}${keyId(principal?.key.id)}${secretId(principal?.secret.id)}` +
-      `${clientIp(call.clientIp)},"latencyMs":${Math.round(latencyMs * 1e3) / 1e3},"msg":"request"}\n`;
+      `${clientIp(call.clientIp)},"latencyMs":${millisecondsText(Math.round(latencyMs * 1e3))},"msg":"request"}\n`;
     held.push(line);
     heldChars += line.length;
     if (heldChars >= ACCESS_CHUNK_CHARS) flush();

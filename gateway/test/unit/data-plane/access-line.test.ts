@@ -5,6 +5,7 @@ import {
   ACCESS_CHUNK_CHARS,
   ACCESS_FLUSH_MS,
   createAccessLine,
+  millisecondsText,
 } from '../../../src/data-plane/call-observer.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 
@@ -141,5 +142,33 @@ describe('createAccessLine', () => {
       parsed.map((line) => [line.keyId, line.secretId, line.clientIp]),
       ids.map((id) => [`key_${id}`, `sec_${id}`, `10.0.${id >> 8}.${id & 255}`]),
     );
+  });
+
+  it('writes each latency as JSON writes it rounded to the µs (whole, one to three decimals, sub-ms)', () => {
+    const { logger, lines } = sinkLogger();
+    const accessLine = createAccessLine(logger);
+    const latencies = [
+      0, 0.0004, 0.0006, 0.007, 0.05, 0.3, 1, 1.5, 1.25, 1.205, 12.0001, 999.9999, 86_400_000.123,
+    ];
+    for (const latency of latencies) accessLine(call(), 200, latency);
+    accessLine.flush();
+    const written = lines.join('').split('\n').filter(Boolean);
+    assert.deepEqual(
+      written.map((line) => /"latencyMs":([^,}]+)/.exec(line)?.[1]),
+      latencies.map((latency) => JSON.stringify(Math.round(latency * 1e3) / 1e3)),
+    );
+  });
+});
+
+describe('millisecondsText', () => {
+  it('gives String(us / 1000) for every count of µs up to 3 s, and for large ones', () => {
+    for (let us = 0; us <= 3_000_000; us++) {
+      if (millisecondsText(us) !== String(us / 1000)) {
+        assert.equal(millisecondsText(us), String(us / 1000), `${us} µs`);
+      }
+    }
+    for (const us of [86_400_000_123, 2 ** 50 + 7, 123_456_789_010]) {
+      assert.equal(millisecondsText(us), String(us / 1000));
+    }
   });
 });
