@@ -4,7 +4,7 @@ import type { ApiLogEntry } from '../keys/model.ts';
 /**
  * API-log lines as the insert's positional parameters, one line after another in one flat array
  * (LOG_ROW_FIELDS values each: id, key id, secret id, at, method, path, status, latency, client IP):
- * one allocation and one array for the writer thread's message to clone, not one per line.
+ * one allocation for a whole batch, not one per line.
  */
 export type LogRows = Array<string | number>;
 
@@ -55,6 +55,19 @@ export function packLogRows(entries: readonly ApiLogEntry[]): string {
   return lines.join('\n');
 }
 
+/** The fields of one packed line, as text. */
+type PackedLine = [
+  id: string,
+  keyId: string,
+  secretId: string,
+  at: string,
+  method: string,
+  path: string,
+  status: string,
+  latencyUs: string,
+  clientIp: string,
+];
+
 /** The LogRows of a packLogRows string. */
 export function unpackLogRows(packed: string): LogRows {
   if (packed === '') return [];
@@ -65,11 +78,16 @@ export function unpackLogRows(packed: string): LogRows {
     const fields = line.split('\t');
     if (fields.length !== LOG_ROW_FIELDS)
       throw new Error(`a packed API-log line has ${fields.length} fields`);
-    const path = fields[5]!;
-    for (let i = 0; i < LOG_ROW_FIELDS; i++) rows[at++] = fields[i]!;
-    rows[at - 4] = path.startsWith('"') ? (JSON.parse(path) as string) : path;
-    rows[at - 3] = Number(fields[6]);
-    rows[at - 2] = Number(fields[7]) / 1000;
+    const [id, keyId, secretId, when, method, path, status, latencyUs, clientIp] = fields as PackedLine;
+    rows[at++] = id;
+    rows[at++] = keyId;
+    rows[at++] = secretId;
+    rows[at++] = when;
+    rows[at++] = method;
+    rows[at++] = path.startsWith('"') ? (JSON.parse(path) as string) : path;
+    rows[at++] = Number(status);
+    rows[at++] = Number(latencyUs) / 1000;
+    rows[at++] = clientIp;
   }
   return rows;
 }

@@ -1,5 +1,6 @@
 // The API-log writer's thread (see sqlite-log-writer.ts): its own connection to the gateway's SQLite
-// file, inserting the batches the main thread posts (packed, see packLogRows) and answering each with its sequence number.
+// file, inserting the batches the main thread posts (packed, see packLogRows) and answering each
+// with its sequence number.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { createLogRowInserter, unpackLogRows } from './sqlite-log-rows.ts';
