@@ -2,30 +2,33 @@ import { Worker } from 'node:worker_threads';
 import type { ApiLogEntry } from '../keys/model.ts';
 import { packLogRows } from './sqlite-log-rows.ts';
 
-/** Appends API-log lines to the SQLite file from a worker thread. */
+/** Appends API-log lines to the SQLite file, and prunes old ones, from a worker thread. */
 export interface SqliteLogWriter {
   /** Resolves once every line is committed; rejects (nothing lost: a retry lands each line once) otherwise. */
   append(entries: readonly ApiLogEntry[]): Promise<void>;
-  /** Stops the thread; appends still waiting are rejected. */
+  /** Deletes the lines older than `before` (ISO), a chunk per transaction; resolves with how many went. */
+  prune(before: string): Promise<number>;
+  /** Stops the thread; jobs still waiting are rejected. */
   close(): Promise<void>;
 }
 
 interface Waiting {
-  resolve: () => void;
+  resolve: (count: number) => void;
   reject: (error: Error) => void;
 }
 
 /**
  * The API log of a gateway on SQLite is written by a worker thread on its own connection: a flush
  * is every line of the last seconds (12,000 at 6,000 requests/s), and inserting them on the event
- * loop stopped every request for that long. The thread starts with the first append and again
- * after it died; it keeps the process alive only while an append waits for it.
+ * loop stopped every request for that long. Pruning is its job too: the hourly prune deletes an
+ * hour of lines (millions on a busy gateway). The thread starts with the first job and again after
+ * it died; it keeps the process alive only while a job waits for it.
  */
 export function startSqliteLogWriter(file: string): SqliteLogWriter {
   let current: Thread | null = null;
   let lastSeq = 0;
 
-  /** A writer thread and the appends waiting for it; a failed thread is replaced, never posted to again. */
+  /** A writer thread and the jobs waiting for it; a failed thread is replaced, never posted to again. */
   interface Thread {
     worker: Worker;
     waiting: Map<number, Waiting>;
@@ -42,11 +45,11 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
       thread.waiting.clear();
     };
     worker.unref();
-    worker.on('message', ({ seq, error }: { seq: number; error?: string }) => {
+    worker.on('message', ({ seq, count, error }: { seq: number; count?: number; error?: string }) => {
       const entry = thread.waiting.get(seq);
       thread.waiting.delete(seq);
       if (thread.waiting.size === 0) worker.unref();
-      if (error === undefined) entry?.resolve();
+      if (error === undefined) entry?.resolve(count ?? 0);
       else entry?.reject(new Error(`API-log write failed: ${error}`));
     });
     worker.on('error', retire);
@@ -54,18 +57,23 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
     return thread;
   }
 
+  /** Posts a job to the thread (started if none runs) and resolves with its answer's count. */
+  function run(job: { packed: string } | { pruneBefore: string }): Promise<number> {
+    current ??= spawn();
+    const { worker, waiting } = current;
+    const seq = ++lastSeq;
+    return new Promise<number>((resolve, reject) => {
+      waiting.set(seq, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ seq, ...job });
+    });
+  }
+
   return {
-    append(entries) {
-      if (entries.length === 0) return Promise.resolve();
-      current ??= spawn();
-      const { worker, waiting } = current;
-      const seq = ++lastSeq;
-      return new Promise<void>((resolve, reject) => {
-        waiting.set(seq, { resolve, reject });
-        worker.ref();
-        worker.postMessage({ seq, packed: packLogRows(entries) });
-      });
+    async append(entries) {
+      if (entries.length > 0) await run({ packed: packLogRows(entries) });
     },
+    prune: (before) => run({ pruneBefore: before }),
     async close() {
       const thread = current;
       current = null;

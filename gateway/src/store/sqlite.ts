@@ -7,12 +7,12 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
 import { createSqliteAdminSessions } from './sqlite-admin.ts';
-import { createLogRowInserter, logRowsOf } from './sqlite-log-rows.ts';
+import { createLogPruner, createLogRowInserter, logRowsOf } from './sqlite-log-rows.ts';
 import { type SqliteLogWriter, startSqliteLogWriter } from './sqlite-log-writer.ts';
 import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
 import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
 import * as schema from './sqlite-schema.ts';
-import { adminUsers, apiLogs, keys, secrets, usageBuckets } from './sqlite-schema.ts';
+import { adminUsers, keys, secrets, usageBuckets } from './sqlite-schema.ts';
 import { listSweepCandidateIds } from './sqlite-sweep.ts';
 import { commitKeyChange, createUsageBucketWriter, KEY_GENERATION } from './sqlite-writes.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from './store.ts';
@@ -74,8 +74,10 @@ function createSqliteKeyStore(
   const forget = () => {
     readAt = Number.NEGATIVE_INFINITY;
   };
-  // An in-memory database has no file another connection could open: its log lines are written here.
+  // An in-memory database has no file another connection could open: its log lines are written
+  // and pruned here.
   const insertLogRows = logWriter ? null : createLogRowInserter(client);
+  const pruneLogRows = logWriter ? null : createLogPruner(client);
   return {
     async commitChange(change: KeyChange) {
       return commitKeyChange(db, change);
@@ -145,7 +147,8 @@ function createSqliteKeyStore(
       return queryLogPage(db, filter);
     },
     async pruneLogs(before) {
-      return db.delete(apiLogs).where(lt(apiLogs.at, before)).run().changes;
+      // In the writer's thread: an hour of a busy gateway's lines would stop the event loop for seconds.
+      return logWriter ? logWriter.prune(before) : (pruneLogRows?.(before) ?? 0);
     },
     async createAdmin(user) {
       const result = db

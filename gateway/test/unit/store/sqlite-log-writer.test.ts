@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ApiLogEntry } from '../../../src/keys/model.ts';
 import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
-import { LOG_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-log-rows.ts';
+import { LOG_ROWS_PER_TRANSACTION, PRUNE_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-log-rows.ts';
 import { type SqliteLogWriter, startSqliteLogWriter } from '../../../src/store/sqlite-log-writer.ts';
 
 function line(i: number): ApiLogEntry {
@@ -91,6 +91,29 @@ describe('startSqliteLogWriter (API-log lines written by a worker thread)', () =
     } finally {
       reader.close();
     }
+  });
+
+  it('prunes the lines older than a time, over three chunks, in its thread while the event loop runs on', async () => {
+    await openSqliteKeyStore(file).close();
+    writer = startSqliteLogWriter(file);
+    const total = PRUNE_ROWS_PER_TRANSACTION * 3 + 500;
+    const lines = Array.from({ length: total }, (_, i) => line(i));
+    for (let i = 0; i < total; i += 10_000) await writer.append(lines.slice(i, i + 10_000));
+    const older = PRUNE_ROWS_PER_TRANSACTION * 2 + 123;
+    let turnsDuringPrune = 0;
+    const pruning = writer.prune(lines[older]!.at).then((count) => ({ count, turns: turnsDuringPrune }));
+    const countTurns = () => {
+      turnsDuringPrune++;
+      if (turnsDuringPrune < 3) setImmediate(countTurns);
+    };
+    setImmediate(countTurns);
+    const { count, turns } = await pruning;
+    assert.equal(count, older);
+    assert.equal(turns, 3, 'the event loop went on turning while the thread deleted');
+    const left = rowsOnDisk();
+    assert.equal(left.length, total - older);
+    assert.equal(left[0]!.id, lines[older]!.id);
+    assert.equal(await writer.prune(lines[older]!.at), 0, 'nothing older is left');
   });
 
   it('lands a line sent twice (a retried flush) once', async () => {

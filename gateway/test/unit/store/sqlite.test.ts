@@ -79,6 +79,38 @@ describe('openSqliteKeyStore', () => {
     });
   });
 
+  describe('API-log prune', () => {
+    it('deletes the lines older than a time off the event loop: it turns while the prune runs', async () => {
+      const store = openSqliteKeyStore(join(dir, 'gateway.db'));
+      try {
+        const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+        const lines = Array.from({ length: 20_000 }, (_, i) => ({
+          id: `req_${String(i).padStart(20, '0')}`,
+          keyId: 'key_1',
+          secretId: 'sec_1',
+          at: at(i),
+          method: 'GET',
+          path: '/v2/catalog/products',
+          status: 200,
+          latencyMs: 1,
+          clientIp: '203.0.113.7',
+        }));
+        await store.appendLogs(lines);
+        let turns = 0;
+        const pruning = store.pruneLogs(at(15_000)).then((count) => ({ count, turns }));
+        const countTurn = () => {
+          if (++turns < 2) setImmediate(countTurn);
+        };
+        setImmediate(countTurn);
+        assert.deepEqual(await pruning, { count: 15_000, turns: 2 });
+        const left = await store.queryLogs({ keyId: 'key_1', limit: 1 });
+        assert.equal(left.items[0]!.id, lines[19_999]!.id);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
   describe('change marker', () => {
     it('shows a key change another connection committed in the very next turn of the event loop', async () => {
       const file = join(dir, 'gateway.db');
