@@ -123,25 +123,3 @@ export function createLogRowInserter(client: Database.Database): (rows: Readonly
     }
   };
 }
-
-/**
- * Lines a prune deletes per statement (each its own transaction): one hour of a busy gateway's log
- * is millions of lines, and one DELETE for all of them would hold the file's write lock (key
- * changes, usage) and its thread for as long.
- */
-export const PRUNE_ROWS_PER_TRANSACTION = 5_000;
-
-/** Deletes the API-log lines older than `before` (ISO), a chunk at a time; returns how many went. */
-export function createLogPruner(client: Database.Database): (before: string) => number {
-  const deleteChunk = client.prepare(
-    'DELETE FROM api_logs WHERE rowid IN (SELECT rowid FROM api_logs WHERE at < ? LIMIT ?)',
-  );
-  return (before) => {
-    let total = 0;
-    for (;;) {
-      const { changes } = deleteChunk.run(before, PRUNE_ROWS_PER_TRANSACTION);
-      total += changes;
-      if (changes < PRUNE_ROWS_PER_TRANSACTION) return total;
-    }
-  };
-}

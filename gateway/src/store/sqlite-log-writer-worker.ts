@@ -1,9 +1,11 @@
 // The API-log writer's thread (see sqlite-log-writer.ts): its own connection to the gateway's SQLite
-// file, inserting the batches the main thread posts (packed, see packLogRows) and pruning old lines,
-// answering each job with its sequence number (and a prune with how many lines went).
+// file, inserting the batches the main thread posts (packed, see packLogRows) and pruning API-log
+// lines and usage buckets past their retention (sqlite-prune.ts), answering each job with its
+// sequence number (and a prune with how many rows went).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { createLogPruner, createLogRowInserter, unpackLogRows } from './sqlite-log-rows.ts';
+import { createLogRowInserter, unpackLogRows } from './sqlite-log-rows.ts';
+import { createLogPruner, createUsagePruner } from './sqlite-prune.ts';
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-log-writer-worker.ts runs only as a worker thread');
@@ -11,18 +13,20 @@ const client = new Database((workerData as { file: string }).file);
 client.pragma('busy_timeout = 5000');
 client.pragma('synchronous = NORMAL');
 const insertRows = createLogRowInserter(client);
-const pruneRows = createLogPruner(client);
+const pruneLogs = createLogPruner(client);
+const pruneUsage = createUsagePruner(client);
 
-/** A batch of lines to insert (packed, see packLogRows), or a prune of the lines older than an ISO time. */
-type Job = { seq: number; packed: string } | { seq: number; pruneBefore: string };
+/** A batch of lines to insert (packed, see packLogRows), or a prune of lines or usage past their retention. */
+export type LogWriterJob = { packed: string } | { pruneLogsBefore: string } | { pruneUsageBefore: number };
 
-port.on('message', (job: Job) => {
+port.on('message', ({ seq, ...job }: LogWriterJob & { seq: number }) => {
   try {
     if ('packed' in job) {
       insertRows(unpackLogRows(job.packed));
-      port.postMessage({ seq: job.seq });
-    } else port.postMessage({ seq: job.seq, count: pruneRows(job.pruneBefore) });
+      port.postMessage({ seq });
+    } else if ('pruneLogsBefore' in job) port.postMessage({ seq, count: pruneLogs(job.pruneLogsBefore) });
+    else port.postMessage({ seq, count: pruneUsage(job.pruneUsageBefore) });
   } catch (error) {
-    port.postMessage({ seq: job.seq, error: error instanceof Error ? error.message : String(error) });
+    port.postMessage({ seq, error: error instanceof Error ? error.message : String(error) });
   }
 });

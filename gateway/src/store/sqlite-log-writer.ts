@@ -1,13 +1,16 @@
 import { Worker } from 'node:worker_threads';
 import type { ApiLogEntry } from '../keys/model.ts';
 import { packLogRows } from './sqlite-log-rows.ts';
+import type { LogWriterJob } from './sqlite-log-writer-worker.ts';
 
-/** Appends API-log lines to the SQLite file, and prunes old ones, from a worker thread. */
+/** Appends API-log lines to the SQLite file, and prunes lines and usage buckets, from a worker thread. */
 export interface SqliteLogWriter {
   /** Resolves once every line is committed; rejects (nothing lost: a retry lands each line once) otherwise. */
   append(entries: readonly ApiLogEntry[]): Promise<void>;
   /** Deletes the lines older than `before` (ISO), a chunk per transaction; resolves with how many went. */
-  prune(before: string): Promise<number>;
+  pruneLogs(before: string): Promise<number>;
+  /** Deletes the usage buckets of minutes before `beforeMs`, key by key; resolves with how many went. */
+  pruneUsage(beforeMs: number): Promise<number>;
   /** Stops the thread; jobs still waiting are rejected. */
   close(): Promise<void>;
 }
@@ -20,8 +23,7 @@ interface Waiting {
 /**
  * The API log of a gateway on SQLite is written by a worker thread on its own connection: a flush
  * is every line of the last seconds (12,000 at 6,000 requests/s), and inserting them on the event
- * loop stopped every request for that long. Pruning is its job too: the hourly prune deletes an
- * hour of lines (millions on a busy gateway). The thread starts with the first job and again after
+ * loop stopped every request for that long. Pruning is its job too (see sqlite-prune.ts). The thread starts with the first job and again after
  * it died; it keeps the process alive only while a job waits for it.
  */
 export function startSqliteLogWriter(file: string): SqliteLogWriter {
@@ -58,7 +60,7 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
   }
 
   /** Posts a job to the thread (started if none runs) and resolves with its answer's count. */
-  function run(job: { packed: string } | { pruneBefore: string }): Promise<number> {
+  function run(job: LogWriterJob): Promise<number> {
     current ??= spawn();
     const { worker, waiting } = current;
     const seq = ++lastSeq;
@@ -73,7 +75,8 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
     async append(entries) {
       if (entries.length > 0) await run({ packed: packLogRows(entries) });
     },
-    prune: (before) => run({ pruneBefore: before }),
+    pruneLogs: (before) => run({ pruneLogsBefore: before }),
+    pruneUsage: (beforeMs) => run({ pruneUsageBefore: beforeMs }),
     async close() {
       const thread = current;
       current = null;

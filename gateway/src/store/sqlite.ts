@@ -7,9 +7,10 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
 import { createSqliteAdminSessions } from './sqlite-admin.ts';
-import { createLogPruner, createLogRowInserter, logRowsOf } from './sqlite-log-rows.ts';
+import { createLogRowInserter, logRowsOf } from './sqlite-log-rows.ts';
 import { type SqliteLogWriter, startSqliteLogWriter } from './sqlite-log-writer.ts';
 import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
+import { createLogPruner, createUsagePruner } from './sqlite-prune.ts';
 import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
 import * as schema from './sqlite-schema.ts';
 import { adminUsers, keys, secrets, usageBuckets } from './sqlite-schema.ts';
@@ -74,10 +75,11 @@ function createSqliteKeyStore(
   const forget = () => {
     readAt = Number.NEGATIVE_INFINITY;
   };
-  // An in-memory database has no file another connection could open: its log lines are written
-  // and pruned here.
+  // An in-memory database has no file another connection could open: its log lines are written,
+  // and they and the usage buckets pruned, here.
   const insertLogRows = logWriter ? null : createLogRowInserter(client);
   const pruneLogRows = logWriter ? null : createLogPruner(client);
+  const pruneUsageRows = logWriter ? null : createUsagePruner(client);
   return {
     async commitChange(change: KeyChange) {
       return commitKeyChange(db, change);
@@ -137,7 +139,8 @@ function createSqliteKeyStore(
       return rows.map(usageFromRow);
     },
     async pruneUsage(beforeMs) {
-      return db.delete(usageBuckets).where(lt(usageBuckets.minute, beforeMs)).run().changes;
+      // In the writer's thread, like the API-log prune below.
+      return logWriter ? logWriter.pruneUsage(beforeMs) : (pruneUsageRows?.(beforeMs) ?? 0);
     },
     async appendLogs(entries: ApiLogEntry[]) {
       if (logWriter) return logWriter.append(entries);
@@ -148,7 +151,7 @@ function createSqliteKeyStore(
     },
     async pruneLogs(before) {
       // In the writer's thread: an hour of a busy gateway's lines would stop the event loop for seconds.
-      return logWriter ? logWriter.prune(before) : (pruneLogRows?.(before) ?? 0);
+      return logWriter ? logWriter.pruneLogs(before) : (pruneLogRows?.(before) ?? 0);
     },
     async createAdmin(user) {
       const result = db

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ApiLogEntry } from '../../../src/keys/model.ts';
 import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
-import { LOG_ROWS_PER_TRANSACTION, PRUNE_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-log-rows.ts';
+import { LOG_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-log-rows.ts';
 import { type SqliteLogWriter, startSqliteLogWriter } from '../../../src/store/sqlite-log-writer.ts';
+import { PRUNE_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-prune.ts';
 
 function line(i: number): ApiLogEntry {
   return {
@@ -101,7 +102,7 @@ describe('startSqliteLogWriter (API-log lines written by a worker thread)', () =
     for (let i = 0; i < total; i += 10_000) await writer.append(lines.slice(i, i + 10_000));
     const older = PRUNE_ROWS_PER_TRANSACTION * 2 + 123;
     let turnsDuringPrune = 0;
-    const pruning = writer.prune(lines[older]!.at).then((count) => ({ count, turns: turnsDuringPrune }));
+    const pruning = writer.pruneLogs(lines[older]!.at).then((count) => ({ count, turns: turnsDuringPrune }));
     const countTurns = () => {
       turnsDuringPrune++;
       if (turnsDuringPrune < 3) setImmediate(countTurns);
@@ -113,7 +114,7 @@ describe('startSqliteLogWriter (API-log lines written by a worker thread)', () =
     const left = rowsOnDisk();
     assert.equal(left.length, total - older);
     assert.equal(left[0]!.id, lines[older]!.id);
-    assert.equal(await writer.prune(lines[older]!.at), 0, 'nothing older is left');
+    assert.equal(await writer.pruneLogs(lines[older]!.at), 0, 'nothing older is left');
   });
 
   it('lands a line sent twice (a retried flush) once', async () => {

@@ -6,6 +6,7 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../../src/store/cursor.ts';
 import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
+import { PRUNE_KEYS_PER_TRANSACTION } from '../../../src/store/sqlite-prune.ts';
 import { describeKeyStoreContract } from '../../store.contract.ts';
 
 function tempDir(): string {
@@ -105,6 +106,45 @@ describe('openSqliteKeyStore', () => {
         assert.deepEqual(await pruning, { count: 15_000, turns: 2 });
         const left = await store.queryLogs({ keyId: 'key_1', limit: 1 });
         assert.equal(left.items[0]!.id, lines[19_999]!.id);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
+  describe('usage prune', () => {
+    it('deletes the buckets of earlier minutes, key by key, off the event loop: it turns while the prune runs', async () => {
+      const store = openSqliteKeyStore(join(dir, 'gateway.db'));
+      try {
+        const t0 = Date.UTC(2026, 0, 1);
+        const keys = PRUNE_KEYS_PER_TRANSACTION * 2 + 17;
+        const buckets = Array.from({ length: keys * 3 }, (_, i) => ({
+          keyId: `key_${String(i % keys).padStart(5, '0')}`,
+          secretId: 'sec_1',
+          minute: t0 + Math.floor(i / keys) * 60_000,
+          calls: 1,
+          errors4xx: 0,
+          errors5xx: 0,
+          latencyMsSum: 1,
+          latencyHistogram: [1],
+          lastCallAt: new Date(t0).toISOString(),
+        }));
+        for (let i = 0; i < buckets.length; i += 200) await store.recordUsage(buckets.slice(i, i + 200));
+        let turns = 0;
+        const pruning = store.pruneUsage(t0 + 2 * 60_000).then((count) => ({ count, turns }));
+        const countTurn = () => {
+          if (++turns < 2) setImmediate(countTurn);
+        };
+        setImmediate(countTurn);
+        assert.deepEqual(await pruning, { count: keys * 2, turns: 2 });
+        for (const keyId of ['key_00000', `key_${String(keys - 1).padStart(5, '0')}`]) {
+          const left = await store.queryUsage({ keyId, from: t0, to: t0 + 3 * 60_000 });
+          assert.deepEqual(
+            left.map((bucket) => bucket.minute),
+            [t0 + 2 * 60_000],
+            keyId,
+          );
+        }
       } finally {
         await store.close();
       }
