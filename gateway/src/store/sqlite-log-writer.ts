@@ -23,8 +23,9 @@ interface Waiting {
 /**
  * The API log of a gateway on SQLite is written by a worker thread on its own connection: a flush
  * is every line of the last seconds (12,000 at 6,000 requests/s), and inserting them on the event
- * loop stopped every request for that long. Pruning is its job too (see sqlite-prune.ts). The thread starts with the first job and again after
- * it died; it keeps the process alive only while a job waits for it.
+ * loop stopped every request for that long. Pruning is its job too (see sqlite-prune.ts). The
+ * thread starts with the first job and again after it died; it keeps the process alive only while
+ * a job waits for it.
  */
 export function startSqliteLogWriter(file: string): SqliteLogWriter {
   let current: Thread | null = null;
@@ -52,7 +53,7 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
       thread.waiting.delete(seq);
       if (thread.waiting.size === 0) worker.unref();
       if (error === undefined) entry?.resolve(count ?? 0);
-      else entry?.reject(new Error(`API-log write failed: ${error}`));
+      else entry?.reject(new Error(`API-log writer thread: ${error}`));
     });
     worker.on('error', retire);
     worker.on('exit', (code) => retire(new Error(`API-log writer thread exited (code ${code})`)));
