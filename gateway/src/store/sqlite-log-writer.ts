@@ -1,7 +1,12 @@
 import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
 import type { ApiLogEntry } from '../keys/model.ts';
-import { packLogRows } from './sqlite-log-rows.ts';
+import { createLogRowInserter, logRowsOf, packLogRows } from './sqlite-log-rows.ts';
 import type { LogWriterJob } from './sqlite-log-writer-worker.ts';
+import { createLogPruner, createUsagePruner } from './sqlite-prune.ts';
+
+/** The API-log and pruning jobs of a SQLite store: its log-writer thread's, or done in place. */
+export type SqliteLogWork = Omit<SqliteLogWriter, 'close'>;
 
 /** Appends API-log lines to the SQLite file, and prunes lines and usage buckets, from a worker thread. */
 export interface SqliteLogWriter {
@@ -83,5 +88,20 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
       current = null;
       if (thread) await thread.worker.terminate();
     },
+  };
+}
+
+/**
+ * The writer thread's jobs done on `client` itself: an in-memory database has no file another
+ * connection could open.
+ */
+export function inPlaceLogWork(client: Database.Database): SqliteLogWork {
+  const insertRows = createLogRowInserter(client);
+  const pruneLogs = createLogPruner(client);
+  const pruneUsage = createUsagePruner(client);
+  return {
+    append: async (entries) => insertRows(logRowsOf(entries)),
+    pruneLogs: async (before) => pruneLogs(before),
+    pruneUsage: async (beforeMs) => pruneUsage(beforeMs),
   };
 }

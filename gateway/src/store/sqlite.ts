@@ -7,10 +7,8 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
 import { createSqliteAdminSessions } from './sqlite-admin.ts';
-import { createLogRowInserter, logRowsOf } from './sqlite-log-rows.ts';
-import { type SqliteLogWriter, startSqliteLogWriter } from './sqlite-log-writer.ts';
+import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './sqlite-log-writer.ts';
 import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
-import { createLogPruner, createUsagePruner } from './sqlite-prune.ts';
 import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
 import * as schema from './sqlite-schema.ts';
 import { adminUsers, keys, secrets, usageBuckets } from './sqlite-schema.ts';
@@ -75,11 +73,10 @@ function createSqliteKeyStore(
   const forget = () => {
     readAt = Number.NEGATIVE_INFINITY;
   };
-  // An in-memory database has no file another connection could open: its log lines are written,
-  // and they and the usage buckets pruned, here.
-  const insertLogRows = logWriter ? null : createLogRowInserter(client);
-  const pruneLogRows = logWriter ? null : createLogPruner(client);
-  const pruneUsageRows = logWriter ? null : createUsagePruner(client);
+  // API-log lines are written, and they and the usage buckets pruned, by the writer's thread, off the
+  // event loop (see sqlite-log-writer.ts); an in-memory database, which no other connection can
+  // open, does it in place.
+  const logWork = logWriter ?? inPlaceLogWork(client);
   return {
     async commitChange(change: KeyChange) {
       return commitKeyChange(db, change);
@@ -139,19 +136,16 @@ function createSqliteKeyStore(
       return rows.map(usageFromRow);
     },
     async pruneUsage(beforeMs) {
-      // In the writer's thread, like the API-log prune below.
-      return logWriter ? logWriter.pruneUsage(beforeMs) : (pruneUsageRows?.(beforeMs) ?? 0);
+      return logWork.pruneUsage(beforeMs);
     },
     async appendLogs(entries: ApiLogEntry[]) {
-      if (logWriter) return logWriter.append(entries);
-      insertLogRows?.(logRowsOf(entries));
+      return logWork.append(entries);
     },
     async queryLogs(filter: LogFilter) {
       return queryLogPage(db, filter);
     },
     async pruneLogs(before) {
-      // In the writer's thread: an hour of a busy gateway's lines would stop the event loop for seconds.
-      return logWriter ? logWriter.pruneLogs(before) : (pruneLogRows?.(before) ?? 0);
+      return logWork.pruneLogs(before);
     },
     async createAdmin(user) {
       const result = db
