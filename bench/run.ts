@@ -23,6 +23,7 @@ import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
 import {
   collectFacts,
   formatFacts,
+  formatPaired,
   formatRow,
   formatTarget,
   type Paired,
@@ -287,9 +288,6 @@ function addedP50(results: Map<string, Summary>, a: string, b: string): Paired |
   return x && y ? pairedP50Difference(x, y) : null;
 }
 
-const formatPaired = (paired: Paired, unit = '') =>
-  `${paired.value.toFixed(3)}${unit} (rounds ${paired.low.toFixed(3)} to ${paired.high.toFixed(3)})`;
-
 /**
  * How far the machine itself moved during the run: the same no-op upstream, measured directly, in
  * each round. Ratios within a round divide the drift out, but not what changes inside one round.
@@ -353,7 +351,7 @@ function signingReferenceOf(results: Map<string, Summary>): string[] {
     const added = addedP50(results, id, 'direct-c1');
     if (added !== null) {
       lines.push(
-        `- added p50 at 1 connection, ${what} − direct: ${formatPaired(added, ' ms')} (the gateway target is 0.3 ms)`,
+        `- added p50 at 1 connection, ${what} − direct: ${formatPaired(added, 3, 'ms')} (the gateway target is 0.3 ms)`,
       );
     }
   }

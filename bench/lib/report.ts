@@ -131,10 +131,19 @@ export const TABLE_HEAD = [
   '|---|---:|---:|---:|---:|---|',
 ];
 
+/** A figure compared within each round, with its unit and its lowest and highest round. */
+export function formatPaired(paired: Paired, digits = 3, unit = ''): string {
+  return (
+    `${fixed(paired.value, digits)}${unit ? ` ${unit}` : ''}` +
+    ` (rounds ${fixed(paired.low, digits)} to ${fixed(paired.high, digits)})`
+  );
+}
+
 export function formatTarget(t: Target): string {
   const digits = t.unit === 'ms' ? 3 : t.op === '=' ? 0 : 3;
-  const range = t.rounds ? ` (rounds ${fixed(t.rounds.low, digits)} to ${fixed(t.rounds.high, digits)})` : '';
-  const value = `${fixed(t.value, digits)}${t.unit ? ` ${t.unit}` : ''}${range}`;
+  const value = t.rounds
+    ? formatPaired({ value: t.value, ...t.rounds }, digits, t.unit)
+    : `${fixed(t.value, digits)}${t.unit ? ` ${t.unit}` : ''}`;
   const bound = `${t.op} ${fixed(t.bound, t.op === '=' ? 0 : 2)}${t.unit ? ` ${t.unit}` : ''}`;
   return `| ${t.name} | ${value} | ${bound} | ${t.pass ? 'PASS' : 'MISS'} |`;
 }
