@@ -183,7 +183,7 @@ describe('key pipeline: upstream failures', () => {
           }, 50);
         });
         await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-        raw = slow as unknown as Server;
+        raw = slow;
         const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
         gw = await startTestGateway({
           upstreamUrls: { live: url },
@@ -194,14 +194,16 @@ describe('key pipeline: upstream failures', () => {
           request(gw.app).get(path).set('Authorization', `Bearer ${token}`).buffer(true);
         assert.equal((await call('/v2/catalog/products?warm')).status, 200);
         // supertest sends a request once it is awaited (then): started now, awaited later.
-        const first = call('/v2/catalog/products?n=1').then((res) => res);
+        let firstDone = false;
+        const first = call('/v2/catalog/products?n=1').then((res) => {
+          firstDone = true;
+          return res;
+        });
         await new Promise((resolve) => setTimeout(resolve, 50));
-        const startedAt = performance.now();
         const waiting = await call('/v2/catalog/products?n=2');
-        const waited = performance.now() - startedAt;
         assert.equal(waiting.status, 504);
         assert.equal(waiting.body.code, 'UPSTREAM_TIMEOUT');
-        assert.ok(waited < 850, `answered while the first call still held the connection (${waited} ms)`);
+        assert.equal(firstDone, false, 'answered while the first call still held the connection');
         const done = await first;
         assert.equal(done.status, 200);
         assert.equal(done.text, '.'.repeat(18));
