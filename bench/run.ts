@@ -88,14 +88,23 @@ function scenariosOf(stack: Stack): Scenario[] {
     ['redis', 'gateway, Redis mode', gw.redis.url, bearer(tokens.redis)],
   ];
   const channel = { 'X-Channel': 'WEB_DE' };
+  const loaded = proxies.map(([id, label, url, headers]) => ({
+    id,
+    label,
+    url: url + ROUTE,
+    headers,
+    connections: 32,
+  }));
+  // Policies off once more, right after memory mode: the same work as the run before memory mode, so
+  // the two show what a pair of runs differs by within a round alone (see noiseOf).
+  const offAgain = {
+    ...loaded.find((scenario) => scenario.id === 'off')!,
+    id: 'off-again',
+    label: 'gateway, policies off (again, after memory mode)',
+  };
+  loaded.splice(loaded.findIndex((scenario) => scenario.id === 'memory') + 1, 0, offAgain);
   return [
-    ...proxies.map(([id, label, url, headers]) => ({
-      id,
-      label,
-      url: url + ROUTE,
-      headers,
-      connections: 32,
-    })),
+    ...loaded,
     {
       id: 'memory100k',
       label: 'gateway, memory mode (100k keys)',
@@ -297,10 +306,18 @@ function noiseOf(results: Map<string, Summary>): string[] {
   if (!direct || direct.rounds.length < 2) return [];
   const low = Math.min(...direct.rounds);
   const high = Math.max(...direct.rounds);
-  return [
+  const lines = [
     `- machine drift: direct to the no-op upstream (the same work every round) ran at ${Math.round(low)} to ` +
       `${Math.round(high)} rps over the rounds, highest ÷ lowest ${(high / low).toFixed(2)}`,
   ];
+  const again = ratio(results, 'off-again', 'off');
+  if (again !== null) {
+    lines.push(
+      `- noise within a round: policies off measured again two runs later (memory mode between) ÷ policies off: ` +
+        `${formatPaired(again)} (the same work: the spread any ratio of two runs carries)`,
+    );
+  }
+  return lines;
 }
 
 function targetsOf(results: Map<string, Summary>, verifications: Map<BenchGateway, number>): Target[] {
