@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { connect, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from 'node:net';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { IDENTITY_HEADER } from '@keygate/identity';
 import request from 'supertest';
@@ -136,6 +136,45 @@ describe('key pipeline: the connection to the upstream', () => {
       assert.equal(written, BODY);
       const head = received - BODY;
       assert.ok(head > 0 && head < 4096, 'the whole body arrived, after one response head');
+    });
+  });
+
+  describe('GET /v2/catalog/products to an upstream whose connection never completes', () => {
+    it('answers 504 UPSTREAM_TIMEOUT after the configured timeout, and keeps serving', async function () {
+      // undici's own connect timeout is 10 s: without the configured 300 ms this test runs out of time.
+      this.timeout(8_000);
+      // A TCP server that takes the connection but never answers the TLS handshake: undici's connect
+      // (which ends with the handshake for https) waits on it until its connect timeout.
+      const sockets = new Set<Socket>();
+      const silent = createTcpServer((socket) => {
+        sockets.add(socket);
+        socket.on('error', () => {});
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      closers.push(
+        () =>
+          new Promise((resolve) => {
+            for (const socket of sockets) socket.destroy();
+            silent.close(() => resolve());
+          }),
+      );
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      gw = await startTestGateway({
+        upstreamUrls: { live: url },
+        env: { KEYGATE_UPSTREAM_TIMEOUT_MS: '300' },
+      });
+      const { token } = await seedKey(gw.store, gw.hasher);
+      const call = () =>
+        request(gw!.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+      const res = await call();
+      assert.equal(res.status, 504);
+      assert.equal(res.body.code, 'UPSTREAM_TIMEOUT');
+      assert.match(res.headers['content-type'] ?? '', /application\/problem\+json/);
+      assert.ok(sockets.size >= 1, 'the gateway did open a connection to the upstream');
+      const metrics = await request(gw.app).get('/metrics');
+      assert.match(metrics.text, /keygate_upstream_duration_seconds_count\{[^}]*outcome="timeout"[^}]*\} 1/);
+      // The next call is answered the same way: a stuck connect leaves nothing behind that blocks it.
+      assert.equal((await call()).status, 504);
     });
   });
 });
