@@ -164,8 +164,7 @@ describe('key pipeline: the connection to the upstream', () => {
         env: { KEYGATE_UPSTREAM_TIMEOUT_MS: '300' },
       });
       const { token } = await seedKey(gw.store, gw.hasher);
-      const call = () =>
-        request(gw!.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
+      const call = () => request(gw!.app).get('/v2/catalog/products').set('Authorization', `Bearer ${token}`);
       const res = await call();
       assert.equal(res.status, 504);
       assert.equal(res.body.code, 'UPSTREAM_TIMEOUT');
