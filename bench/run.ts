@@ -313,7 +313,7 @@ function noiseOf(results: Map<string, Summary>): string[] {
   const again = ratio(results, 'off-again', 'off');
   if (again !== null) {
     lines.push(
-      `- noise within a round: policies off measured again two runs later (memory mode between) ÷ policies off: ` +
+      `- noise within a round: policies off measured again, after memory mode, ÷ policies off: ` +
         `${formatPaired(again)} (the same work: the spread any ratio of two runs carries)`,
     );
   }
