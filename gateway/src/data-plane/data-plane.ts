@@ -19,7 +19,7 @@ type Refuse = (call: Call, res: ServerResponse, error: unknown) => void;
 function forwardWith(pipe: UpstreamPipe, refuse: Refuse) {
   return (call: Call, req: IncomingMessage, res: ServerResponse): void => {
     try {
-      pipe.forward(call, req, res)?.catch((error: unknown) => refuse(call, res, error));
+      pipe.forward(call, req, res, refuse);
     } catch (error) {
       refuse(call, res, error);
     }
