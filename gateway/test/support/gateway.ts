@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateIdentityKeyPair, type IdentitySigner } from '@keygate/identity';
+import { generateIdentityKeyPair } from '@keygate/identity';
 import type { JWK } from 'jose';
 import { createApp, type GatewayApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createGatewayIdentitySigner } from '../../src/identity/identity-signer.ts';
+import { createGatewayIdentitySigner, type SyncIdentitySigner } from '../../src/identity/identity-signer.ts';
 import { createLocalKeyEvents, type KeyEvents } from '../../src/keys/events.ts';
 import { type CountingHasher, createCountingHasher } from './counting-hasher.ts';
 import { createMemoryStore, type MemoryStore } from './memory-store.ts';
@@ -35,7 +35,8 @@ export interface TestGateway extends GatewayApp {
   hasher: CountingHasher;
   events: KeyEvents;
   clock: TestClock;
-  signer: IdentitySigner;
+  /** The gateway's own signer: inline, or its worker with other calls in flight; `close` ends the worker. */
+  signer: SyncIdentitySigner;
   publicJwks: { keys: JWK[] };
   live: TestUpstream;
   test: TestUpstream;

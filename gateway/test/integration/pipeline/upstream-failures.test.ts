@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, Server as HttpServer, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import request from 'supertest';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
@@ -24,6 +24,8 @@ describe('key pipeline: upstream failures', () => {
     await gw.stop();
     await hanging?.close();
     hanging = undefined;
+    // An HTTP upstream's open connections go too (one a failed test left holding would keep it open).
+    if (raw instanceof HttpServer) raw.closeAllConnections();
     await new Promise((resolve) => (raw ? raw.close(resolve) : resolve(undefined)));
     raw = undefined;
   });
@@ -215,6 +217,44 @@ describe('key pipeline: upstream failures', () => {
         );
         const metrics = (await request(gw.app).get('/metrics')).text;
         assert.match(metrics, /keygate_upstream_duration_seconds_count\{[^}]*outcome="timeout"[^}]*\} 1/);
+      });
+    });
+
+    describe('with the signer closed while a call is in flight (signing goes to its worker)', () => {
+      it('answers the concurrent call 500 INTERNAL as problem+json and never sends it; the first call completes', async () => {
+        const seen: string[] = [];
+        let held: ServerResponse | undefined;
+        const holding = createHttpServer((req, res) => {
+          seen.push(req.url ?? '');
+          if (req.url?.endsWith('?hold')) held = res;
+          else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        });
+        await new Promise<void>((resolve) => holding.listen(0, '127.0.0.1', resolve));
+        raw = holding;
+        const url = `http://127.0.0.1:${(holding.address() as AddressInfo).port}`;
+        gw = await startTestGateway({ upstreamUrls: { live: url } });
+        const { token } = await seedKey(gw.store, gw.hasher);
+        const call = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${token}`);
+        assert.equal((await call('/v2/catalog/products')).status, 200);
+        // supertest sends a request once it is awaited (then): started now, awaited later.
+        const first = call('/v2/catalog/products?hold').then((res) => res);
+        while (held === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+        await gw.signer.close();
+        // A call while another is in flight is signed off-thread, by the worker that is gone now.
+        const second = await call('/v2/catalog/products?second');
+        assert.equal(second.status, 500);
+        assert.equal(second.body.code, 'INTERNAL');
+        assert.match(second.headers['content-type'] ?? '', /application\/problem\+json/);
+        assert.equal(second.body.instance, second.headers['x-request-id']);
+        held.writeHead(200, { 'content-type': 'application/json' }).end('{"held":true}');
+        const done = await first;
+        assert.equal(done.status, 200);
+        assert.deepEqual(done.body, { held: true });
+        assert.deepEqual(
+          seen,
+          ['/v2/catalog/products', '/v2/catalog/products?hold'],
+          'the unsigned call was sent',
+        );
       });
     });
   });
