@@ -17,7 +17,13 @@ async function startForeignSite(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://localhost:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Chromium may hold a connection it opened ahead (a preconnect, no request yet): `close` alone
+    // would wait for it until the browser goes, so every connection is closed with the server.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
