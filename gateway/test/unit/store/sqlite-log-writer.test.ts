@@ -8,6 +8,7 @@ import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
 import { LOG_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-log-rows.ts';
 import { type SqliteLogWriter, startSqliteLogWriter } from '../../../src/store/sqlite-log-writer.ts';
 import { PRUNE_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-prune.ts';
+import { turnsWhile } from '../../support/event-loop.ts';
 
 function line(i: number): ApiLogEntry {
   return {
@@ -101,14 +102,7 @@ describe('startSqliteLogWriter (API-log lines written by a worker thread)', () =
     const lines = Array.from({ length: total }, (_, i) => line(i));
     for (let i = 0; i < total; i += 10_000) await writer.append(lines.slice(i, i + 10_000));
     const older = PRUNE_ROWS_PER_TRANSACTION * 2 + 123;
-    let turnsDuringPrune = 0;
-    const pruning = writer.pruneLogs(lines[older]!.at).then((count) => ({ count, turns: turnsDuringPrune }));
-    const countTurns = () => {
-      turnsDuringPrune++;
-      if (turnsDuringPrune < 3) setImmediate(countTurns);
-    };
-    setImmediate(countTurns);
-    const { count, turns } = await pruning;
+    const { value: count, turns } = await turnsWhile(writer.pruneLogs(lines[older]!.at), 3);
     assert.equal(count, older);
     assert.equal(turns, 3, 'the event loop went on turning while the thread deleted');
     const left = rowsOnDisk();

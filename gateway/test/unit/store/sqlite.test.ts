@@ -8,6 +8,7 @@ import { decodeCursor, encodeCursor, InvalidCursorError } from '../../../src/sto
 import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
 import { PRUNE_KEYS_PER_TRANSACTION } from '../../../src/store/sqlite-prune.ts';
 import { describeKeyStoreContract } from '../../store.contract.ts';
+import { turnsWhile } from '../../support/event-loop.ts';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'keygate-store-'));
@@ -97,13 +98,7 @@ describe('openSqliteKeyStore', () => {
           clientIp: '203.0.113.7',
         }));
         await store.appendLogs(lines);
-        let turns = 0;
-        const pruning = store.pruneLogs(at(15_000)).then((count) => ({ count, turns }));
-        const countTurn = () => {
-          if (++turns < 2) setImmediate(countTurn);
-        };
-        setImmediate(countTurn);
-        assert.deepEqual(await pruning, { count: 15_000, turns: 2 });
+        assert.deepEqual(await turnsWhile(store.pruneLogs(at(15_000)), 2), { value: 15_000, turns: 2 });
         const left = await store.queryLogs({ keyId: 'key_1', limit: 1 });
         assert.equal(left.items[0]!.id, lines[19_999]!.id);
       } finally {
@@ -130,13 +125,10 @@ describe('openSqliteKeyStore', () => {
           lastCallAt: new Date(t0).toISOString(),
         }));
         for (let i = 0; i < buckets.length; i += 200) await store.recordUsage(buckets.slice(i, i + 200));
-        let turns = 0;
-        const pruning = store.pruneUsage(t0 + 2 * 60_000).then((count) => ({ count, turns }));
-        const countTurn = () => {
-          if (++turns < 2) setImmediate(countTurn);
-        };
-        setImmediate(countTurn);
-        assert.deepEqual(await pruning, { count: keys * 2, turns: 2 });
+        assert.deepEqual(await turnsWhile(store.pruneUsage(t0 + 2 * 60_000), 2), {
+          value: keys * 2,
+          turns: 2,
+        });
         for (const keyId of ['key_00000', `key_${String(keys - 1).padStart(5, '0')}`]) {
           const left = await store.queryUsage({ keyId, from: t0, to: t0 + 3 * 60_000 });
           assert.deepEqual(
