@@ -9,14 +9,13 @@ import { applyCallHeaders, type Call, startCall } from './call.ts';
 import type { CallObserver } from './call-observer.ts';
 import { addDeprecationHeaders, type KeyCheck } from './key-check.ts';
 import { createRefusal } from './refusal.ts';
-import type { UpstreamPipe } from './upstream-pipe.ts';
+import type { PipeFailure, UpstreamPipe } from './upstream-pipe.ts';
 
 type ProxyRoute = RouteMatch & { kind: 'proxy' };
 type Proxied = (req: IncomingMessage, res: ServerResponse, route: ProxyRoute) => void;
-type Refuse = (call: Call, res: ServerResponse, error: unknown) => void;
 
 /** Hands an authorized call to the pipe; a failure before the upstream answered becomes a refusal. */
-function forwardWith(pipe: UpstreamPipe, refuse: Refuse) {
+function forwardWith(pipe: UpstreamPipe, refuse: PipeFailure) {
   return (call: Call, req: IncomingMessage, res: ServerResponse): void => {
     try {
       pipe.forward(call, req, res, refuse);
