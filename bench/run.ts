@@ -7,7 +7,8 @@
 //   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways,
 //   BENCH_CPU=1 to also report each proxy's main-thread CPU per request (from /proc; steadier than
-//   rps while other work shares the machine) and the throughput ratios it implies,
+//   rps while other work shares the machine), the throughput ratios it implies, and each gateway's
+//   garbage-collection pauses per request (from its /metrics),
 //   BENCH_MAX_STEAL (5, in %) and BENCH_STEAL_RETRIES (2): a run during which the hypervisor took
 //   more than that share of the machine's CPU (steal) is measured again, up to that many times, and
 //   the attempt with the least steal is kept.
@@ -178,6 +179,20 @@ function rssMiB(pid: number): number {
 
 /** Main-thread CPU µs per request of each scenario's server, per round (BENCH_CPU=1 only). */
 const cpuRuns = new Map<string, number[]>();
+/** Garbage-collection pause µs per request of each gateway scenario, per round (BENCH_CPU=1 only). */
+const gcRuns = new Map<string, number[]>();
+
+/**
+ * Seconds a gateway has spent in garbage-collection pauses since it started: the sum over every kind
+ * of its `nodejs_gc_duration_seconds` (prom-client's default metrics, on `/metrics`).
+ */
+async function gcSeconds(origin: string): Promise<number> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('nodejs_gc_duration_seconds_sum'))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}
 
 function medianOf(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -197,9 +212,17 @@ function cpuSection(scenarios: readonly Scenario[]): string[] {
     const b = cpu.get(slower);
     return a && b ? [`- ${name}: ${(a / b).toFixed(3)}`] : [];
   };
+  const gcRows = scenarios.flatMap((s) => {
+    const values = gcRuns.get(s.id);
+    if (values === undefined) return [];
+    const rounds = values.map((value) => value.toFixed(1)).join(' / ');
+    return [`- ${s.label}, ${s.connections} conn: ${medianOf(values).toFixed(1)} µs (rounds ${rounds})`];
+  });
   return [
     'Main-thread CPU per request, median over rounds (BENCH_CPU=1; the event loop is what caps a Node proxy; identity signing on the thread pool is not in it):',
     ...rows,
+    "Of which garbage-collection pauses, per request (each gateway's nodejs_gc_duration_seconds; a process whose young objects keep being promoted pays several times the usual):",
+    ...gcRows,
     'Throughput ratios these imply (CPU of the faster ÷ CPU of the slower):',
     ...implied('full (memory) ÷ policies off', 'off', 'memory'),
     ...implied('policies off ÷ raw pipe', 'pipe', 'off'),
@@ -240,10 +263,15 @@ const stealRepeats = { repeated: 0, keptAbove: 0 };
 interface Attempt {
   result: Measurement;
   micros: number | null;
+  /** Garbage-collection pause µs per request (gateways, BENCH_CPU=1). */
+  gcMicros: number | null;
   steal: number;
 }
 
-async function measure(scenarios: readonly Scenario[]): Promise<Map<string, Summary>> {
+async function measure(
+  scenarios: readonly Scenario[],
+  gatewayOrigins: ReadonlySet<string>,
+): Promise<Map<string, Summary>> {
   const load = createLoadRunner(tempDir('keygate-bench-wrk-'));
   if (WARMUP_SECONDS > 0) {
     log(`warm-up: ${WARMUP_SECONDS} s per target`);
@@ -254,10 +282,18 @@ async function measure(scenarios: readonly Scenario[]): Promise<Map<string, Summ
   const attempt = async (scenario: Scenario): Promise<Attempt> => {
     const run = () => load({ ...scenario, seconds: SECONDS });
     const pid = CPU ? pidOf(scenario.url) : undefined;
+    const origin = new URL(scenario.url).origin;
+    // Scraped outside the CPU window: the scrapes are not the run's work.
+    const gcBefore = pid !== undefined && gatewayOrigins.has(origin) ? await gcSeconds(origin) : null;
     const before = machineCpuTimes();
     const { result, micros } =
       pid === undefined ? { result: await run(), micros: null } : await mainThreadMicrosPerRequest(pid, run);
-    return { result, micros, steal: stealShareSince(before) };
+    const steal = stealShareSince(before);
+    const gcMicros =
+      gcBefore === null || result.requests === 0
+        ? null
+        : (((await gcSeconds(origin)) - gcBefore) * 1e6) / result.requests;
+    return { result, micros, gcMicros, steal };
   };
   const runs = new Map<string, Measurement[]>(scenarios.map((s) => [s.id, []]));
   for (let round = 0; round < ROUNDS; round++) {
@@ -278,6 +314,8 @@ async function measure(scenarios: readonly Scenario[]): Promise<Map<string, Summ
       if (kept.steal > MAX_STEAL) stealRepeats.keptAbove++;
       runs.get(scenario.id)!.push(kept.result);
       if (kept.micros !== null) cpuRuns.set(scenario.id, [...(cpuRuns.get(scenario.id) ?? []), kept.micros]);
+      if (kept.gcMicros !== null)
+        gcRuns.set(scenario.id, [...(gcRuns.get(scenario.id) ?? []), kept.gcMicros]);
     }
   }
   return new Map([...runs].map(([id, measured]) => [id, summarize(measured)]));
@@ -393,7 +431,10 @@ async function main(): Promise<void> {
   });
   const scenarios = scenariosOf(stack).filter((s) => !ONLY || ONLY.includes(s.id));
   await checkScenarios(scenarios);
-  const results = await measure(scenarios);
+  const results = await measure(
+    scenarios,
+    new Set(Object.values(stack.gateways).map((gateway) => new URL(gateway.url).origin)),
+  );
 
   const exercised = new Set(scenarios.map((s) => new URL(s.url).origin));
   const gateways = Object.values(stack.gateways).filter(
