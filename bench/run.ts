@@ -162,13 +162,18 @@ async function checkScenarios(scenarios: readonly Scenario[]): Promise<void> {
   }
 }
 
-/** argon2 verifications a gateway counted (`keygate_argon2_verifications_total`, every result). */
-async function argon2Verifications(gateway: BenchGateway): Promise<number> {
-  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+/** The sum over every series (any labels) of a metric on a gateway's `/metrics`. */
+async function metricSum(origin: string, metric: string): Promise<number> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
   return text
     .split('\n')
-    .filter((line) => line.startsWith('keygate_argon2_verifications_total'))
+    .filter((line) => line.startsWith(metric))
     .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}
+
+/** argon2 verifications a gateway counted (`keygate_argon2_verifications_total`, every result). */
+function argon2Verifications(gateway: BenchGateway): Promise<number> {
+  return metricSum(gateway.url, 'keygate_argon2_verifications_total');
 }
 
 function rssMiB(pid: number): number {
@@ -186,12 +191,8 @@ const gcRuns = new Map<string, number[]>();
  * Seconds a gateway has spent in garbage-collection pauses since it started: the sum over every kind
  * of its `nodejs_gc_duration_seconds` (prom-client's default metrics, on `/metrics`).
  */
-async function gcSeconds(origin: string): Promise<number> {
-  const text = await (await fetch(`${origin}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('nodejs_gc_duration_seconds_sum'))
-    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+function gcSeconds(origin: string): Promise<number> {
+  return metricSum(origin, 'nodejs_gc_duration_seconds_sum');
 }
 
 function medianOf(values: readonly number[]): number {
