@@ -12,7 +12,14 @@ export type LogRows = Array<string | number>;
 export const LOG_ROW_FIELDS = 9;
 
 /** Lines per transaction: another writer (the gateway's key changes, usage) waits at most one of them. */
-export const LOG_ROWS_PER_TRANSACTION = 500;
+export const LOG_ROWS_PER_TRANSACTION = 512;
+
+/**
+ * Lines per INSERT statement (the rest of a transaction one by one): binding and stepping one
+ * statement for 32 lines cost the writer thread 3.0 µs of CPU a line against 3.8 one at a time
+ * (102,400 lines in batches of 256; 16 and 64 at once gave 3.2).
+ */
+export const LOG_ROWS_PER_STATEMENT = 32;
 
 export function logRowsOf(entries: readonly ApiLogEntry[]): LogRows {
   const rows: LogRows = new Array(entries.length * LOG_ROW_FIELDS);
@@ -93,17 +100,27 @@ export function unpackLogRows(packed: string): LogRows {
 }
 
 /**
- * Inserts API-log lines on `client`, LOG_ROWS_PER_TRANSACTION to a transaction. A line already
- * there (same request id) is skipped, so a batch sent again after a failure lands once.
+ * Inserts API-log lines on `client`, LOG_ROWS_PER_TRANSACTION to a transaction and
+ * LOG_ROWS_PER_STATEMENT to a statement. A line already there (same request id) is skipped, so a
+ * batch sent again after a failure lands once.
  */
 export function createLogRowInserter(client: Database.Database): (rows: Readonly<LogRows>) => void {
-  const insert = client.prepare(
-    'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip) ' +
-      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-  );
+  const statementOf = (lines: number) =>
+    client.prepare(
+      'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip) ' +
+        `VALUES ${Array(lines).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
+    );
+  const insertOne = statementOf(1);
+  const insertMany = statementOf(LOG_ROWS_PER_STATEMENT);
+  const valuesPerStatement = LOG_ROWS_PER_STATEMENT * LOG_ROW_FIELDS;
   const insertSlice = client.transaction((rows: Readonly<LogRows>, from: number, to: number) => {
-    for (let i = from * LOG_ROW_FIELDS; i < to * LOG_ROW_FIELDS; i += LOG_ROW_FIELDS) {
-      insert.run(
+    let i = from * LOG_ROW_FIELDS;
+    const end = to * LOG_ROW_FIELDS;
+    for (; i + valuesPerStatement <= end; i += valuesPerStatement) {
+      insertMany.run(rows.slice(i, i + valuesPerStatement));
+    }
+    for (; i < end; i += LOG_ROW_FIELDS) {
+      insertOne.run(
         rows[i],
         rows[i + 1],
         rows[i + 2],
