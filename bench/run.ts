@@ -6,6 +6,7 @@
 //   in the bench's temp directory),
 //   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways,
+//   BENCH_KEEP=1 to keep the temp directory (each gateway's data and stdout log) afterwards,
 //   BENCH_CPU=1 to also report each proxy's main-thread CPU per request (from /proc; steadier than
 //   rps while other work shares the machine), the throughput ratios it implies, and each gateway's
 //   garbage-collection pauses per request (from its /metrics),

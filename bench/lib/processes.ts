@@ -130,7 +130,10 @@ export function killAllNow(): void {
   removeTempDirs();
 }
 
+/** BENCH_KEEP=1 keeps the temp directories (the gateways' data and stdout logs) for a look afterwards. */
 function removeTempDirs(): void {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP === '1') {
+    for (const dir of tempDirs) console.error(`[bench] kept ${dir}`);
+  } else for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   tempDirs.clear();
 }
