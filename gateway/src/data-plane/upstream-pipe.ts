@@ -367,8 +367,8 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         exchange.controller?.abort(CLIENT_GONE);
       });
       const identity = identityOf(principal, call.method, call.url);
-      // Alone, signing inline answers soonest; with other requests in flight, the signature (34–67 µs
-      // of ES256, 31–93 of EdDSA in the bench runs so far) goes to the signing worker (batched per
+      // Alone, signing inline answers soonest; with other requests in flight, the signature (19–67 µs
+      // of ES256, 23–93 of EdDSA in the bench runs so far) goes to the signing worker (batched per
       // event-loop turn), and the event loop keeps serving them.
       if (signOffThread && inFlight > 1) return sendSignedOffThread(call, req, res, exchange, identity, fail);
       if (signNow) return send(call, req, res, exchange, signNow(identity, route.audience));
