@@ -196,6 +196,11 @@ function gcSeconds(origin: string): Promise<number> {
   return metricSum(origin, 'nodejs_gc_duration_seconds_sum');
 }
 
+/** Appends one round's figure to a scenario's list in `runs`. */
+function addRound(runs: Map<string, number[]>, id: string, value: number): void {
+  runs.set(id, [...(runs.get(id) ?? []), value]);
+}
+
 function medianOf(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -315,9 +320,8 @@ async function measure(
       }
       if (kept.steal > MAX_STEAL) stealRepeats.keptAbove++;
       runs.get(scenario.id)!.push(kept.result);
-      if (kept.micros !== null) cpuRuns.set(scenario.id, [...(cpuRuns.get(scenario.id) ?? []), kept.micros]);
-      if (kept.gcMicros !== null)
-        gcRuns.set(scenario.id, [...(gcRuns.get(scenario.id) ?? []), kept.gcMicros]);
+      if (kept.micros !== null) addRound(cpuRuns, scenario.id, kept.micros);
+      if (kept.gcMicros !== null) addRound(gcRuns, scenario.id, kept.gcMicros);
     }
   }
   return new Map([...runs].map(([id, measured]) => [id, summarize(measured)]));
