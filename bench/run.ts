@@ -2,6 +2,7 @@
 // prints rps / p50 / p99 and the targets, and writes bench/RESULTS.md. Child processes are stopped on
 // success, failure and Ctrl-C. Settings (environment, all optional):
 //   BENCH_SECONDS (5) per run, BENCH_ROUNDS (5), BENCH_WARMUP_SECONDS (2) per target before round 1,
+//   BENCH_RUN_WARMUP_SECONDS (1) of unmeasured load right before every measured run,
 //   BENCH_GATEWAY_LOG_LEVEL (info, the gateway's default; access lines go to a file
 //   in the bench's temp directory),
 //   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
@@ -46,6 +47,13 @@ import { createLoadRunner, type Measurement } from './lib/wrk.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/**
+ * Each target sits idle while the others run (about 100 s a round), and V8 shrinks an idle process's
+ * heap: measured on a gateway after 100 s idle, its first second of load took 29 to 41 scavenges
+ * (against 4 to 5 a second before the pause) and 1.5 to 2 times the main-thread CPU per request. A
+ * second of load before each run lets the heap grow back, so runs compare steady states.
+ */
+const RUN_WARMUP_SECONDS = Number(process.env.BENCH_RUN_WARMUP_SECONDS ?? 1);
 const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
 const CPU = process.env.BENCH_CPU === '1';
@@ -287,6 +295,7 @@ async function measure(
     }
   }
   const attempt = async (scenario: Scenario): Promise<Attempt> => {
+    if (RUN_WARMUP_SECONDS > 0) await load({ ...scenario, seconds: RUN_WARMUP_SECONDS });
     const run = () => load({ ...scenario, seconds: SECONDS });
     const pid = CPU ? pidOf(scenario.url) : undefined;
     const origin = new URL(scenario.url).origin;
@@ -472,7 +481,7 @@ async function main(): Promise<void> {
   ].flatMap(([name, value]) => (value === null ? [] : [`- ${name}: ${formatPaired(value as Paired)}`]));
   const facts = collectFacts(
     `wrk -t1, ${SECONDS} s per run, ${ROUNDS} rounds (median), ${WARMUP_SECONDS} s warm-up per target, ` +
-      `gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}, ${PRODUCTS} products, ${SMALL_KEYS} / ${LARGE_KEYS} keys`,
+      `${RUN_WARMUP_SECONDS} s of unmeasured load before each run, gateway LOG_LEVEL=${GATEWAY_LOG_LEVEL}, ${PRODUCTS} products, ${SMALL_KEYS} / ${LARGE_KEYS} keys`,
     `${stealSince(cpuAtStart)}; runs with more than ${MAX_STEAL * 100} % were measured again (up to ` +
       `${STEAL_RETRIES} times, the attempt with the least steal kept): ${stealRepeats.repeated} repeats, ` +
       `${stealRepeats.keptAbove} runs kept above ${MAX_STEAL * 100} %`,
