@@ -6,6 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { GATEWAY_NODE_FLAGS } from '../gateway/src/node-flags.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Per-process settings must not leak from this shell into both commerce processes: live and test
@@ -44,10 +45,15 @@ function buildAdminUiIfStale(): void {
 
 buildAdminUiIfStale();
 
-const services = [
+const services: Array<{
+  name: string;
+  script: string;
+  env: Record<string, string>;
+  nodeFlags?: readonly string[];
+}> = [
   { name: 'commerce-live', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'live' } },
   { name: 'commerce-test', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'test' } },
-  { name: 'gateway', script: 'gateway/src/main.ts', env: {} },
+  { name: 'gateway', script: 'gateway/src/main.ts', env: {}, nodeFlags: GATEWAY_NODE_FLAGS },
 ];
 
 const children = new Map<string, ChildProcess>();
@@ -70,7 +76,7 @@ function stopAll(code: number): void {
 }
 
 for (const service of services) {
-  const child = spawn(process.execPath, [resolve(root, service.script)], {
+  const child = spawn(process.execPath, [...(service.nodeFlags ?? []), resolve(root, service.script)], {
     cwd: root,
     env: { ...env, ...service.env },
     stdio: ['ignore', 'pipe', 'pipe'],

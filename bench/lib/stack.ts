@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { pingOnce } from '../../gateway/test/support/redis-server.ts';
 import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
 
@@ -115,7 +116,7 @@ async function startGateway(
   const child: Child = startChild(
     name,
     NODE,
-    [...nodeArgs, 'gateway/src/main.ts'],
+    [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'gateway/src/main.ts'],
     { GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: logLevel, ...env },
     `${dataDir}.log`,
   );

@@ -96,7 +96,10 @@ async function main(): Promise<void> {
   server.on('listening', () => {
     const { port } = server.address() as AddressInfo;
     const store = config.redisUrl ? `redis (prefix ${config.redisPrefix})` : config.databaseFile;
-    logger.info({ store }, `keygate gateway listening on http://${config.host}:${port}`);
+    logger.info(
+      { store, nodeFlags: process.execArgv },
+      `keygate gateway listening on http://${config.host}:${port}`,
+    );
     if (config.policies === 'off') logger.warn({ policies: 'off' }, POLICIES_OFF_WARNING);
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { freePort, ROOT, tempDir, waitForOk } from '../support/processes.ts';
 import { waitUntil } from '../support/traffic.ts';
 
@@ -36,6 +37,15 @@ describe('pnpm start', () => {
       await waitForOk(`http://127.0.0.1:${testPort}/readyz`, 30_000);
       await waitUntil('start prints the banner', () => output.includes('keys create'), 10_000);
       assert.match(output, /pnpm keygate keys create/, 'start prints how to get a first key');
+      // The gateway runs with the Node flags of gateway/src/node-flags.ts, and says so when listening.
+      await waitUntil(
+        'the gateway says it listens',
+        () => output.includes('keygate gateway listening'),
+        10_000,
+      );
+      const listening = output.split('\n').find((line) => line.includes('keygate gateway listening'))!;
+      const fields = JSON.parse(listening.slice(listening.indexOf('{'))) as { nodeFlags?: string[] };
+      assert.deepEqual(fields.nodeFlags, [...GATEWAY_NODE_FLAGS]);
     } finally {
       child.kill('SIGINT');
     }
