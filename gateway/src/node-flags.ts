@@ -1,6 +1,7 @@
 /**
- * The Node flags a gateway process runs with: `pnpm start`, the container's CMD (gateway/Dockerfile
- * repeats them) and `pnpm bench` pass them. Start `gateway/src/main.ts` yourself with them too.
+ * The Node flags a gateway process runs with: `pnpm start` and `pnpm bench` pass them, and the
+ * container's CMD (gateway/Dockerfile), `pnpm start:gateway` and the gateway package's `start` repeat
+ * them (tests/e2e/start.test.ts holds all of them equal). Start `gateway/src/main.ts` yourself with them too.
  *
  * `--min-semi-space-size=16`: a young generation of at least 16 MiB a semi-space. While a gateway
  * idles, V8 shrinks its young generation (from 1 MiB it starts at), and the first seconds of load after

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { freePort, ROOT, tempDir, waitForOk } from '../support/processes.ts';
@@ -57,5 +58,15 @@ describe('pnpm start', () => {
       );
     }
     dir.remove();
+  });
+});
+
+describe('the other ways to start a gateway', () => {
+  it('pass the Node flags of gateway/src/node-flags.ts, as pnpm start does', () => {
+    const scripts = (path: string) =>
+      (JSON.parse(readFileSync(resolve(ROOT, path), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const flags = GATEWAY_NODE_FLAGS.join(' ');
+    assert.equal(scripts('package.json')['start:gateway'], `node ${flags} gateway/src/main.ts`);
+    assert.equal(scripts('gateway/package.json').start, `node ${flags} src/main.ts`);
   });
 });
