@@ -49,9 +49,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 /**
  * Each target sits idle while the others run (about 100 s a round), and V8 shrinks an idle process's
- * heap: measured on a gateway after 100 s idle, its first second of load took 29 to 41 scavenges
- * (against 4 to 5 a second before the pause) and 1.5 to 2 times the main-thread CPU per request. A
- * second of load before each run lets the heap grow back, so runs compare steady states.
+ * heap: measured on a gateway (before gateway/src/node-flags.ts) after 100 s idle, its first second of
+ * load took 29 to 41 scavenges (against 4 to 5 a second before the pause) and 1.5 to 2 times the
+ * main-thread CPU per request, and the next four seconds 1.1 to 1.5 times. The unmeasured second
+ * before each run keeps that first second out of every target's figures alike.
  */
 const RUN_WARMUP_SECONDS = Number(process.env.BENCH_RUN_WARMUP_SECONDS ?? 1);
 const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
