@@ -50,8 +50,8 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 /**
  * Each target sits idle while the others run (about 100 s a round), and V8 shrinks an idle process's
  * heap: measured on a gateway (before gateway/src/node-flags.ts) after 100 s idle, its first second of
- * load took 29 to 41 scavenges (against 4 to 5 a second before the pause) and 1.5 to 2 times the
- * main-thread CPU per request, and the next four seconds 1.1 to 1.5 times. The unmeasured second
+ * load took 29 to 41 scavenges (against 4 to 5 a second before the pause) and 1.6 to 2 times the
+ * main-thread CPU per request, and the next four seconds up to 1.5 times. The unmeasured second
  * before each run keeps that first second out of every target's figures alike.
  */
 const RUN_WARMUP_SECONDS = Number(process.env.BENCH_RUN_WARMUP_SECONDS ?? 1);
