@@ -114,23 +114,13 @@ export function createLogRowInserter(client: Database.Database): (rows: Readonly
   const insertMany = statementOf(LOG_ROWS_PER_STATEMENT);
   const valuesPerStatement = LOG_ROWS_PER_STATEMENT * LOG_ROW_FIELDS;
   const insertSlice = client.transaction((rows: Readonly<LogRows>, from: number, to: number) => {
-    let i = from * LOG_ROW_FIELDS;
     const end = to * LOG_ROW_FIELDS;
-    for (; i + valuesPerStatement <= end; i += valuesPerStatement) {
-      insertMany.run(rows.slice(i, i + valuesPerStatement));
-    }
-    for (; i < end; i += LOG_ROW_FIELDS) {
-      insertOne.run(
-        rows[i],
-        rows[i + 1],
-        rows[i + 2],
-        rows[i + 3],
-        rows[i + 4],
-        rows[i + 5],
-        rows[i + 6],
-        rows[i + 7],
-        rows[i + 8],
-      );
+    // Whole statements of LOG_ROWS_PER_STATEMENT lines while that many remain, then line by line.
+    for (let i = from * LOG_ROW_FIELDS; i < end; ) {
+      const many = end - i >= valuesPerStatement;
+      const width = many ? valuesPerStatement : LOG_ROW_FIELDS;
+      (many ? insertMany : insertOne).run(rows.slice(i, i + width));
+      i += width;
     }
   });
   return (rows) => {
