@@ -13,10 +13,10 @@ import { newKeyChange } from '../../gateway/src/keys/create-key.ts';
 import { createArgon2Hasher } from '../../gateway/src/keys/hasher.ts';
 import type { Environment } from '../../gateway/src/keys/model.ts';
 import { generateToken } from '../../gateway/src/keys/token.ts';
-import { openRedisKeyStore } from '../../gateway/src/store/redis.ts';
-import { openSqliteKeyStore } from '../../gateway/src/store/sqlite.ts';
-import { activityToRow, keyToRow } from '../../gateway/src/store/sqlite-rows.ts';
-import * as schema from '../../gateway/src/store/sqlite-schema.ts';
+import { openRedisKeyStore } from '../../gateway/src/store/redis/redis-store.ts';
+import { activityToRow, keyToRow } from '../../gateway/src/store/sqlite/rows.ts';
+import * as schema from '../../gateway/src/store/sqlite/schema.ts';
+import { openSqliteKeyStore } from '../../gateway/src/store/sqlite/sqlite-store.ts';
 import type { KeyStore } from '../../gateway/src/store/store.ts';
 
 /** Far above anything wrk can send in a minute on one machine. */

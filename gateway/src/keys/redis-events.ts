@@ -5,9 +5,9 @@ import {
   createRedisClient,
   DEFAULT_KEY_PREFIX,
   type RedisConnectionOptions,
-} from '../store/redis-connection.ts';
-import { createKeyNames, createOrigin, decodeInvalidation, encodeInvalidation } from '../store/redis-keys.ts';
-import { openInvalidationSubscriber } from '../store/redis-subscriber.ts';
+} from '../store/redis/connection.ts';
+import { createKeyNames, createOrigin, decodeInvalidation, encodeInvalidation } from '../store/redis/keys.ts';
+import { openInvalidationSubscriber } from '../store/redis/subscriber.ts';
 import type { KeyEvents } from './events.ts';
 
 /** Key events shared by every gateway instance on one Redis. */

@@ -1,5 +1,5 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { RedisKeyStore } from '../store/redis.ts';
+import type { RedisKeyStore } from '../store/redis/redis-store.ts';
 import {
   consumeOne,
   createLimiterPool,

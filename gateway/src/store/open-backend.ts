@@ -2,9 +2,9 @@ import { createLocalKeyEvents, type KeyEvents } from '../keys/events.ts';
 import { createRedisKeyEvents } from '../keys/redis-events.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import { createRedisRateLimiter, type LimiterSource } from '../rate-limit/redis-rate-limiter.ts';
-import { openRedisKeyStore } from './redis.ts';
-import { isRedisAnswering, type RedisConnectionOptions, type RedisLogger } from './redis-connection.ts';
-import { openSqliteKeyStore } from './sqlite.ts';
+import { isRedisAnswering, type RedisConnectionOptions, type RedisLogger } from './redis/connection.ts';
+import { openRedisKeyStore } from './redis/redis-store.ts';
+import { openSqliteKeyStore } from './sqlite/sqlite-store.ts';
 import type { KeyStore } from './store.ts';
 import { withUnavailableErrors } from './unavailable-errors.ts';
 

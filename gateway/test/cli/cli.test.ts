@@ -5,8 +5,8 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import argon2 from 'argon2';
 import { parseToken } from '../../src/keys/token.ts';
-import { openRedisKeyStore } from '../../src/store/redis.ts';
-import { openSqliteKeyStore } from '../../src/store/sqlite.ts';
+import { openRedisKeyStore } from '../../src/store/redis/redis-store.ts';
+import { openSqliteKeyStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import { closedPortUrl } from '../support/upstream.ts';
 

@@ -11,7 +11,7 @@ import { createLogger } from '../../../src/http/logger.ts';
 import { createAdminUser } from '../../../src/keys/admin-users.ts';
 import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { createKeyService, type KeyService } from '../../../src/keys/key-service.ts';
-import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
+import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 import { type CountingHasher, createCountingHasher } from '../../support/counting-hasher.ts';
 import { createTestClock, type TestClock } from '../../support/gateway.ts';

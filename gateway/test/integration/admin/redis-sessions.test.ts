@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis.ts';
+import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import { createTestClock } from '../../support/gateway.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
 import { ADMIN_EMAIL, type AdminApp, logIn, read, send, startAdminApp } from './admin-app.ts';

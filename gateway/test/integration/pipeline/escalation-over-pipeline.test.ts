@@ -9,7 +9,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { type CreateKeyRequest, createKeyService, type KeyService } from '../../../src/keys/key-service.ts';
 import type { Actor } from '../../../src/keys/model.ts';
-import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
+import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 import { createCountingHasher } from '../../support/counting-hasher.ts';
 import { startEchoUpstream, type TestUpstream } from '../../support/upstream.ts';

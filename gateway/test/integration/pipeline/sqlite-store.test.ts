@@ -10,7 +10,7 @@ import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { createArgon2Hasher } from '../../../src/keys/hasher.ts';
 import { createKeyService, type KeyService } from '../../../src/keys/key-service.ts';
 import type { Actor } from '../../../src/keys/model.ts';
-import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
+import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 import { type CountingHasher, createCountingHasher } from '../../support/counting-hasher.ts';
 import { startEchoUpstream, type TestUpstream } from '../../support/upstream.ts';

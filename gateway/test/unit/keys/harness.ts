@@ -9,7 +9,7 @@ import type { SecretHasher } from '../../../src/keys/hasher.ts';
 import type { CreateKeyRequest, KeyService, KeyServiceConfig } from '../../../src/keys/key-service.ts';
 import { createKeyService } from '../../../src/keys/key-service.ts';
 import type { Actor } from '../../../src/keys/model.ts';
-import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
+import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 
 export const ADMIN: Actor = { type: 'admin', id: 'alice' };

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import type { KeyRateLimiter } from '../../../src/rate-limit/key-rate-limiter.ts';
 import { createRedisRateLimiter, type LimiterSource } from '../../../src/rate-limit/redis-rate-limiter.ts';
-import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis.ts';
-import { MAX_BATCH_OPERATIONS } from '../../../src/store/redis-call-batch.ts';
+import { MAX_BATCH_OPERATIONS } from '../../../src/store/redis/call-batch.ts';
+import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import { eventually } from '../../store.contract.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
 

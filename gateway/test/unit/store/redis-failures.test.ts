@@ -9,8 +9,8 @@ import {
   type SecretRecord,
   type UsageBucket,
 } from '../../../src/keys/model.ts';
-import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis.ts';
-import { isRedisAnswering } from '../../../src/store/redis-connection.ts';
+import { isRedisAnswering } from '../../../src/store/redis/connection.ts';
+import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import { withUnavailableErrors } from '../../../src/store/unavailable-errors.ts';
 import { eventually, makeActivity, makeKey, makeSecret } from '../../store.contract.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';

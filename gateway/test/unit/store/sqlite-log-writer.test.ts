@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ApiLogEntry } from '../../../src/keys/model.ts';
-import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
-import { LOG_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-log-rows.ts';
-import { type SqliteLogWriter, startSqliteLogWriter } from '../../../src/store/sqlite-log-writer.ts';
-import { PRUNE_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite-prune.ts';
+import { LOG_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite/log-rows.ts';
+import { type SqliteLogWriter, startSqliteLogWriter } from '../../../src/store/sqlite/log-writer.ts';
+import { PRUNE_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite/prune.ts';
+import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import { turnsWhile } from '../../support/event-loop.ts';
 
 function line(i: number): ApiLogEntry {

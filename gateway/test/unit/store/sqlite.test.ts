@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../../src/store/cursor.ts';
-import { openSqliteKeyStore } from '../../../src/store/sqlite.ts';
-import { PRUNE_KEYS_PER_TRANSACTION } from '../../../src/store/sqlite-prune.ts';
+import { PRUNE_KEYS_PER_TRANSACTION } from '../../../src/store/sqlite/prune.ts';
+import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import { describeKeyStoreContract } from '../../store.contract.ts';
 import { turnsWhile } from '../../support/event-loop.ts';
 

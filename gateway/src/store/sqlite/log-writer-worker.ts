@@ -4,8 +4,8 @@
 // sequence number (and a prune with how many rows went).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { createLogRowInserter, unpackLogRows } from './sqlite-log-rows.ts';
-import { createLogPruner, createUsagePruner } from './sqlite-prune.ts';
+import { createLogRowInserter, unpackLogRows } from './log-rows.ts';
+import { createLogPruner, createUsagePruner } from './prune.ts';
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-log-writer-worker.ts runs only as a worker thread');

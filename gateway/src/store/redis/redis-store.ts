@@ -1,15 +1,16 @@
 import type { Redis } from 'ioredis';
-import type { AdminUser } from '../keys/model.ts';
-import { createRedisAdminSessions } from './redis-admin.ts';
-import { type CounterReading, createRedisCallBatch } from './redis-call-batch.ts';
+import type { AdminUser } from '../../keys/model.ts';
+import type { KeyStore } from '../store.ts';
+import { createRedisAdminSessions } from './admin.ts';
+import { type CounterReading, createRedisCallBatch } from './call-batch.ts';
 import {
   closeRedis,
   connectRedis,
   createRedisClient,
   DEFAULT_KEY_PREFIX,
   type RedisConnectionOptions,
-} from './redis-connection.ts';
-import { createKeyNames, createOrigin, decodeInvalidation } from './redis-keys.ts';
+} from './connection.ts';
+import { createKeyNames, createOrigin, decodeInvalidation } from './keys.ts';
 import {
   readActivityPage,
   readByLookup,
@@ -18,10 +19,10 @@ import {
   readLogPage,
   readSecrets,
   readUsage,
-} from './redis-reads.ts';
-import { defineScripts } from './redis-scripts.ts';
-import { openInvalidationSubscriber } from './redis-subscriber.ts';
-import { readSweepCandidates } from './redis-sweep.ts';
+} from './reads.ts';
+import { defineScripts } from './scripts.ts';
+import { openInvalidationSubscriber } from './subscriber.ts';
+import { readSweepCandidates } from './sweep.ts';
 import {
   appendLogLines,
   commitKeyChange,
@@ -31,8 +32,7 @@ import {
   pruneUsageBuckets,
   type RedisStoreContext,
   recordUsageBuckets,
-} from './redis-writes.ts';
-import type { KeyStore } from './store.ts';
+} from './writes.ts';
 
 export interface RedisKeyStoreOptions extends RedisConnectionOptions {
   /** Prefix of every key and of the invalidation channel; default `keygate:`. */

@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { ApiLogEntry } from '../keys/model.ts';
-import { createLogRowInserter, logRowsOf, packLogRows } from './sqlite-log-rows.ts';
-import type { LogWriterJob } from './sqlite-log-writer-worker.ts';
-import { createLogPruner, createUsagePruner } from './sqlite-prune.ts';
+import type { ApiLogEntry } from '../../keys/model.ts';
+import { createLogRowInserter, logRowsOf, packLogRows } from './log-rows.ts';
+import type { LogWriterJob } from './log-writer-worker.ts';
+import { createLogPruner, createUsagePruner } from './prune.ts';
 
 /** The API-log and pruning jobs of a SQLite store: its log-writer thread's, or done in place. */
 export type SqliteLogWork = Omit<SqliteLogWriter, 'close'>;
@@ -43,7 +43,7 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
   }
 
   function spawn(): Thread {
-    const worker = new Worker(new URL('./sqlite-log-writer-worker.ts', import.meta.url), {
+    const worker = new Worker(new URL('./log-writer-worker.ts', import.meta.url), {
       workerData: { file },
     });
     const thread: Thread = { worker, waiting: new Map() };

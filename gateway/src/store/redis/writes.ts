@@ -1,6 +1,6 @@
 import { type Redis, ReplyError } from 'ioredis';
-import { GatewayError } from '../errors.ts';
-import type { AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
+import { GatewayError } from '../../errors.ts';
+import type { AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
 import {
   closingScore,
   encodeHistogram,
@@ -8,15 +8,15 @@ import {
   encodeSecretClosing,
   encodeSecretData,
   expiryScore,
-} from './redis-codec.ts';
+} from './codec.ts';
 import {
   encodeInvalidation,
   lexMember,
   type RedisKeyNames,
   timeScore,
   USAGE_RETENTION_SECONDS,
-} from './redis-keys.ts';
-import type { RedisScripts } from './redis-scripts.ts';
+} from './keys.ts';
+import type { RedisScripts } from './scripts.ts';
 
 /** What the Redis store's reads and writes share. */
 export interface RedisStoreContext {

@@ -5,8 +5,8 @@ import type {
   ApiLogEntry,
   SecretRecord,
   UsageBucket,
-} from '../keys/model.ts';
-import type { activity, adminUsers, keys, secrets, usageBuckets } from './sqlite-schema.ts';
+} from '../../keys/model.ts';
+import type { activity, adminUsers, keys, secrets, usageBuckets } from './schema.ts';
 
 type KeyRow = typeof keys.$inferSelect;
 type SecretRow = typeof secrets.$inferSelect;

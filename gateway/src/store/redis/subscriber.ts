@@ -1,9 +1,4 @@
-import {
-  closeRedis,
-  connectRedis,
-  createRedisClient,
-  type RedisConnectionOptions,
-} from './redis-connection.ts';
+import { closeRedis, connectRedis, createRedisClient, type RedisConnectionOptions } from './connection.ts';
 
 export interface InvalidationSubscriberOptions extends RedisConnectionOptions {
   /** Connection name suffix (`keygate-<role>`). */

@@ -1,9 +1,9 @@
-import type { ActivityEntry, ApiKey, ApiLogEntry, SecretRecord, UsageBucket } from '../keys/model.ts';
-import { decodeCursor, encodeCursor, pageSizeOf } from './cursor.ts';
-import { decodeKey, decodeSecret, decodeUsage, KEY_FIELDS, SECRET_FIELDS } from './redis-codec.ts';
-import { keyIndexFor, lexMember } from './redis-keys.ts';
-import type { RedisStoreContext } from './redis-writes.ts';
-import type { ActivityFilter, KeyFilter, LogFilter, Page, UsageQuery } from './store.ts';
+import type { ActivityEntry, ApiKey, ApiLogEntry, SecretRecord, UsageBucket } from '../../keys/model.ts';
+import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
+import type { ActivityFilter, KeyFilter, LogFilter, Page, UsageQuery } from '../store.ts';
+import { decodeKey, decodeSecret, decodeUsage, KEY_FIELDS, SECRET_FIELDS } from './codec.ts';
+import { keyIndexFor, lexMember } from './keys.ts';
+import type { RedisStoreContext } from './writes.ts';
 
 /** Index entries one page script call may walk before handing back a resume bound. */
 const SCAN_BUDGET = 2000;

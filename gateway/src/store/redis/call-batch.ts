@@ -1,5 +1,5 @@
 import { type Redis, ReplyError } from 'ioredis';
-import type { ScriptRunner } from './redis-scripts.ts';
+import type { ScriptRunner } from './scripts.ts';
 
 /** A fixed-window call counter right after one call was counted on it. */
 export interface CounterReading {

@@ -5,16 +5,16 @@ import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import type { ApiLogEntry, KeyChange, UsageBucket } from '../keys/model.ts';
-import { createSqliteAdminSessions } from './sqlite-admin.ts';
-import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './sqlite-log-writer.ts';
-import { queryActivityPage, queryLogPage } from './sqlite-pages.ts';
-import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './sqlite-rows.ts';
-import * as schema from './sqlite-schema.ts';
-import { adminUsers, keys, secrets, usageBuckets } from './sqlite-schema.ts';
-import { listSweepCandidateIds } from './sqlite-sweep.ts';
-import { commitKeyChange, createUsageBucketWriter, KEY_GENERATION } from './sqlite-writes.ts';
-import type { ActivityFilter, KeyStore, LogFilter } from './store.ts';
+import type { ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
+import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
+import { createSqliteAdminSessions } from './admin.ts';
+import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
+import { queryActivityPage, queryLogPage } from './pages.ts';
+import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './rows.ts';
+import * as schema from './schema.ts';
+import { adminUsers, keys, secrets, usageBuckets } from './schema.ts';
+import { listSweepCandidateIds } from './sweep.ts';
+import { commitKeyChange, createUsageBucketWriter, KEY_GENERATION } from './writes.ts';
 
 export type SqliteDb = BetterSQLite3Database<typeof schema>;
 
@@ -22,7 +22,7 @@ export type SqliteDb = BetterSQLite3Database<typeof schema>;
 const MARKER_REUSE_MS = 1;
 
 /** The committed drizzle-kit migrations (gateway/drizzle). */
-const MIGRATIONS_FOLDER = join(import.meta.dirname, '..', '..', 'drizzle');
+const MIGRATIONS_FOLDER = join(import.meta.dirname, '..', '..', '..', 'drizzle');
 
 /**
  * Opens (creating if needed) the SQLite key store at `file`, runs the migrations, and turns on

@@ -1,6 +1,6 @@
-import type { AdminSession } from '../keys/model.ts';
-import type { RedisStoreContext } from './redis-writes.ts';
-import type { AdminSessionMethods } from './store.ts';
+import type { AdminSession } from '../../keys/model.ts';
+import type { AdminSessionMethods } from '../store.ts';
+import type { RedisStoreContext } from './writes.ts';
 
 const SESSION_FIELDS = [
   'userId',

@@ -1,8 +1,8 @@
-import { DAY_MS } from '../keys/lifecycle.ts';
-import type { ApiKey, SecretRecord } from '../keys/model.ts';
-import { closingMember, closingScore, expiryScore } from './redis-codec.ts';
-import { readKey, readSecrets } from './redis-reads.ts';
-import type { RedisStoreContext } from './redis-writes.ts';
+import { DAY_MS } from '../../keys/lifecycle.ts';
+import type { ApiKey, SecretRecord } from '../../keys/model.ts';
+import { closingMember, closingScore, expiryScore } from './codec.ts';
+import { readKey, readSecrets } from './reads.ts';
+import type { RedisStoreContext } from './writes.ts';
 
 /** Keys read at once (one pipelined batch) while building the sweep zsets, scanning, or filtering reminders. */
 const BUILD_CHUNK = 500;
