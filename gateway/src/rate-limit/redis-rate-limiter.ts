@@ -23,7 +23,7 @@ export interface RedisRateLimiterOptions {
  * Per-key limits shared by every gateway instance (and both secrets of a rotated key): one
  * fixed-window counter per key and quota in Redis, counted atomically on the server, so N instances
  * together accept exactly the quota. The count travels in the store's per-turn call batch, with the
- * key's version read and the other requests' counts (one script call, see redis-call-batch.ts);
+ * key's version read and the other requests' counts (one script call, see store/redis/call-batch.ts);
  * the counters are rate-limiter-flexible's (`<prefix>ratelimit:<quota>:<keyId>`, count with expiry),
  * so a rolling upgrade from its RateLimiterRedis keeps one budget.
  *

@@ -57,7 +57,7 @@ export interface UsageQuery {
 
 /**
  * Persistence of keys, secrets, activity, usage, API logs, admin users, their sessions and
- * failed-login counts. One file per backend (`sqlite.ts`, `redis.ts`), all held to `test/store.contract.ts`.
+ * failed-login counts. One folder per backend (`sqlite/`, `redis/`), all held to `test/store.contract.ts`.
  * Reads return null for "not found"; methods throw only for I/O failure.
  */
 export interface KeyStore {

@@ -27,7 +27,7 @@ function sessionFromHash(tokenHash: string, hash: Record<string, string>): Admin
 }
 
 /**
- * Admin sessions and failed-login windows in Redis (names in redis-keys.ts). Both expire through
+ * Admin sessions and failed-login windows in Redis (names in keys.ts). Both expire through
  * key TTLs taken relative to the caller's times, so nothing needs pruning.
  */
 export function createRedisAdminSessions(ctx: RedisStoreContext): AdminSessionMethods {

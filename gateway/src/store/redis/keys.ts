@@ -31,7 +31,7 @@ import type { Environment, KeyStatus } from '../../keys/model.ts';
  * |                                   |        | score = closesAt (ms)                                      |
  * | P sweep:expiry                    | zset   | ids of active keys with expiresAt, score = expiry end (ms) |
  * | P sweep:ready                     | string | set once the sweep zsets also cover keys written before    |
- * |                                   |        | they existed (built once, see redis-sweep.ts)              |
+ * |                                   |        | they existed (built once, see sweep.ts)              |
  * | P sweep:build                     | string | lock of that one-time build (holder's origin; PX)          |
  * | P admin:email:<lowercased email>  | string | administrator JSON                                         |
  * | P admin:ids                       | set    | administrator ids                                          |

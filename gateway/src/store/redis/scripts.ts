@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
  * The Lua scripts of the Redis key store. Each runs atomically on the server (EVALSHA through
  * ioredis `defineCommand`, falling back to EVAL after a restart emptied the script cache). Redis
  * does not roll a script back, so every script checks everything before its first write. Key names
- * are computed in TypeScript (redis-keys.ts) and passed in KEYS; findByLookup alone derives two
+ * are computed in TypeScript (keys.ts) and passed in KEYS; findByLookup alone derives two
  * names from passed prefixes. Argument layouts are documented where the arguments are built.
  */
 
@@ -23,7 +23,7 @@ local function advance(hash, field, at)
 end
 `;
 
-/** See commitArgs in redis-writes.ts for KEYS/ARGV. Returns 1, or 0 on a version conflict. */
+/** See commitArgs in writes.ts for KEYS/ARGV. Returns 1, or 0 on a version conflict. */
 const COMMIT_CHANGE = `
 local current = redis.call('HGET', KEYS[1], 'version')
 if ARGV[4] == '' then
@@ -83,7 +83,7 @@ return 1
 `;
 
 /**
- * See usageArgs in redis-writes.ts. Sums buckets, advances counters; never touches a key's version.
+ * See usageArgs in writes.ts. Sums buckets, advances counters; never touches a key's version.
  * Returns 0 without writing when the chunk's flush marker (KEYS[2]) is already set: a retried chunk.
  */
 const RECORD_USAGE = `${LATER}
@@ -285,7 +285,7 @@ return { tonumber(count), redis.call('PTTL', KEYS[1]) }
  * names and the count-with-expiry rate-limiter-flexible's Redis limiter uses, so instances of either
  * kind share counters). Two entries per operation: the version (or nil) and 0; the count and the ms
  * left; or, for an operation Redis refused (e.g. WRONGTYPE), '!' and the error, and 0. Each runs
- * under pcall, so one refusal fails its own operation only. See redis-call-batch.ts.
+ * under pcall, so one refusal fails its own operation only. See call-batch.ts.
  */
 const CALL_BATCH = `
 local out = {}

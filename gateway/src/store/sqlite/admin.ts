@@ -1,8 +1,8 @@
 import { eq, lte, or, sql } from 'drizzle-orm';
 import type { AdminSession, LoginFailureWindow } from '../../keys/model.ts';
 import type { AdminSessionMethods } from '../store.ts';
+import type { SqliteDb } from './db.ts';
 import { adminLoginFailures, adminSessions } from './schema.ts';
-import type { SqliteDb } from './sqlite-store.ts';
 
 /** Admin sessions and failed-login windows in SQLite; ended rows stay until `pruneAdminSessions`. */
 export function createSqliteAdminSessions(db: SqliteDb): AdminSessionMethods {

@@ -1,6 +1,6 @@
-// The API-log writer's thread (see sqlite-log-writer.ts): its own connection to the gateway's SQLite
+// The API-log writer's thread (see log-writer.ts): its own connection to the gateway's SQLite
 // file, inserting the batches the main thread posts (packed, see packLogRows) and pruning API-log
-// lines and usage buckets past their retention (sqlite-prune.ts), answering each job with its
+// lines and usage buckets past their retention (prune.ts), answering each job with its
 // sequence number (and a prune with how many rows went).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -8,7 +8,7 @@ import { createLogRowInserter, unpackLogRows } from './log-rows.ts';
 import { createLogPruner, createUsagePruner } from './prune.ts';
 
 const port = parentPort;
-if (!port) throw new Error('sqlite-log-writer-worker.ts runs only as a worker thread');
+if (!port) throw new Error('log-writer-worker.ts runs only as a worker thread');
 const client = new Database((workerData as { file: string }).file);
 client.pragma('busy_timeout = 5000');
 client.pragma('synchronous = NORMAL');

@@ -2,9 +2,9 @@ import { and, desc, eq, gte, lt, or } from 'drizzle-orm';
 import type { ActivityEntry, ApiLogEntry } from '../../keys/model.ts';
 import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
 import type { ActivityFilter, LogFilter, Page } from '../store.ts';
+import type { SqliteDb } from './db.ts';
 import { activityFromRow, logFromRow } from './rows.ts';
 import { activity, apiLogs } from './schema.ts';
-import type { SqliteDb } from './sqlite-store.ts';
 
 /** Rows strictly after the cursor position in newest-first (at, id) order. */
 function afterCursor(table: typeof activity | typeof apiLogs, cursor: string | undefined) {

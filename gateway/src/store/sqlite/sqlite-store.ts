@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
-import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
+import type { SqliteDb } from './db.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
 import { queryActivityPage, queryLogPage } from './pages.ts';
 import { adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './rows.ts';
@@ -15,8 +15,6 @@ import * as schema from './schema.ts';
 import { adminUsers, keys, secrets, usageBuckets } from './schema.ts';
 import { listSweepCandidateIds } from './sweep.ts';
 import { commitKeyChange, createUsageBucketWriter, KEY_GENERATION } from './writes.ts';
-
-export type SqliteDb = BetterSQLite3Database<typeof schema>;
 
 /** A change-marker reading serves the rest of its event-loop turn, but never longer than this (ms). */
 const MARKER_REUSE_MS = 1;
@@ -74,7 +72,7 @@ function createSqliteKeyStore(
     readAt = Number.NEGATIVE_INFINITY;
   };
   // API-log lines are written, and they and the usage buckets pruned, by the writer's thread, off the
-  // event loop (see sqlite-log-writer.ts); an in-memory database, which no other connection can
+  // event loop (see log-writer.ts); an in-memory database, which no other connection can
   // open, does it in place.
   const logWork = logWriter ?? inPlaceLogWork(client);
   return {

@@ -1,7 +1,7 @@
 import { and, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { DAY_MS, utcDate } from '../../keys/lifecycle.ts';
+import type { SqliteDb } from './db.ts';
 import { keys, secrets } from './schema.ts';
-import type { SqliteDb } from './sqlite-store.ts';
 
 /**
  * The sweep candidates (see `KeyStore.listSweepCandidates`) from two indexed range reads:

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { and, eq, sql } from 'drizzle-orm';
 import type { KeyChange, UsageBucket } from '../../keys/model.ts';
+import type { SqliteDb } from './db.ts';
 import { activityToRow, addHistograms, keyToRow } from './rows.ts';
 import { activity, keys, secrets, storeCounters } from './schema.ts';
-import type { SqliteDb } from './sqlite-store.ts';
 
 /** The `store_counters` row every key change advances (read by the key cache's change marker). */
 export const KEY_GENERATION = 'key_generation';
