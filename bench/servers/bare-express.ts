@@ -11,9 +11,9 @@ interface ExpressApp {
   listen(port: number, host: string): { keepAliveTimeout: number };
 }
 
-// Express is a dependency of the services, not of the repository root: load the gateway's copy.
-const requireFromGateway = createRequire(new URL('../../gateway/package.json', import.meta.url));
-const express = requireFromGateway('express') as () => ExpressApp;
+// Loaded through require: the bench declares express but not its types; ExpressApp above is all it uses.
+const requireFromBench = createRequire(import.meta.url);
+const express = requireFromBench('express') as () => ExpressApp;
 
 const app = express();
 app.disable('x-powered-by');

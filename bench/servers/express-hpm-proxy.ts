@@ -16,9 +16,9 @@ interface ExpressApp {
   listen(port: number, host: string): { keepAliveTimeout: number };
 }
 
-const requireFromGateway = createRequire(new URL('../../gateway/package.json', import.meta.url));
-const express = requireFromGateway('express') as () => ExpressApp;
-const { createProxyMiddleware } = requireFromGateway('http-proxy-middleware') as {
+const requireFromBench = createRequire(import.meta.url);
+const express = requireFromBench('express') as () => ExpressApp;
+const { createProxyMiddleware } = requireFromBench('http-proxy-middleware') as {
   createProxyMiddleware(options: Record<string, unknown>): Middleware;
 };
 

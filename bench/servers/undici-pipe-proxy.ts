@@ -26,8 +26,8 @@ interface Pool {
   ): boolean;
 }
 
-const requireFromGateway = createRequire(new URL('../../gateway/package.json', import.meta.url));
-const { Pool } = requireFromGateway('undici') as {
+const requireFromBench = createRequire(import.meta.url);
+const { Pool } = requireFromBench('undici') as {
   Pool: new (origin: string, options: { connections: number; pipelining: number }) => Pool;
 };
 

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { drizzle } from '../../gateway/node_modules/drizzle-orm/better-sqlite3/index.js';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { newKeyChange } from '../../gateway/src/keys/create-key.ts';
 import { createArgon2Hasher } from '../../gateway/src/keys/hasher.ts';
 import type { Environment } from '../../gateway/src/keys/model.ts';
@@ -27,8 +27,8 @@ const FILLERS_PER_TRANSACTION = 10_000;
 const ROWS_PER_INSERT = 200;
 
 type Database = { transaction(fn: () => void): () => void; close(): void };
-const requireFromGateway = createRequire(new URL('../../gateway/package.json', import.meta.url));
-const BetterSqlite3 = requireFromGateway('better-sqlite3') as new (file: string) => Database;
+const requireFromBench = createRequire(import.meta.url);
+const BetterSqlite3 = requireFromBench('better-sqlite3') as new (file: string) => Database;
 
 /** A key record as the key service builds it, with its one secret and its `key.created` activity. */
 function buildKeyChange(
