@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { asNode, type Node, resolveRef } from '@keygate/gateway/document-node';
+import { asNode, type Node, resolveRef } from '@keygate/contracts/gateway';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { ROOT } from './processes.ts';

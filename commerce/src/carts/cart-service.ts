@@ -1,3 +1,4 @@
+import { MAX_CART_LINES, MAX_LINE_QUANTITY } from '@keygate/contracts/commerce';
 import { type CatalogService, isSellable, type PricingContext } from '../catalog/catalog-service.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import { CommerceError } from '../errors.ts';
@@ -5,10 +6,7 @@ import type { ResolvedPrice } from '../pricing/resolve-price.ts';
 import { multiplySplit, sumSplits, type VatSplit } from '../pricing/vat.ts';
 import type { CartRecord, CartStore } from './cart-store.ts';
 
-/** The most units of one product a cart line may hold (the API validates 1..999 per request). */
-export const MAX_LINE_QUANTITY = 999;
-/** The most distinct products one cart may hold. */
-export const MAX_CART_LINES = 100;
+export { MAX_CART_LINES, MAX_LINE_QUANTITY };
 
 export interface CartLineView {
   productId: string;

@@ -1,33 +1,13 @@
+import { CreateCustomerSchema, UpdateCustomerSchema } from '@keygate/contracts/commerce';
 import { requireScope } from '@keygate/identity';
 import { Router } from 'express';
-import { z } from 'zod';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import { presentPrice } from '../catalog/present.ts';
 import { parseInput } from '../http/validate.ts';
-import { CUSTOMER_TIERS } from '../pricing/types.ts';
 import { getCustomerPricing } from './customer-pricing.ts';
 import type { CustomerService } from './customer-service.ts';
 
-const NameSchema = z
-  .string({ error: 'name must be a string of 1..200 characters' })
-  .trim()
-  .min(1, 'name must be a string of 1..200 characters')
-  .max(200, 'name must be a string of 1..200 characters');
-const TierSchema = z.enum(CUSTOMER_TIERS, { error: `tier must be one of ${CUSTOMER_TIERS.join(', ')}` });
-
-/** Body of POST /v2/customers. */
-export const CreateCustomerSchema = z.strictObject(
-  { name: NameSchema, tier: TierSchema.default('retail') },
-  { error: 'the body must be a JSON object {name, tier?}' },
-);
-
-/** Body of PATCH /v2/customers/{id}: at least one of name, tier. */
-export const UpdateCustomerSchema = z
-  .strictObject(
-    { name: NameSchema.optional(), tier: TierSchema.optional() },
-    { error: 'the body must be a JSON object {name?, tier?}' },
-  )
-  .refine((body) => body.name !== undefined || body.tier !== undefined, 'send name, tier or both');
+export { CreateCustomerSchema, UpdateCustomerSchema };
 
 /**
  * Customer routes: POST /v2/customers and PATCH /v2/customers/{id} (customer:rw),

@@ -1,15 +1,12 @@
+import { OrderActionSchema } from '@keygate/contracts/commerce';
 import { requireScope } from '@keygate/identity';
 import { Router } from 'express';
-import { z } from 'zod';
 import { callerKeyId, pathParam } from '../http/params.ts';
 import { parseInput } from '../http/validate.ts';
 import type { OrderService } from './order-service.ts';
 import { presentOrder } from './order-types.ts';
 
-/** Body of the order actions: none, or an empty JSON object. */
-export const OrderActionSchema = z
-  .strictObject({}, { error: 'send no body or an empty JSON object' })
-  .optional();
+export { OrderActionSchema };
 
 /**
  * Order routes: POST /v2/carts/{id}:checkout (order:rw, 201), GET /v2/orders/{id} (order:r),

@@ -1,8 +1,7 @@
+import { ORDER_STATUSES, type OrderStatus } from '@keygate/contracts/commerce';
 import type { PriceLevel } from '../pricing/types.ts';
 
-/** An order's life: placed (stock allocated) → fulfilled (stock shipped) or cancelled (released). */
-export const ORDER_STATUSES = ['placed', 'cancelled', 'fulfilled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus };
 
 /** A stored order (no lines); money in integer minor units of `currency`. */
 export interface OrderRecord {

@@ -1,11 +1,12 @@
 /** Pricing vocabulary shared by the catalogue, carts and GraphQL. */
+import {
+  CUSTOMER_TIERS,
+  type CustomerTier,
+  PRICE_LEVELS,
+  type PriceLevel,
+} from '@keygate/contracts/commerce';
 
-export const PRICE_LEVELS = ['base', 'tier', 'agreement'] as const;
-export type PriceLevel = (typeof PRICE_LEVELS)[number];
-
-export const CUSTOMER_TIERS = ['retail', 'silver', 'gold'] as const;
-export type CustomerTier = (typeof CUSTOMER_TIERS)[number];
-
+export { CUSTOMER_TIERS, type CustomerTier, PRICE_LEVELS, type PriceLevel };
 /** True when `value` names a customer tier. */
 export function isCustomerTier(value: string): value is CustomerTier {
   return (CUSTOMER_TIERS as readonly string[]).includes(value);

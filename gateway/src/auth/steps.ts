@@ -1,3 +1,4 @@
+import { EXPIRY_HEADER } from '@keygate/contracts/gateway';
 import { hasScope } from '@keygate/identity';
 import type { Response } from 'express';
 import { GatewayError } from '../errors.ts';
@@ -9,8 +10,7 @@ import { hasOnlyPathCharacters, isSafePath, type RouteMatch } from '../routes/ro
 import type { Address } from './ip-rules.ts';
 import type { VerifiedKey } from './key-verifier.ts';
 
-/** Response header announcing a key's coming expiry: `Keygate-Key-Expires: 2026-03-31; days-left=5`. */
-export const EXPIRY_HEADER = 'Keygate-Key-Expires';
+export { EXPIRY_HEADER };
 
 /** The raw query-free path of a request target such as `/v2/x?y=1`. */
 export function pathOf(url: string): string {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import { markDeprecations } from '@keygate/contracts/gateway';
 import { type Request, type Response, Router } from 'express';
 import type { RouteTable } from '../routes/route-table.ts';
-import { markDeprecations } from './deprecations.ts';
 import { DOCS_CSS } from './docs-style.ts';
 import { loadOpenApiDocument } from './load-document.ts';
 import { renderDocsPage } from './render-docs.ts';

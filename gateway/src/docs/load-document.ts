@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { asNode, type Node } from './document-node.ts';
+import { asNode, type Node } from '@keygate/contracts/gateway';
 
 /** Thrown when the configured OpenAPI file cannot be served; its message is one line for the operator. */
 export class OpenApiFileError extends Error {

@@ -1,4 +1,4 @@
-import { asNode, type Node } from './document-node.ts';
+import { asNode, type Node } from '@keygate/contracts/gateway';
 import {
   anchorOf,
   html,

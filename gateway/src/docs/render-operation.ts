@@ -1,4 +1,4 @@
-import { asNode, type Node, resolveRef } from './document-node.ts';
+import { asNode, type Node, resolveRef } from '@keygate/contracts/gateway';
 import { anchorOf, html, renderMarkdown, type SafeHtml } from './html.ts';
 import { renderSchema, typeLabel } from './render-schema.ts';
 

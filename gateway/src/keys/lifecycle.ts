@@ -1,4 +1,7 @@
+import type { ExpiryReminder } from '@keygate/contracts/gateway';
 import type { ApiKey, SecretRecord } from './model.ts';
+
+export type { ExpiryReminder };
 
 export const DAY_MS = 86_400_000;
 
@@ -15,14 +18,6 @@ export function isKeyExpired(key: Pick<ApiKey, 'expiresAt'>, nowMs: number): boo
 /** True when a secret may authenticate now: not closed, and its overlap end (if any) not reached. */
 export function isSecretUsable(secret: Pick<SecretRecord, 'closedAt' | 'closesAt'>, nowMs: number): boolean {
   return secret.closedAt === null && (secret.closesAt === null || nowMs < Date.parse(secret.closesAt));
-}
-
-/** The reminder a caller sees while its key is within `leadDays` of expiring. */
-export interface ExpiryReminder {
-  /** The key's last valid day, YYYY-MM-DD. */
-  expiresAt: string;
-  /** Whole days left, rounded up: 1 on the last valid day. */
-  daysLeft: number;
 }
 
 /**

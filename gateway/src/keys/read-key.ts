@@ -1,3 +1,4 @@
+import { MAX_USAGE_RANGE_MS } from '@keygate/contracts/gateway';
 import { InvalidCursorError } from '../store/cursor.ts';
 import type { ActivityFilter, KeyFilter, LogFilter, Page } from '../store/store.ts';
 import { loadKeyState, resolveActorKey } from './change-runner.ts';
@@ -10,8 +11,7 @@ import type { ServiceContext } from './service-context.ts';
 import { buildUsageSeries, chooseStepMinutes, type UsageSeries } from './usage-series.ts';
 import { type KeyUsage, summarizeUsage } from './usage-stats.ts';
 
-/** Longest usage range one query may span. */
-export const MAX_USAGE_RANGE_MS = 31 * 86_400_000;
+export { MAX_USAGE_RANGE_MS };
 
 /** The target key if the actor may read it: a key actor sees only its own environment (else 404). */
 async function readableKey(ctx: ServiceContext, actor: Actor, keyId: string): Promise<ApiKey> {

@@ -1,7 +1,7 @@
+import { RATE_LIMIT_WINDOW_SECONDS } from '@keygate/contracts/gateway';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 
-/** The window every per-key limit counts over, in seconds. */
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
+export { RATE_LIMIT_WINDOW_SECONDS };
 
 /** The outcome of consuming one call from a key's budget. */
 export interface RateLimitDecision {

@@ -1,9 +1,9 @@
+import { MANAGEMENT_SCOPE } from '@keygate/contracts/gateway';
 import type { Environment } from '../keys/model.ts';
 import { compileDeprecation, type Deprecation, type DeprecationHeaders } from './deprecation.ts';
 import { MANAGEMENT_PREFIX, type RouteTable, type Upstream } from './route-table.ts';
 
-/** The scope every management route (`/v2/auth/keys…`) requires. */
-export const MANAGEMENT_SCOPE = 'auth:rw';
+export { MANAGEMENT_SCOPE };
 
 /** A request resolved against the route table. */
 export type RouteMatch =

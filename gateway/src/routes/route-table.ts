@@ -1,114 +1,30 @@
-import { isScope } from '@keygate/identity';
-import { z } from 'zod';
-import { DeprecationSchema, SUPPORTED_VERSIONS, VERSION_SEGMENT } from './deprecation.ts';
+import {
+  type ApiVersion,
+  isRoutePattern,
+  MANAGEMENT_PREFIX,
+  ROUTE_METHODS,
+  type RouteEntry,
+  RouteSchema,
+  type RouteTable,
+  RouteTableSchema,
+  type Upstream,
+  UpstreamSchema,
+  VersionSchema,
+} from '@keygate/contracts/gateway';
 
-/** Management routes the gateway answers itself; the route table may not claim them. */
-export const MANAGEMENT_PREFIX = '/v2/auth/keys';
-
-export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-/** Literal characters allowed in a pattern segment besides `{name}` placeholders (`:` included). */
-const LITERAL = "[A-Za-z0-9._~!$&'()*+,;=:@-]";
-const PLACEHOLDER = '\\{[A-Za-z][A-Za-z0-9_]*\\}';
-const SEGMENT_PATTERN = new RegExp(`^(?:${LITERAL}|${PLACEHOLDER})+$`);
-
-/** True when a route pattern is `/v2/…` made of literal segments and `{name}` placeholders. */
-export function isRoutePattern(path: string): boolean {
-  if (!path.startsWith('/v2/')) return false;
-  const segments = path.slice(1).split('/');
-  return segments.every(
-    (segment) =>
-      SEGMENT_PATTERN.test(segment) && segment !== '.' && segment !== '..' && !/\}\{/.test(segment),
-  );
-}
-
-const UpstreamUrlSchema = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .refine((url) => !new URL(url).search && !new URL(url).hash, 'must have no query or fragment');
-
-/**
- * One upstream service. `live` and `test` are each optional, but one is required: a route whose
- * upstream has no URL for a key's environment answers that key 403 ENVIRONMENT_MISMATCH.
- */
-export const UpstreamSchema = z
-  .strictObject({
-    audience: z.string().min(1),
-    live: UpstreamUrlSchema.optional(),
-    test: UpstreamUrlSchema.optional(),
-  })
-  .refine((upstream) => upstream.live !== undefined || upstream.test !== undefined, {
-    message: 'needs a live or a test URL (or both)',
-  });
-
-export const RouteSchema = z.strictObject({
-  method: z.enum(ROUTE_METHODS),
-  path: z
-    .string()
-    .refine(isRoutePattern, 'must start with /v2/ and hold only literal segments and {name} placeholders')
-    .refine(
-      (path) => path !== MANAGEMENT_PREFIX && !path.startsWith(`${MANAGEMENT_PREFIX}/`),
-      `${MANAGEMENT_PREFIX} is served by the gateway itself`,
-    ),
-  scope: z.string().refine(isScope, 'must be a known scope such as article:r or order:rw'),
-  upstream: z.string().min(1).optional(),
-  /** This route alone is deprecated (overrides its version's deprecation). */
-  deprecation: DeprecationSchema.optional(),
-});
-
-/** Settings of one API version, e.g. `"v2": {"deprecation": {…}}` deprecates every route under /v2, management included. */
-export const VersionSchema = z.strictObject({
-  deprecation: DeprecationSchema.optional(),
-});
-
-export const RouteTableSchema = z
-  .strictObject({
-    $comment: z.string().optional(),
-    upstreams: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), UpstreamSchema),
-    defaultUpstream: z.string(),
-    versions: z
-      .record(z.string().regex(VERSION_SEGMENT, 'must be a version such as v2'), VersionSchema)
-      .optional(),
-    routes: z.array(RouteSchema).min(1),
-  })
-  .superRefine((table, ctx) => {
-    for (const version of Object.keys(table.versions ?? {})) {
-      if (!SUPPORTED_VERSIONS.includes(version)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['versions', version],
-          message: `is not served (supported: ${SUPPORTED_VERSIONS.join(', ')})`,
-        });
-      }
-    }
-    if (!(table.defaultUpstream in table.upstreams)) {
-      ctx.addIssue({ code: 'custom', path: ['defaultUpstream'], message: 'names no upstream' });
-    }
-    const seen = new Set<string>();
-    table.routes.forEach((route, index) => {
-      const upstream = route.upstream ?? table.defaultUpstream;
-      if (!(upstream in table.upstreams)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['routes', index, 'upstream'],
-          message: `no upstream "${upstream}"`,
-        });
-      }
-      const shape = `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`;
-      if (seen.has(shape)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['routes', index, 'path'],
-          message: `duplicate route ${shape}`,
-        });
-      }
-      seen.add(shape);
-    });
-  });
-
-export type Upstream = z.infer<typeof UpstreamSchema>;
-export type ApiVersion = z.infer<typeof VersionSchema>;
-export type RouteEntry = z.infer<typeof RouteSchema>;
-export type RouteTable = z.infer<typeof RouteTableSchema>;
+export {
+  type ApiVersion,
+  isRoutePattern,
+  MANAGEMENT_PREFIX,
+  ROUTE_METHODS,
+  type RouteEntry,
+  RouteSchema,
+  type RouteTable,
+  RouteTableSchema,
+  type Upstream,
+  UpstreamSchema,
+  VersionSchema,
+};
 
 /** The env var that overrides one upstream's URL, e.g. `KEYGATE_UPSTREAM_COMMERCE_LIVE`. */
 export function upstreamOverrideVar(name: string, environment: 'live' | 'test'): string {

@@ -1,3 +1,4 @@
+import type { Page } from '@keygate/contracts/gateway';
 import type {
   ActivityAction,
   ActivityEntry,
@@ -12,6 +13,8 @@ import type {
   SecretRecord,
   UsageBucket,
 } from '../keys/model.ts';
+
+export type { Page };
 
 export interface KeyFilter {
   environment?: Environment;
@@ -39,11 +42,6 @@ export interface LogFilter {
   to?: string;
   limit?: number;
   cursor?: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
 }
 
 /** Usage buckets of one key in a time range, per secret (merged by the domain into totals). */

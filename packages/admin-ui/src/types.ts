@@ -2,7 +2,7 @@
  * Shapes of the admin API's answers; the UI only reads them. The key, log, activity and usage
  * shapes are the gateway's own types (types only: nothing of the gateway is bundled).
  */
-import type { ActivityAction, Environment, PublicKey } from '@keygate/gateway/api-types';
+import type { ActivityAction, Environment, PublicKey } from '@keygate/contracts/gateway';
 
 export type {
   ActivityEntry,
@@ -12,7 +12,7 @@ export type {
   PublicKey,
   PublicSecret,
   UsageSeries,
-} from '@keygate/gateway/api-types';
+} from '@keygate/contracts/gateway';
 
 /** What the session tells the UI about the gateway's settings. */
 export interface SessionSettings {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
-  DEFAULT_ROUTES_FILE,
   MANAGEMENT_PREFIX,
   MANAGEMENT_SCOPE,
+  markDeprecations,
   type RouteTable,
   RouteTableSchema,
-} from '@keygate/gateway/api-schemas';
-import { markDeprecations } from '@keygate/gateway/tooling';
+} from '@keygate/contracts/gateway';
 import { headerComponents } from './headers.ts';
 import { buildComponentSchemas, type JsonSchema } from './json-schema.ts';
 import { buildOperation, type OperationSpec } from './operation.ts';
@@ -65,6 +65,12 @@ const DESCRIPTION = `Everything an integrator calls goes through the keygate gat
 **Money** is always an integer in minor units of an ISO 4217 currency.
 
 **Deprecation.** A deprecated route keeps working and answers with \`Deprecation\` (RFC 9745), \`Sunset\` (RFC 8594) and a \`Link\` to the deprecation policy.`;
+
+/**
+ * The route table the shipped gateway uses by default. Read as a file (it is configuration the
+ * document describes), never imported from the gateway: a shared package imports no application.
+ */
+const DEFAULT_ROUTES_FILE = fileURLToPath(new URL('../../../gateway/routes.json', import.meta.url));
 
 /** The gateway's default route table (gateway/routes.json), validated as the gateway validates it. */
 export function loadDefaultRouteTable(): RouteTable {

@@ -1,4 +1,4 @@
-import { EXPIRY_HEADER, RATE_LIMIT_WINDOW_SECONDS } from '@keygate/gateway/api-schemas';
+import { EXPIRY_HEADER, RATE_LIMIT_WINDOW_SECONDS } from '@keygate/contracts/gateway';
 import type { JsonSchema } from './json-schema.ts';
 
 /** Headers on every response the gateway let through its key pipeline (2xx and upstream errors). */

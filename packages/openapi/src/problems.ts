@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { type CommerceErrorCode, ERROR_TABLE } from '@keygate/commerce/api-schemas';
-import { ERRORS, type ErrorCode } from '@keygate/gateway/api-schemas';
+import { type CommerceErrorCode, ERROR_TABLE } from '@keygate/contracts/commerce';
+import { ERRORS, type ErrorCode } from '@keygate/contracts/gateway';
 import { PROBLEM_CONTENT_TYPE, problemType } from '@keygate/problem';
 import type { JsonSchema } from './json-schema.ts';
 

@@ -4,7 +4,7 @@ import {
   DEFAULT_RETRY_SCHEDULE_SECONDS,
   type EventType,
   TEST_EVENT_TYPE,
-} from '@keygate/commerce/api-schemas';
+} from '@keygate/contracts/commerce';
 import type { JsonSchema } from './json-schema.ts';
 import { refTo } from './json-schema.ts';
 import { EVENT_SCHEMAS, eventComponentName } from './schemas/events.ts';

@@ -1,4 +1,4 @@
-import { AddItemSchema, CreateCartSchema, OrderActionSchema } from '@keygate/commerce/api-schemas';
+import { AddItemSchema, CreateCartSchema, OrderActionSchema } from '@keygate/contracts/commerce';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import { CartSchema, OrderSchema } from '../schemas/carts.ts';

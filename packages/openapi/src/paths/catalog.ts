@@ -2,7 +2,7 @@ import {
   ChannelHeaderSchema,
   GetProductQuerySchema,
   ListProductsQuerySchema,
-} from '@keygate/commerce/api-schemas';
+} from '@keygate/contracts/commerce';
 import type { OperationSpec } from '../operation.ts';
 import { ChannelListSchema, ProductDetailSchema, ProductPageSchema } from '../schemas/catalog.ts';
 import { GraphqlQueryParamsSchema, GraphqlRequestSchema, GraphqlResponseSchema } from '../schemas/graphql.ts';

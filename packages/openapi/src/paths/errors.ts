@@ -1,5 +1,5 @@
-import type { CommerceErrorCode } from '@keygate/commerce/api-schemas';
-import type { ErrorCode } from '@keygate/gateway/api-schemas';
+import type { CommerceErrorCode } from '@keygate/contracts/commerce';
+import type { ErrorCode } from '@keygate/contracts/gateway';
 import type { ErrorRefs } from '../problems.ts';
 
 /** What the key pipeline can refuse any call with, before a route is served. */

@@ -7,7 +7,7 @@ import {
   LogsQuerySchema,
   RotateKeyInputSchema,
   UsageQuerySchema,
-} from '@keygate/gateway/api-schemas';
+} from '@keygate/contracts/gateway';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import {

@@ -5,7 +5,7 @@ import {
   UpdateCustomerSchema,
   VatRateSchema as VatRateBodySchema,
   VatRateParamsSchema,
-} from '@keygate/commerce/api-schemas';
+} from '@keygate/contracts/commerce';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import { CustomerPricingSchema, CustomerSchema } from '../schemas/customers.ts';

@@ -1,4 +1,4 @@
-import { AdjustStockSchema, SetStockSchema } from '@keygate/commerce/api-schemas';
+import { AdjustStockSchema, SetStockSchema } from '@keygate/contracts/commerce';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import { StockSchema } from '../schemas/stock.ts';

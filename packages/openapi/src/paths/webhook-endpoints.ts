@@ -4,7 +4,7 @@ import {
   ListDeliveriesQuerySchema,
   RotateSecretSchema,
   UpdateEndpointSchema,
-} from '@keygate/commerce/api-schemas';
+} from '@keygate/contracts/commerce';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import {

@@ -1,4 +1,4 @@
-import { ORDER_STATUSES } from '@keygate/commerce/api-schemas';
+import { ORDER_STATUSES } from '@keygate/contracts/commerce';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { PriceLevelSchema, UnitPriceSchema } from './catalog.ts';

@@ -1,4 +1,4 @@
-import { PRICE_LEVELS, TAX_CLASSES } from '@keygate/commerce/api-schemas';
+import { PRICE_LEVELS, TAX_CLASSES } from '@keygate/contracts/commerce';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { CurrencySchema, count, money, NextCursorSchema } from './common.ts';

@@ -1,4 +1,4 @@
-import { CUSTOMER_TIERS } from '@keygate/commerce/api-schemas';
+import { CUSTOMER_TIERS } from '@keygate/contracts/commerce';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { ChannelSchema, UnitPriceSchema } from './catalog.ts';

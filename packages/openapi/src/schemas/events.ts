@@ -1,4 +1,4 @@
-import { type EventType, TEST_EVENT_TYPE } from '@keygate/commerce/api-schemas';
+import { type EventType, TEST_EVENT_TYPE } from '@keygate/contracts/commerce';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { OrderSchema, OrderStatusSchema } from './carts.ts';

@@ -1,4 +1,4 @@
-import { ActivityQuerySchema, MAX_LISTED_SECRETS } from '@keygate/gateway/api-schemas';
+import { ActivityQuerySchema, MAX_LISTED_SECRETS } from '@keygate/contracts/gateway';
 import { RESOURCES } from '@keygate/identity';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/commerce/api-schemas';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/contracts/commerce';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { count, NextCursorSchema, timestamp } from './common.ts';

@@ -1,5 +1,5 @@
-import type { RouteTable } from '../routes/route-table.ts';
 import { asNode, type Node } from './document-node.ts';
+import type { RouteTable } from './route-table.ts';
 
 /** What the versioning part of the route table may say about a route or a version (optional there). */
 interface Deprecatable {

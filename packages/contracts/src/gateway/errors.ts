@@ -1,0 +1,89 @@
+/**
+ * Every error the gateway answers with. The codes are part of the public contract: they
+ * appear as `code` in problem+json bodies and name the `type` URI. Add codes here (and only
+ * here); the table below must map each one, so the compiler proves none is forgotten.
+ */
+export type ErrorCode =
+  | 'MISSING_KEY'
+  | 'MALFORMED_KEY'
+  | 'UNKNOWN_KEY'
+  | 'KEY_REVOKED'
+  | 'SECRET_CLOSED'
+  | 'KEY_EXPIRED'
+  | 'INSUFFICIENT_SCOPE'
+  | 'IP_NOT_ALLOWED'
+  | 'ENVIRONMENT_MISMATCH'
+  | 'ESCALATION_DENIED'
+  | 'RATE_LIMITED'
+  | 'ROUTE_NOT_FOUND'
+  | 'KEY_NOT_FOUND'
+  | 'SECRET_NOT_FOUND'
+  | 'ROTATION_IN_PROGRESS'
+  | 'NO_ROTATION_IN_PROGRESS'
+  | 'KEY_NOT_ACTIVE'
+  | 'CONFLICT'
+  | 'VALIDATION_FAILED'
+  | 'MALFORMED_BODY'
+  | 'MALFORMED_REQUEST'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_TIMEOUT'
+  | 'STORE_UNAVAILABLE'
+  | 'OUTCOME_UNKNOWN'
+  | 'VERIFICATION_BUSY'
+  | 'UNKNOWN_API_VERSION'
+  | 'ADMIN_SESSION_REQUIRED'
+  | 'INVALID_CREDENTIALS'
+  | 'LOGIN_THROTTLED'
+  | 'CSRF_REJECTED'
+  | 'ADMIN_UI_NOT_BUILT'
+  | 'INTERNAL';
+
+/** What the table says about a code. */
+export interface ErrorSpec {
+  status: number;
+  title: string;
+  /**
+   * `admin`: answered only by the admin interface (`/admin/…`, session cookie), never to an API
+   * key, so left out of the integrators' OpenAPI document. Absent: integrator-facing.
+   */
+  surface?: 'admin';
+}
+
+/** Status, title and surface of every code; typed by ErrorCode, so no code can be left out. */
+export const ERRORS: Record<ErrorCode, ErrorSpec> = {
+  MISSING_KEY: { status: 401, title: 'API key required' },
+  MALFORMED_KEY: { status: 401, title: 'Malformed API key' },
+  UNKNOWN_KEY: { status: 401, title: 'Unknown API key' },
+  KEY_REVOKED: { status: 401, title: 'API key revoked' },
+  SECRET_CLOSED: { status: 401, title: 'API key secret closed' },
+  KEY_EXPIRED: { status: 401, title: 'API key expired' },
+  INSUFFICIENT_SCOPE: { status: 403, title: 'Missing scope' },
+  IP_NOT_ALLOWED: { status: 403, title: 'Client IP not allowed' },
+  ENVIRONMENT_MISMATCH: { status: 403, title: 'Wrong environment' },
+  ESCALATION_DENIED: { status: 403, title: 'Privilege escalation refused' },
+  RATE_LIMITED: { status: 429, title: 'Rate limit exceeded' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'No such route' },
+  KEY_NOT_FOUND: { status: 404, title: 'API key not found' },
+  SECRET_NOT_FOUND: { status: 404, title: 'Secret not found' },
+  ROTATION_IN_PROGRESS: { status: 409, title: 'A rotation is already in progress' },
+  NO_ROTATION_IN_PROGRESS: { status: 409, title: 'No rotation in progress' },
+  KEY_NOT_ACTIVE: { status: 409, title: 'API key is not active' },
+  CONFLICT: { status: 409, title: 'Concurrent change' },
+  VALIDATION_FAILED: { status: 422, title: 'Invalid request' },
+  MALFORMED_BODY: { status: 400, title: 'Malformed request body' },
+  MALFORMED_REQUEST: { status: 400, title: 'Malformed request' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
+  UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream unavailable' },
+  UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timed out' },
+  STORE_UNAVAILABLE: { status: 503, title: 'Key store unavailable' },
+  OUTCOME_UNKNOWN: { status: 503, title: 'Outcome of the change unknown' },
+  VERIFICATION_BUSY: { status: 503, title: 'Too many key verifications in progress' },
+  UNKNOWN_API_VERSION: { status: 404, title: 'Unknown API version' },
+  ADMIN_SESSION_REQUIRED: { status: 401, title: 'Administrator session required', surface: 'admin' },
+  INVALID_CREDENTIALS: { status: 401, title: 'Wrong email or password', surface: 'admin' },
+  LOGIN_THROTTLED: { status: 429, title: 'Too many failed logins', surface: 'admin' },
+  CSRF_REJECTED: { status: 403, title: 'Cross-site request refused', surface: 'admin' },
+  ADMIN_UI_NOT_BUILT: { status: 503, title: 'Admin interface not built', surface: 'admin' },
+  INTERNAL: { status: 500, title: 'Internal error' },
+};
