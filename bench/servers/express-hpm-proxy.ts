@@ -1,8 +1,8 @@
 // Express 5 with one http-proxy-middleware (keep-alive agent) and nothing else: the ceiling of a
-// data plane built on these two libraries, before any gateway code. It measured 0.62–0.68 of the raw
-// pipe, below the 0.85 target for the whole gateway, so the gateway's data plane runs on a node:http
-// server with undici's client (gateway/src/data-plane) and http-proxy-middleware stays only as a dev
-// dependency of the gateway, for this comparison.
+// data plane built on these two libraries, before any gateway code. Its share of the raw pipe's
+// throughput stayed below the 0.85 target for the whole gateway (bench/RESULTS.md), so the gateway's
+// data plane runs on a node:http server with undici's client (gateway/src/data-plane), and
+// http-proxy-middleware is a dependency of the bench alone, for this comparison.
 //   node bench/servers/express-hpm-proxy.ts PORT UPSTREAM_URL
 import { Agent } from 'node:http';
 import { createRequire } from 'node:module';
