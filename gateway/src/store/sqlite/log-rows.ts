@@ -15,9 +15,8 @@ export const LOG_ROW_FIELDS = 9;
 export const LOG_ROWS_PER_TRANSACTION = 512;
 
 /**
- * Lines per INSERT statement (the rest of a transaction one by one): one statement for 32 lines
- * cost the writer thread 3.2 µs of CPU a line against 3.8 with a statement per line (102,400 lines
- * in batches of 256, twice each; 16 or 64 to a statement saved less).
+ * Lines per INSERT statement (the rest of a transaction one by one): a multi-row statement costs
+ * the writer thread less CPU a line than a statement per line, and 32 saved more than 16 or 64.
  */
 export const LOG_ROWS_PER_STATEMENT = 32;
 
@@ -46,8 +45,8 @@ const NEEDS_ESCAPE = /[\t\n]|^"/;
  * LogRows order) separated by tabs. Ids, times, methods, client addresses and numbers never hold a
  * tab or a newline; a path that does (or starts with `"`) is written as a JSON string. The latency
  * (ms, rounded to the µs) travels as whole microseconds: turning a fractional number into text
- * cost 0.5 µs of the line's 1.0, an integer almost nothing. Posting an array of 9 values a line
- * instead cost ~1 µs a line on the event loop (structured clone copies value by value); one flat
+ * was half the cost of packing a line, an integer almost nothing. Posting an array of 9 values a
+ * line instead cost more on the event loop (structured clone copies value by value); one flat
  * string is copied whole.
  */
 export function packLogRows(entries: readonly ApiLogEntry[]): string {

@@ -27,7 +27,7 @@ interface Waiting {
 
 /**
  * The API log of a gateway on SQLite is written by a worker thread on its own connection: a flush
- * is every line of the last seconds (12,000 at 6,000 requests/s), and inserting them on the event
+ * is every line of the last seconds (thousands on a busy gateway), and inserting them on the event
  * loop stopped every request for that long. Pruning is its job too (see prune.ts). The
  * thread starts with the first job and again after it died; it keeps the process alive only while
  * a job waits for it.

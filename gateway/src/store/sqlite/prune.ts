@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 // Retention pruning of the SQLite file's per-call tables. A gateway on a file runs these in its
 // log-writer thread (see log-writer.ts), on that thread's own connection: an hour of lines or
 // buckets past their retention is a large delete, and on the event loop it stopped every request
-// for as long (360,000 API-log lines: 1.24 s; one hour of usage buckets among 1,000,000: 107 ms).
+// for as long.
 
 /**
  * Lines a prune deletes per statement (each its own transaction): one hour of a busy gateway's log
