@@ -5,8 +5,9 @@ declare(strict_types=1);
 // Regenerates src/Model/*.php and src/KeygateOperations.php from packages/openapi/openapi.json
 // (or the document given as the first argument), removing models the document no longer has.
 
-require __DIR__ . '/Generator.php';
-require __DIR__ . '/Files.php';
+foreach (['SchemaTypes', 'ModelWriter', 'OperationsWriter', 'Generator', 'Files'] as $class) {
+    require __DIR__ . "/{$class}.php";
+}
 
 use Keygate\Client\Generator\Files;
 

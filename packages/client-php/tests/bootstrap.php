@@ -25,8 +25,9 @@ foreach ([
     require_once $file;
 }
 require __DIR__ . '/../autoload.php';
-require_once __DIR__ . '/../generator/Generator.php';
-require_once __DIR__ . '/../generator/Files.php';
+foreach (['SchemaTypes', 'ModelWriter', 'OperationsWriter', 'Generator', 'Files'] as $class) {
+    require_once __DIR__ . "/../generator/{$class}.php";
+}
 spl_autoload_register(static function (string $class): void {
     $prefix = 'Keygate\\Client\\Tests\\';
     if (str_starts_with($class, $prefix)) {
