@@ -6,6 +6,8 @@ namespace Keygate\Client\Tests\Integration;
 
 use Keygate\Client\Exception\AuthenticationException;
 use Keygate\Client\Exception\PermissionException;
+use Keygate\Client\KeyExpiryNotice;
+use Keygate\Client\KeygateNotice;
 use Keygate\Client\Model\ActivityEntryAction;
 use Keygate\Client\Model\ChangeScopesRequest;
 use Keygate\Client\Model\CreateCartRequest;
@@ -13,6 +15,7 @@ use Keygate\Client\Model\CreateKeyRequest;
 use Keygate\Client\Model\Environment;
 use Keygate\Client\Model\RotateKeyRequest;
 use Keygate\Client\Model\Scope;
+use Psr\Log\AbstractLogger;
 
 final class KeysTest extends SystemTestCase
 {
@@ -63,6 +66,29 @@ final class KeysTest extends SystemTestCase
         $actions = array_map(static fn ($entry) => $entry->action, $admin->listKeyActivity($key->id)->items);
         self::assertContains(ActivityEntryAction::KeyRotated, $actions);
         self::assertContains(ActivityEntryAction::KeySecretClosed, $actions);
+    }
+
+    public function testAKeyAboutToExpireIsReportedOnceToTheCallbackAndTheLogger(): void
+    {
+        $expiresOn = (new \DateTimeImmutable('+3 days', new \DateTimeZone('UTC')))->format('Y-m-d');
+        $key = self::admin()->createKey(new CreateKeyRequest(name: 'php-expiring', scopes: ['article:r'], expiresAt: $expiresOn));
+        $notices = [];
+        $logger = new class () extends AbstractLogger {
+            /** @var list<string> */
+            public array $warnings = [];
+
+            public function log($level, $message, array $context = []): void
+            {
+                $this->warnings[] = "{$level}: {$message}";
+            }
+        };
+        $client = self::clientFor($key->secret, onNotice: static function (KeygateNotice $notice) use (&$notices): void {
+            $notices[] = $notice;
+        }, logger: $logger);
+        $client->listChannels();
+        $client->listChannels();
+        self::assertEquals([new KeyExpiryNotice($expiresOn, 4)], $notices);
+        self::assertSame(["warning: keygate: the API key expires after {$expiresOn} (4 days left); rotate or replace it"], $logger->warnings);
     }
 
     public function testChangesScopesReadsUsageAndLogsAndRevokes(): void
