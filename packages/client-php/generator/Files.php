@@ -9,6 +9,8 @@ final class Files
 {
     public const DOCUMENT = __DIR__ . '/../../openapi/openapi.json';
     public const SOURCE = __DIR__ . '/../src';
+    /** The generated files outside `src/Model/`. */
+    private const TOP_LEVEL = ['KeygateOperations.php', 'WebhookEvents.php'];
 
     /**
      * The generated files for the document at `$path`, path relative to `src/` → contents.
@@ -22,15 +24,17 @@ final class Files
     }
 
     /**
-     * The generated files as they are on disk: `KeygateOperations.php` and everything in `Model/`.
+     * The generated files as they are on disk: `KeygateOperations.php`, `WebhookEvents.php` and everything in `Model/`.
      *
      * @return array<string, string>
      */
     public static function committed(): array
     {
         $files = [];
-        if (is_file(self::SOURCE . '/KeygateOperations.php')) {
-            $files['KeygateOperations.php'] = (string) file_get_contents(self::SOURCE . '/KeygateOperations.php');
+        foreach (self::TOP_LEVEL as $name) {
+            if (is_file(self::SOURCE . "/{$name}")) {
+                $files[$name] = (string) file_get_contents(self::SOURCE . "/{$name}");
+            }
         }
         foreach (glob(self::SOURCE . '/Model/*.php') ?: [] as $file) {
             $files['Model/' . basename($file)] = (string) file_get_contents($file);

@@ -45,6 +45,7 @@ final class Generator
         $files = [];
         $this->writeTypes($files, $types, $models);
         $files['KeygateOperations.php'] = (new OperationsWriter($this->document, $types))->operationsTrait();
+        $files['WebhookEvents.php'] = $this->webhookEvents();
         $this->writeTypes($files, $types, $models);
         ksort($files, SORT_STRING);
         return $files;
@@ -64,5 +65,31 @@ final class Generator
                     : $models->classFile($name, $type['schema']);
             }
         } while ($pending !== []);
+    }
+
+    /** `WebhookEvents`: each event type of the document's `webhooks` → the model of its payload. */
+    private function webhookEvents(): string
+    {
+        $entries = '';
+        $classes = [];
+        foreach ($this->document['webhooks'] ?? [] as $type => $item) {
+            $ref = $item['post']['requestBody']['content']['application/json']['schema']['$ref'] ?? null;
+            if ($ref !== null) {
+                $class = 'Model\\' . substr($ref, strlen('#/components/schemas/'));
+                $entries .= '        ' . var_export((string) $type, true) . " => {$class}::class,\n";
+                $classes[] = $class;
+            }
+        }
+        $union = implode('|', $classes);
+        return "<?php\n\n" . self::HEADER . "\ndeclare(strict_types=1);\n\nnamespace Keygate\\Client;\n\n"
+            . "/** The webhook events keygate sends, by type, with the model of each payload. */\n"
+            . "final class WebhookEvents\n{\n"
+            . "    /** Event type → model class of its payload. */\n"
+            . "    public const MODELS = [\n{$entries}    ];\n\n"
+            . "    /**\n     * The typed event of a verified payload, or null for a type this version of the client does not know.\n     *\n"
+            . "     * @param array<string, mixed> \$payload\n     * @return ({$union})|null\n     */\n"
+            . "    public static function fromPayload(array \$payload): ?object\n    {\n"
+            . "        \$class = self::MODELS[\$payload['type'] ?? ''] ?? null;\n"
+            . "        return \$class === null ? null : \$class::fromArray(\$payload);\n    }\n}\n";
     }
 }

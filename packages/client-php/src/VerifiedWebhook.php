@@ -16,4 +16,13 @@ final class VerifiedWebhook
         public readonly array $payload,
     ) {
     }
+
+    /**
+     * The payload as its generated model (`Model\StockUpdatedEvent` for `stock.updated`, …; see
+     * `WebhookEvents::MODELS`), or null for an event type this version of the client does not know.
+     */
+    public function event(): ?object
+    {
+        return WebhookEvents::fromPayload($this->payload);
+    }
 }

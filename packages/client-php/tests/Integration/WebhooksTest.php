@@ -10,6 +10,8 @@ use Keygate\Client\Model\CreateWebhookEndpointRequest;
 use Keygate\Client\Model\EventType;
 use Keygate\Client\Model\RotateWebhookSecretRequest;
 use Keygate\Client\Model\SetStockRequest;
+use Keygate\Client\Model\StockEventDataReason;
+use Keygate\Client\Model\StockUpdatedEvent;
 use Keygate\Client\Model\UpdateWebhookEndpointRequest;
 use Keygate\Client\Model\WebhookDeliveryStatus;
 use Keygate\Client\Webhook;
@@ -81,6 +83,9 @@ final class WebhooksTest extends SystemTestCase
 
         $verified = Webhook::verify([$endpoint->secret], $received['headers'], $received['body']);
         self::assertSame(['stock.updated', 'KG-00010', 41], [$verified->payload['type'], $verified->payload['data']['sku'], $verified->payload['data']['new']['onHand']]);
+        $event = $verified->event();
+        self::assertInstanceOf(StockUpdatedEvent::class, $event);
+        self::assertSame([StockEventDataReason::Set, 41], [$event->data->reason, $event->data->new->onHand]);
         try {
             Webhook::verify([$endpoint->secret], $received['headers'], str_replace('41', '42', $received['body']));
             self::fail('a tampered body verified');

@@ -51,7 +51,7 @@ final class GeneratorTest extends TestCase
 
     public function testNamesInlineTypesAfterWhereTheySitAndReusesIdenticalOnes(): void
     {
-        self::assertSame(['KeygateOperations.php', 'Model/Environment.php', 'Model/Thing.php', 'Model/ThingLine.php'], array_keys(self::generate()));
+        self::assertSame(['KeygateOperations.php', 'Model/Environment.php', 'Model/Thing.php', 'Model/ThingLine.php', 'WebhookEvents.php'], array_keys(self::generate()));
         $thing = self::generate()['Model/Thing.php'];
         self::assertStringContainsString('public readonly Environment $environment,', $thing);
         self::assertStringContainsString("@var list<ThingLine> */\n        public readonly array \$lines,", $thing);

@@ -5,6 +5,8 @@ declare(strict_types=1);
 namespace Keygate\Client\Tests\Unit;
 
 use Keygate\Client\Exception\WebhookVerificationException;
+use Keygate\Client\Model\Environment;
+use Keygate\Client\Model\WebhookTestEvent;
 use Keygate\Client\Webhook;
 use PHPUnit\Framework\TestCase;
 
@@ -36,6 +38,7 @@ final class WebhookTest extends TestCase
     {
         $verified = Webhook::verify([self::SECRET], self::headers(), self::BODY, self::TIMESTAMP);
         self::assertSame([self::ID, self::TIMESTAMP, ['test' => 2432232314]], [$verified->id, $verified->timestamp, $verified->payload]);
+        self::assertNull($verified->event(), 'the vector\'s body is no keygate event');
     }
 
     public function testDuringARotationAnyOfTheSecretsAndAnyOfTheSignaturesMayMatch(): void
@@ -43,6 +46,16 @@ final class WebhookTest extends TestCase
         $other = 'whsec_' . base64_encode(str_repeat('k', 32));
         $headers = self::headers('v1,' . base64_encode(str_repeat('x', 32)) . ' ' . self::SIGNATURE);
         self::assertSame(self::ID, Webhook::verify([$other, self::SECRET], $headers, self::BODY, self::TIMESTAMP)->id);
+    }
+
+    public function testAKeygateEventBecomesItsGeneratedModel(): void
+    {
+        $body = '{"id":"evt_1","type":"webhook.test","createdAt":"2026-11-26T12:00:00.000Z","environment":"test","data":{"endpointId":"we_1","message":"hello"}}';
+        $secret = 'whsec_' . base64_encode(str_repeat('s', 32));
+        $signature = 'v1,' . base64_encode(hash_hmac('sha256', "msg_1.1700000000.{$body}", str_repeat('s', 32), true));
+        $event = Webhook::verify([$secret], ['webhook-id' => 'msg_1', 'webhook-timestamp' => '1700000000', 'webhook-signature' => $signature], $body, 1700000000)->event();
+        self::assertInstanceOf(WebhookTestEvent::class, $event);
+        self::assertSame(['evt_1', Environment::Test, 'hello'], [$event->id, $event->environment, $event->data->message]);
     }
 
     public function testHeadersAreFoundInAnyCaseAndInServerStyleOrAsLists(): void
