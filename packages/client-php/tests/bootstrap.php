@@ -4,7 +4,8 @@ declare(strict_types=1);
 
 // With `composer install` the vendor autoloader has everything; without it (as in this repository,
 // where only Debian's packages are reachable) Debian's autoloaders under /usr/share/php provide
-// Guzzle, the PSR interfaces and psr/log, and autoload.php loads the client.
+// Guzzle, the PSR interfaces, psr/log and nyholm/psr7 (a second PSR-7/17 implementation the unit
+// tests use), and autoload.php loads the client.
 
 if (is_file(__DIR__ . '/../vendor/autoload.php')) {
     require __DIR__ . '/../vendor/autoload.php';
@@ -17,9 +18,10 @@ foreach ([
     'Psr/Http/Message/autoload.php',
     'Psr/Http/Message/factory-autoload.php',
     'Psr/Log/autoload.php',
+    'Nyholm/Psr7/autoload.php',
 ] as $file) {
     if (stream_resolve_include_path($file) === false) {
-        fwrite(STDERR, "missing {$file}: install Debian's php-guzzlehttp-guzzle, php-psr-http-* and php-psr-log\n");
+        fwrite(STDERR, "missing {$file}: install Debian's php-guzzlehttp-guzzle, php-psr-http-*, php-psr-log and php-nyholm-psr7\n");
         exit(1);
     }
     require_once $file;
