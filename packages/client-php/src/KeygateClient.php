@@ -54,6 +54,8 @@ final class KeygateClient
      * @param (callable(): \DateTimeImmutable)|null $clock the current time, for `Retry-After` dates
      */
     public function __construct(
+        // Kept out of stack traces (PHP 8.2; older versions ignore the attribute).
+        #[\SensitiveParameter]
         private readonly string $apiKey,
         string $baseUrl,
         ?ClientInterface $httpClient = null,
@@ -83,6 +85,18 @@ final class KeygateClient
             usleep((int) round($seconds * 1_000_000));
         };
         $this->clock = $clock ?? static fn (): \DateTimeImmutable => new \DateTimeImmutable();
+    }
+
+    /**
+     * What `var_dump` and `print_r` show: the key's displayed prefix (`kg_live_7Hq2xPab`), never
+     * the token, so a dumped client in a log or an error page does not leak it.
+     *
+     * @return array<string, mixed>
+     */
+    public function __debugInfo(): array
+    {
+        $prefix = implode('_', array_slice(explode('_', $this->apiKey), 0, 3));
+        return ['apiKey' => $prefix === $this->apiKey ? '(hidden)' : "{$prefix}_…", 'baseUrl' => $this->baseUrl, 'rateLimit' => $this->rateLimit];
     }
 
     /** The rate-limit state of the latest answer that announced one (null before any). */

@@ -29,6 +29,7 @@ final class Webhook
      * @throws WebhookVerificationException when any check fails
      */
     public static function verify(
+        #[\SensitiveParameter]
         array $secrets,
         array $headers,
         string $body,

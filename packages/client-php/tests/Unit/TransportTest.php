@@ -51,4 +51,15 @@ final class TransportTest extends TestCase
         self::assertSame('{"delta":-1}', (string) $transport->sent[1]->getBody());
         self::assertSame('https://api.example.test/v2/stock/KG-1:adjust', (string) $transport->sent[1]->getUri());
     }
+
+    public function testADumpedClientShowsTheKeysPrefixButNeverTheToken(): void
+    {
+        $token = 'kg_live_7Hq2xPab_0123456789012345678901234567';
+        $dump = print_r(new KeygateClient($token, 'https://api.example.test'), true);
+        self::assertStringContainsString('kg_live_7Hq2xPab_…', $dump);
+        self::assertStringNotContainsString('0123456789012345678901234567', $dump);
+        ob_start();
+        var_dump(new KeygateClient($token, 'https://api.example.test'));
+        self::assertStringNotContainsString('0123456789012345678901234567', (string) ob_get_clean());
+    }
 }
