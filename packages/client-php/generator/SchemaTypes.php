@@ -147,17 +147,7 @@ final class SchemaTypes
         }
         foreach (['anyOf', 'oneOf'] as $union) {
             if (isset($schema[$union])) {
-                $members = array_values(array_filter($schema[$union], static fn (array $s): bool => ($s['type'] ?? null) !== 'null'));
-                $nullable = count($members) < count($schema[$union]);
-                if (count($members) === 1) {
-                    $type = $this->typeOf($members[0], $owner, $member);
-                    $type['nullable'] = $type['nullable'] || $nullable;
-                    return $type;
-                }
-                $scalars = array_map(fn (array $s): array => $this->typeOf($s, $owner, $member), $members);
-                $kinds = array_unique(array_column($scalars, 'kind'));
-                $php = $kinds === ['scalar'] ? implode('|', array_unique(array_column($scalars, 'php'))) : 'mixed';
-                return ['php' => $php, 'nullable' => $nullable && $php !== 'mixed', 'kind' => $php === 'mixed' ? 'mixed' : 'scalar'];
+                return $this->unionType($schema[$union], $owner, $member);
             }
         }
         $types = (array) ($schema['type'] ?? []);
@@ -193,6 +183,29 @@ final class SchemaTypes
             return ['php' => $name, 'nullable' => $nullable, 'kind' => 'class', 'name' => $name];
         }
         return ['php' => $this->scalar($type), 'nullable' => $nullable, 'kind' => 'scalar'];
+    }
+
+    /**
+     * `anyOf`/`oneOf`: one member plus `null` is that member's type made nullable; several scalars
+     * are a PHP union (`string|int`); anything else is `mixed`.
+     *
+     * @param list<array<string, mixed>> $members
+     * @return array{php: string, nullable: bool, kind: string, item?: array<string, mixed>, name?: string}
+     */
+    private function unionType(array $members, string $owner, string $member): array
+    {
+        $present = array_values(array_filter($members, static fn (array $s): bool => ($s['type'] ?? null) !== 'null'));
+        $nullable = count($present) < count($members);
+        if (count($present) === 1) {
+            $type = $this->typeOf($present[0], $owner, $member);
+            $type['nullable'] = $type['nullable'] || $nullable;
+            return $type;
+        }
+        $types = array_map(fn (array $s): array => $this->typeOf($s, $owner, $member), $present);
+        $php = array_unique(array_column($types, 'kind')) === ['scalar']
+            ? implode('|', array_unique(array_column($types, 'php')))
+            : 'mixed';
+        return ['php' => $php, 'nullable' => $nullable && $php !== 'mixed', 'kind' => $php === 'mixed' ? 'mixed' : 'scalar'];
     }
 
     private function scalar(string $type): string
