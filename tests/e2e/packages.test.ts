@@ -110,7 +110,7 @@ describe('the published npm packages, packed and installed outside the workspace
         assert.equal(manifest.license, 'MIT');
         assert.match(String((manifest.engines as { node?: string } | undefined)?.node), /^>=\d+/);
         assert.deepEqual(manifest.exports, {
-          '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+          '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' },
           './package.json': './package.json',
         });
         assert.ok(Array.isArray(manifest.files));
@@ -210,6 +210,17 @@ describe('the published npm packages, packed and installed outside the workspace
       });
     });
   }
+
+  it('loads in a CommonJS script too, through require() of ESM', async () => {
+    const result = await runCommand(process.execPath, [join(project, 'require-all.cjs')], { cwd: project });
+    assert.equal(result.code, 0, result.output);
+    assert.deepEqual(JSON.parse(result.output), {
+      client: 'function',
+      identity: 'function',
+      problem: 'https://keygate.dev/problems/note-not-found',
+      webhooks: 'function',
+    });
+  });
 
   describe('type-checked in the consumer project', () => {
     for (const resolution of ['nodenext', 'bundler'] as const) {
