@@ -46,10 +46,6 @@ describe('the published npm packages, packed and installed outside the workspace
   before(async () => {
     // Packing builds each package (its prepack), so this is the build, too.
     packed = await packPackages(work.path);
-    writeFileSync(
-      join(work.path, 'package.json'),
-      '{"private": true, "description": "keeps npm from looking above this folder"}',
-    );
     const tarballs = Object.fromEntries([...packed.values()].map((pkg) => [pkg.name, `file:${pkg.tarball}`]));
     mkdirSync(project);
     writeFileSync(
@@ -70,7 +66,10 @@ describe('the published npm packages, packed and installed outside the workspace
       ),
     );
     for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(project, file));
-    await mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project });
+    await mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
+      cwd: project,
+      outsideWorkspace: true,
+    });
   });
 
   after(() => work.remove());
@@ -212,7 +211,10 @@ describe('the published npm packages, packed and installed outside the workspace
   }
 
   it('loads in a CommonJS script too, through require() of ESM', async () => {
-    const result = await runCommand(process.execPath, [join(project, 'require-all.cjs')], { cwd: project });
+    const result = await runCommand(process.execPath, [join(project, 'require-all.cjs')], {
+      cwd: project,
+      outsideWorkspace: true,
+    });
     assert.equal(result.code, 0, result.output);
     assert.deepEqual(JSON.parse(result.output), {
       client: 'function',
@@ -242,7 +244,10 @@ describe('the published npm packages, packed and installed outside the workspace
             files: ['consumer.ts'],
           }),
         );
-        const result = await runCommand(process.execPath, [TSC, '-p', config], { cwd: project });
+        const result = await runCommand(process.execPath, [TSC, '-p', config], {
+          cwd: project,
+          outsideWorkspace: true,
+        });
         assert.equal(result.code, 0, result.output);
       });
     }
@@ -287,6 +292,7 @@ describe('the published npm packages, packed and installed outside the workspace
       const key = await system.createKey({ name: 'reader', env: 'test', scopes: ['article:r'] });
       const result = await runCommand(process.execPath, [join(project, 'read-catalogue.mjs')], {
         cwd: project,
+        outsideWorkspace: true,
         env: { KEYGATE_URL: system.gateway.url, KEYGATE_API_KEY: key.secret },
       });
       assert.equal(result.code, 0, result.output);

@@ -23,16 +23,26 @@ export interface CommandResult {
   output: string;
 }
 
+/** How a command runs: its folder, extra environment, and whether to run it as from a clean shell. */
+export interface CommandOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  /**
+   * Drops the npm_* variables that npx and pnpm set for the scripts they run (npm_config_local_prefix
+   * names this workspace, for one), so npm behaves as in a user's own shell.
+   */
+  outsideWorkspace?: boolean;
+}
+
 /** Runs a command to completion, stdout and stderr interleaved as a person would see them. */
-export function runCommand(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<CommandResult> {
+export function runCommand(command: string, args: string[], options: CommandOptions): Promise<CommandResult> {
+  const inherited = Object.entries(process.env).filter(
+    ([name]) => !(options.outsideWorkspace && /^npm_/i.test(name)),
+  );
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: { ...Object.fromEntries(inherited), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -48,11 +58,7 @@ export function runCommand(
 }
 
 /** Like runCommand, but a non-zero exit is an error that carries the output. */
-export async function mustRun(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<string> {
+export async function mustRun(command: string, args: string[], options: CommandOptions): Promise<string> {
   const result = await runCommand(command, args, options);
   if (result.code !== 0) {
     throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.output}`);
