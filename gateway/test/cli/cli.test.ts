@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer, type Server } from 'node:net';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import argon2 from 'argon2';
@@ -370,12 +370,16 @@ describe('keygate CLI with REDIS_URL set', () => {
     // Without its own timeouts the CLI would wait forever here; the test's timeout is the bound,
     // not a wall-clock assertion (the machines are shared and noisy).
     let silent: Server;
+    const sockets = new Set<Socket>();
     before(async () => {
-      silent = createServer(() => {});
+      silent = createServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      });
       await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     });
     after(() => {
-      silent.closeAllConnections?.();
+      for (const socket of sockets) socket.destroy();
       silent.close();
     });
 
