@@ -4,6 +4,7 @@ import { createHandler } from 'graphql-http/lib/use/express';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 import { getRequestContext } from '../http/request-context.ts';
+import { createDocumentCache } from './document-cache.ts';
 import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
 
 /**
@@ -12,7 +13,10 @@ import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
  * channel added later appears after a restart.
  */
 export function createGraphqlRouter(deps: { catalog: CatalogService; logger: Logger }): Router {
+  const documents = createDocumentCache();
   const handler = createHandler<GraphqlContext>({
+    parse: documents.parse,
+    validate: documents.validate,
     schema: buildGraphqlSchema(deps.catalog, deps.catalog.listChannels()),
     context: (request) => {
       const { requestId, log } = getRequestContext(request.raw, deps.logger);
