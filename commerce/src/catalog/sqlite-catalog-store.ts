@@ -66,16 +66,6 @@ export function createSqliteCatalogStore(orm: Orm): CatalogStore {
         ),
       ),
   );
-  /** Ids of the products with an agreement row for the customer or a tier row for the tier. */
-  const pricedFor = orm
-    .selectDistinct({ productId: prices.productId })
-    .from(prices)
-    .where(
-      or(
-        and(eq(prices.level, 'agreement'), eq(prices.customerId, p('customer'))),
-        and(eq(prices.level, 'tier'), eq(prices.tierCode, p('tier'))),
-      ),
-    );
   const stockedProducts = () =>
     orm.select(productColumns).from(products).leftJoin(stock, eq(stock.productId, products.id));
 
@@ -101,16 +91,34 @@ export function createSqliteCatalogStore(orm: Orm): CatalogStore {
       .where(eq(products.sku, p('sku')))
       .prepare(),
     productsByIds: stockedProducts().where(inJsonList(products.id, 'ids')).prepare(),
+    // The tier's product ids come from prices_tier_product_idx and the agreements' from
+    // prices_customer_idx, so a page costs the customer's own rows, not a scan of every price.
     productsPricedFor: stockedProducts()
-      .where(sql`${products.id} IN ${pricedFor}`)
+      .where(
+        and(
+          gt(products.sku, p('afterSku')),
+          sql`${products.id} IN (SELECT ${prices.productId} FROM ${prices} WHERE ${prices.tierCode} = ${p('tier')} AND ${prices.level} = 'tier' UNION SELECT ${prices.productId} FROM ${prices} WHERE ${prices.customerId} = ${p('customer')} AND ${prices.level} = 'agreement')`,
+        ),
+      )
       .orderBy(asc(products.sku))
+      .limit(p('limit'))
       .prepare(),
     prices: orm
       .select()
       .from(prices)
       .where(and(eq(prices.channelCode, p('channel')), inJsonList(prices.productId, 'ids')))
       .prepare(),
-    pricesOfPricedFor: orm.select().from(prices).where(sql`${prices.productId} IN ${pricedFor}`).prepare(),
+    // Every channel's rows through prices_channel_product_idx: one probe per channel and product.
+    pricesOfProducts: orm
+      .select()
+      .from(prices)
+      .where(
+        and(
+          sql`${prices.channelCode} IN (SELECT ${channels.code} FROM ${channels})`,
+          inJsonList(prices.productId, 'ids'),
+        ),
+      )
+      .prepare(),
   };
 
   /** One prepared page query per filter shape (with/without cursor × inStock null/true/false). */
@@ -163,15 +171,19 @@ export function createSqliteCatalogStore(orm: Orm): CatalogStore {
       if (ids.length === 0) return [];
       return q.productsByIds.all({ ids: JSON.stringify(ids) }).map(toStockedProduct);
     },
-    listProductsPricedFor(customerId, tier) {
-      return q.productsPricedFor.all({ customer: customerId, tier }).map(toStockedProduct);
+    listProductsPricedFor({ customerId, tier, afterSku, limit }) {
+      // '' sorts before every SKU, so the first page needs no second statement.
+      return q.productsPricedFor
+        .all({ customer: customerId, tier, afterSku: afterSku ?? '', limit })
+        .map(toStockedProduct);
     },
     listPrices(channelCode, productIds) {
       if (productIds.length === 0) return [];
       return q.prices.all({ channel: channelCode, ids: JSON.stringify(productIds) }).map(toPriceRow);
     },
-    listPricesOfProductsPricedFor(customerId, tier) {
-      return q.pricesOfPricedFor.all({ customer: customerId, tier }).map(toPriceRow);
+    listPricesOfProducts(productIds) {
+      if (productIds.length === 0) return [];
+      return q.pricesOfProducts.all({ ids: JSON.stringify(productIds) }).map(toPriceRow);
     },
   };
 }

@@ -85,11 +85,15 @@ describe('migrations', () => {
           n: number;
         };
         assert.equal(applied.n, readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).length);
-        assert.equal(applied.n, 5);
+        assert.equal(applied.n, 6);
         assert.equal(db.sqlite.pragma('journal_mode', { simple: true }), 'wal');
         assert.equal(db.sqlite.pragma('foreign_keys', { simple: true }), 1);
         const indexes = db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();
-        for (const name of ['prices_channel_product_idx', 'webhook_deliveries_event_idx']) {
+        for (const name of [
+          'prices_channel_product_idx',
+          'prices_tier_product_idx',
+          'webhook_deliveries_event_idx',
+        ]) {
           assert.ok(
             indexes.some((i) => (i as { name: string }).name === name),
             name,

@@ -489,12 +489,14 @@ trait KeygateOperations
      */
     public function getCustomerPricing(
         string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
     ): Model\CustomerPricing {
         $data = $this->send(
             'GET',
             '/v2/customers/{id}/pricing',
             ['id' => $id],
-            [],
+            ['limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor],
             [],
             null,
         );

@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * Get a customer’s agreements and effective prices
-         * @description The customer’s agreement price rows, and per channel the products with agreement or tier prices for them, priced at quantity 1.
+         * @description One page of the products with agreement or tier prices for the customer, by SKU: their agreement price rows, and per channel their prices at quantity 1. Paged with `limit` (1..100, default 50) and `cursor` (the `nextCursor` of the previous page), like the catalogue.
          *
          *     **Required scope:** `pricing:r`.
          *
@@ -1595,7 +1595,7 @@ export interface components {
                 channel: string;
                 currency: components["schemas"]["Currency"];
                 pricesIncludeVat: boolean;
-                /** @description Products with agreement or tier prices for this customer, priced at quantity 1. */
+                /** @description The page’s products with agreement or tier prices for this customer, priced at quantity 1. */
                 prices: {
                     /** @description The stored price: gross in channels whose prices include VAT, else net (minor units). */
                     amount: number;
@@ -1617,6 +1617,8 @@ export interface components {
                     name: string;
                 }[];
             }[];
+            /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
+            nextCursor: string | null;
         };
         /** @enum {string} */
         CustomerTier: "retail" | "silver" | "gold";
@@ -4830,7 +4832,10 @@ export interface operations {
     };
     getCustomerPricing: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /** @description The customer id (`cus_…`). */
@@ -4840,7 +4845,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The customer’s pricing. */
+            /** @description A page of the customer’s pricing. */
             200: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4883,6 +4888,12 @@ export interface operations {
              *     - `CUSTOMER_NOT_FOUND`: Customer not found
              */
             404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `INVALID_CURSOR`: Invalid cursor
+             */
+            422: components["responses"]["UnprocessableEntity"];
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded

@@ -15,6 +15,8 @@ final class CustomerPricing implements \JsonSerializable
         public readonly array $agreements,
         /** @var list<CustomerPricingEffectivePrice> */
         public readonly array $effectivePrices,
+        /** Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
+        public readonly ?string $nextCursor,
     ) {
     }
 
@@ -25,6 +27,7 @@ final class CustomerPricing implements \JsonSerializable
             Customer::fromArray($data['customer']),
             array_map(static fn ($i) => Agreement::fromArray($i), $data['agreements']),
             array_map(static fn ($i) => CustomerPricingEffectivePrice::fromArray($i), $data['effectivePrices']),
+            $data['nextCursor'],
         );
     }
 
@@ -35,6 +38,7 @@ final class CustomerPricing implements \JsonSerializable
         $data['customer'] = $this->customer->toArray();
         $data['agreements'] = array_map(static fn ($i) => $i->toArray(), $this->agreements);
         $data['effectivePrices'] = array_map(static fn ($i) => $i->toArray(), $this->effectivePrices);
+        $data['nextCursor'] = $this->nextCursor;
         return $data;
     }
 

@@ -15,7 +15,7 @@ final class CustomerPricingEffectivePrice implements \JsonSerializable
         public readonly string $currency,
         public readonly bool $pricesIncludeVat,
         /**
-         * Products with agreement or tier prices for this customer, priced at quantity 1.
+         * The page’s products with agreement or tier prices for this customer, priced at quantity 1.
          * @var list<CustomerPricingEffectivePricePrice>
          */
         public readonly array $prices,
