@@ -37,8 +37,8 @@ export const COMMERCE_SCENARIOS: CommerceScenario[] = [
   },
   {
     id: 'pricing',
-    label: 'customer pricing of a gold customer',
-    path: `/v2/customers/${GOLD_CUSTOMER}/pricing`,
+    label: 'customer pricing, a page of 100 for a gold customer',
+    path: `/v2/customers/${GOLD_CUSTOMER}/pricing?limit=100`,
     headers: {},
   },
 ];

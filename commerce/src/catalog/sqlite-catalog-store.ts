@@ -91,17 +91,39 @@ export function createSqliteCatalogStore(orm: Orm): CatalogStore {
       .where(eq(products.sku, p('sku')))
       .prepare(),
     productsByIds: stockedProducts().where(inJsonList(products.id, 'ids')).prepare(),
-    // The tier's product ids come from prices_tier_product_idx and the agreements' from
-    // prices_customer_idx, so a page costs the customer's own rows, not a scan of every price.
-    productsPricedFor: stockedProducts()
+    // Two plans for one answer, chosen per call. When the tier has rows (a third of a catalogue
+    // for the seeded tiers), walking products in SKU order and probing prices_tier_product_idx
+    // and prices_customer_idx per product stops after about one page: its cost does not grow with
+    // the catalogue. When it has none, only the customer's few agreement rows can match, so those
+    // are collected (prices_customer_idx) and sorted instead of walking every product.
+    productsPricedForByWalk: stockedProducts()
       .where(
         and(
           gt(products.sku, p('afterSku')),
-          sql`${products.id} IN (SELECT ${prices.productId} FROM ${prices} WHERE ${prices.tierCode} = ${p('tier')} AND ${prices.level} = 'tier' UNION SELECT ${prices.productId} FROM ${prices} WHERE ${prices.customerId} = ${p('customer')} AND ${prices.level} = 'agreement')`,
+          or(
+            sql`EXISTS (SELECT 1 FROM ${prices} WHERE ${prices.tierCode} = ${p('tier')} AND ${prices.productId} = ${products.id} AND ${prices.level} = 'tier')`,
+            sql`EXISTS (SELECT 1 FROM ${prices} WHERE ${prices.customerId} = ${p('customer')} AND ${prices.productId} = ${products.id} AND ${prices.level} = 'agreement')`,
+          ),
         ),
       )
       .orderBy(asc(products.sku))
       .limit(p('limit'))
+      .prepare(),
+    productsWithAgreements: stockedProducts()
+      .where(
+        and(
+          gt(products.sku, p('afterSku')),
+          sql`${products.id} IN (SELECT ${prices.productId} FROM ${prices} WHERE ${prices.customerId} = ${p('customer')} AND ${prices.level} = 'agreement')`,
+        ),
+      )
+      .orderBy(asc(products.sku))
+      .limit(p('limit'))
+      .prepare(),
+    tierHasPrices: orm
+      .select({ one: sql`1` })
+      .from(prices)
+      .where(and(eq(prices.tierCode, p('tier')), eq(prices.level, 'tier')))
+      .limit(1)
       .prepare(),
     prices: orm
       .select()
@@ -173,9 +195,10 @@ export function createSqliteCatalogStore(orm: Orm): CatalogStore {
     },
     listProductsPricedFor({ customerId, tier, afterSku, limit }) {
       // '' sorts before every SKU, so the first page needs no second statement.
-      return q.productsPricedFor
-        .all({ customer: customerId, tier, afterSku: afterSku ?? '', limit })
-        .map(toStockedProduct);
+      const params = { customer: customerId, tier, afterSku: afterSku ?? '', limit };
+      const statement =
+        q.tierHasPrices.get({ tier }) === undefined ? q.productsWithAgreements : q.productsPricedForByWalk;
+      return statement.all(params).map(toStockedProduct);
     },
     listPrices(channelCode, productIds) {
       if (productIds.length === 0) return [];
