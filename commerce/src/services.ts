@@ -46,7 +46,7 @@ export function createServices(deps: ServiceDeps) {
   const atomically = createAtomically(db);
   const baseOutbox = createSqliteOutbox(db, { environment: deps.environment, clock, onRecorded: notify });
   const outbox = deps.wrapOutbox ? deps.wrapOutbox(baseOutbox) : baseOutbox;
-  const catalogStore = createSqliteCatalogStore(db.orm);
+  const catalogStore = createSqliteCatalogStore(db);
   const catalog = createCatalogService({ store: catalogStore, clock });
   const cartStore = createSqliteCartStore(db);
   const carts = createCartService({

@@ -60,7 +60,8 @@ describe('fixed number of queries per catalogue page', () => {
         assert.deepEqual(fifty, five);
         assert.deepEqual(hundred, five);
         assert.ok(five.driver >= 3 && five.driver <= 5, `${five.driver} statements`);
-        assert.equal(five.driver, five.drizzle, 'every statement is a drizzle query');
+        // The page and its prices run on prepared better-sqlite3 statements (sqlite-catalog-store.ts).
+        assert.equal(five.driver - five.drizzle, 2, 'the two hot statements bypass drizzle');
       });
     });
     describe('with a customer', () => {
