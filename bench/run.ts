@@ -21,6 +21,13 @@ import {
   IDENTITY_ALGORITHMS,
   type IdentityAlgorithm,
 } from '../packages/identity/src/index.ts';
+import {
+  commerceScenarios,
+  commerceTargets,
+  LARGE_CATALOGUE,
+  startLargeCommerce,
+  withCommerceCpu,
+} from './commerce/bench-commerce.ts';
 import { machineCpuTimes, mainThreadMicrosPerRequest, stealShareSince, stealSince } from './lib/cpu.ts';
 import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
 import {
@@ -297,7 +304,7 @@ async function measure(
   }
   const attempt = async (scenario: Scenario): Promise<Attempt> => {
     if (RUN_WARMUP_SECONDS > 0) await load({ ...scenario, seconds: RUN_WARMUP_SECONDS });
-    const run = () => load({ ...scenario, seconds: SECONDS });
+    const run = () => withCommerceCpu(scenario, () => load({ ...scenario, seconds: SECONDS }));
     const pid = CPU ? pidOf(scenario.url) : undefined;
     const origin = new URL(scenario.url).origin;
     // Scraped outside the CPU window: the scrapes are not the run's work.
@@ -445,7 +452,18 @@ async function main(): Promise<void> {
     products: PRODUCTS,
     log,
   });
-  const scenarios = scenariosOf(stack).filter((s) => !ONLY || ONLY.includes(s.id));
+  const large =
+    !ONLY || ONLY.includes('commerce-catalog-100k')
+      ? await startLargeCommerce({
+          products: LARGE_CATALOGUE,
+          expressUrl: stack.expressUrl,
+          logLevel: GATEWAY_LOG_LEVEL,
+          log,
+        })
+      : null;
+  const scenarios = [...scenariosOf(stack), ...commerceScenarios(stack, large)].filter(
+    (s) => !ONLY || ONLY.includes(s.id),
+  );
   await checkScenarios(scenarios);
   const results = await measure(
     scenarios,
@@ -465,7 +483,8 @@ async function main(): Promise<void> {
     assertionCosts.push([algorithm, await measureAssertionCost(algorithm)]);
   }
   const rows = scenarios.map((s) => formatRow(s.label, s.connections, results.get(s.id)!));
-  const targets = targetsOf(results, verifications);
+  const commerceResults = commerceTargets(results, large);
+  const targets = [...targetsOf(results, verifications), ...commerceResults.targets];
   const libraries = [
     [
       'raw pipe with undici ÷ raw pipe (node:http), the client library alone',
@@ -501,8 +520,9 @@ async function main(): Promise<void> {
     'Data-plane libraries (no targets):',
     ...libraries,
     '',
-    'Commerce (no targets):',
+    'Commerce (the targets above are judged by commerce CPU per request, rps beside):',
     ...commerce,
+    ...commerceResults.lines,
     '',
     'Gateway RSS after the runs:',
     ...rss,

@@ -24,6 +24,8 @@ export interface Stack {
   /** Express 5 + http-proxy-middleware alone, in front of the no-op upstream. */
   expressProxyUrl: string;
   expressUrl: string;
+  /** The commerce process (10,000 products) behind `gateways.commerce`. */
+  commercePid: number;
   gateways: {
     policiesOff: BenchGateway;
     memory: BenchGateway;
@@ -96,12 +98,12 @@ async function startRedis(dir: string): Promise<string> {
 }
 
 /** Runs bench/setup/seed-keys.ts and returns the tokens it created, by environment. */
-async function seedKeys(args: string[]): Promise<Record<string, string>> {
+export async function seedKeys(args: string[]): Promise<Record<string, string>> {
   const out = await runToEnd('seed-keys', NODE, ['bench/setup/seed-keys.ts', ...args]);
   return (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { tokens: Record<string, string> }).tokens;
 }
 
-async function startGateway(
+export async function startGateway(
   name: string,
   env: Record<string, string>,
   logLevel: string,
@@ -239,6 +241,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     undiciPipeUrl,
     expressProxyUrl,
     expressUrl,
+    commercePid: commerceChild.process.pid ?? 0,
     gateways: { policiesOff, memory, memory100k, redis, commerce },
     tokens: {
       memory: memoryKeys.test!,
