@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { cpuMicros } from '../lib/cpu.ts';
 import { freePort, runToEnd, startChild, tempDir, waitForOk } from '../lib/processes.ts';
 import { type Summary, type Target, target } from '../lib/report.ts';
-import { pidOf, type Stack, seedKeys, startGateway } from '../lib/stack.ts';
+import { COMMERCE_NODE_ARGS, pidOf, type Stack, seedKeys, startGateway } from '../lib/stack.ts';
 import { GOLD_CUSTOMER, GRAPHQL_PRODUCTS_QUERY } from './scenarios.ts';
 
 /** The scenario shape of run.ts, plus the commerce process whose CPU the run is judged by. */
@@ -55,7 +55,7 @@ export async function startLargeCommerce(options: {
   ]);
   const [commercePort, gatewayPort] = await Promise.all([freePort(), freePort()]);
   const commerceUrl = `http://127.0.0.1:${commercePort}`;
-  const child = startChild('commerce (large)', NODE, ['commerce/src/main.ts'], {
+  const child = startChild('commerce (large)', NODE, [...COMMERCE_NODE_ARGS, 'commerce/src/main.ts'], {
     COMMERCE_ENV: 'live',
     COMMERCE_PORT: String(commercePort),
     COMMERCE_DB_FILE: db,

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { createIdentitySigner, generateIdentityKeyPair } from '../../packages/identity/src/index.ts';
 import { cpuMicros } from '../lib/cpu.ts';
 import { freePort, runToEnd, startChild, stopAll, tempDir, waitForOk } from '../lib/processes.ts';
+import { COMMERCE_NODE_ARGS } from '../lib/stack.ts';
 import { COMMERCE_SCENARIOS, type CommerceScenario } from './scenarios.ts';
 
 const { values } = parseArgs({
@@ -71,14 +72,19 @@ async function main(): Promise<void> {
   writeFileSync(jwksFile, JSON.stringify(signer.jwks));
   const port = await freePort();
   const nodeArgs = values['node-args'].split(' ').filter(Boolean);
-  const child = startChild('commerce', process.execPath, [...nodeArgs, 'commerce/src/main.ts'], {
-    COMMERCE_ENV: 'live',
-    COMMERCE_PORT: String(port),
-    COMMERCE_DB_FILE: db,
-    KEYGATE_DATA_DIR: dir,
-    KEYGATE_JWKS_FILE: jwksFile,
-    LOG_LEVEL: 'warn',
-  });
+  const child = startChild(
+    'commerce',
+    process.execPath,
+    [...nodeArgs, ...COMMERCE_NODE_ARGS, 'commerce/src/main.ts'],
+    {
+      COMMERCE_ENV: 'live',
+      COMMERCE_PORT: String(port),
+      COMMERCE_DB_FILE: db,
+      KEYGATE_DATA_DIR: dir,
+      KEYGATE_JWKS_FILE: jwksFile,
+      LOG_LEVEL: 'warn',
+    },
+  );
   await waitForOk(child, `http://127.0.0.1:${port}/healthz`);
   const pid = child.process.pid!;
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });

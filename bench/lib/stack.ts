@@ -53,6 +53,8 @@ export interface StackOptions {
 }
 
 const NODE = process.execPath;
+/** How commerce is started in production (commerce/package.json, its Dockerfile). */
+export const COMMERCE_NODE_ARGS = ['--import', './commerce/src/drizzle-commonjs.ts'];
 
 /** Process id of every server the bench started, by origin (`http://127.0.0.1:PORT`). */
 const pidsByOrigin = new Map<string, number>();
@@ -192,7 +194,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const [commercePort, commerceGatewayPort] = await Promise.all([freePort(), freePort()]);
   const commerceUrl = `http://127.0.0.1:${commercePort}`;
   // Commerce fetches the gateway's JWKS on its first request, so it can start before the gateway.
-  const commerceChild = startChild('commerce', NODE, ['commerce/src/main.ts'], {
+  const commerceChild = startChild('commerce', NODE, [...COMMERCE_NODE_ARGS, 'commerce/src/main.ts'], {
     COMMERCE_ENV: 'live',
     COMMERCE_PORT: String(commercePort),
     COMMERCE_DB_FILE: commerceDb,
