@@ -6,6 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { COMMERCE_NODE_FLAGS } from '../commerce/src/node-flags.ts';
 import { GATEWAY_NODE_FLAGS } from '../gateway/src/node-flags.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,8 +52,18 @@ const services: Array<{
   env: Record<string, string>;
   nodeFlags?: readonly string[];
 }> = [
-  { name: 'commerce-live', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'live' } },
-  { name: 'commerce-test', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'test' } },
+  {
+    name: 'commerce-live',
+    script: 'commerce/src/main.ts',
+    env: { COMMERCE_ENV: 'live' },
+    nodeFlags: COMMERCE_NODE_FLAGS,
+  },
+  {
+    name: 'commerce-test',
+    script: 'commerce/src/main.ts',
+    env: { COMMERCE_ENV: 'test' },
+    nodeFlags: COMMERCE_NODE_FLAGS,
+  },
   { name: 'gateway', script: 'gateway/src/main.ts', env: {}, nodeFlags: GATEWAY_NODE_FLAGS },
 ];
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { pingOnce } from '../../gateway/test/support/redis-server.ts';
 import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
@@ -53,8 +54,8 @@ export interface StackOptions {
 }
 
 const NODE = process.execPath;
-/** How commerce is started in production (commerce/package.json, its Dockerfile). */
-export const COMMERCE_NODE_ARGS = ['--import', './commerce/src/drizzle-commonjs.ts'];
+/** Commerce runs with its production Node flags (commerce/src/node-flags.ts). */
+export const COMMERCE_NODE_ARGS = COMMERCE_NODE_FLAGS;
 
 /** Process id of every server the bench started, by origin (`http://127.0.0.1:PORT`). */
 const pidsByOrigin = new Map<string, number>();

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { generateIdentityKeyPair } from '@keygate/identity';
 import { parse as parseYaml } from 'yaml';
+import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { ROOT, runNode, tempDir } from '../support/processes.ts';
 
@@ -229,8 +230,8 @@ describe('the container images', () => {
         assert.match(dockerfile(), /^HEALTHCHECK\s/m);
         const command = /^CMD\s+(\[.*\])\s*$/m.exec(dockerfile());
         assert.ok(command, 'exec-form CMD');
-        // The gateway runs with the Node flags of gateway/src/node-flags.ts, as `pnpm start` does.
-        const flags = service === 'gateway' ? GATEWAY_NODE_FLAGS : [];
+        // Each service runs with the Node flags of its src/node-flags.ts, as `pnpm start` does.
+        const flags = service === 'gateway' ? GATEWAY_NODE_FLAGS : COMMERCE_NODE_FLAGS;
         assert.deepEqual(JSON.parse(command[1]!), ['node', ...flags, `${service}/src/main.ts`]);
         assert.ok(existsSync(resolve(ROOT, service, 'src/main.ts')));
       });
