@@ -28,7 +28,15 @@ import { type System, startSystem } from '../support/system.ts';
 
 type Context = 'system' | 'upstream';
 type Entry =
-  | { file: string; firstLine: string; context: Context; check: (run: ShellRun) => void; exitCode?: number }
+  | {
+      file: string;
+      firstLine: string;
+      context: Context;
+      check: (run: ShellRun) => void;
+      exitCode?: number;
+      /** Run with a fresh KEYGATE_DATA_DIR instead of the running system's. */
+      ownDataDir?: boolean;
+    }
   | { file: string; firstLine: string; context: 'upstream-start' }
   | { file: string; firstLine: string; excluded: string };
 
@@ -196,6 +204,18 @@ const ENTRIES: Entry[] = [
   },
   {
     file: OPERATIONS,
+    firstLine: 'pnpm --filter @keygate/commerce seed -- --env live --products 10000 --reset',
+    context: 'system',
+    // Into a data directory of its own: the page says to stop the commerce process it reseeds.
+    ownDataDir: true,
+    check(run) {
+      const [seeded] = json(run);
+      assert.equal(seeded?.environment, 'live', run.stdout);
+      assert.equal(seeded?.products, 10_000);
+    },
+  },
+  {
+    file: OPERATIONS,
     firstLine:
       'export REDIS_URL=redis://127.0.0.1:6379 KEYGATE_IDENTITY_PRIVATE_JWK="$(node deploy/generate-identity-key.ts)"',
     excluded:
@@ -262,7 +282,11 @@ async function runEntry(
   ports: Array<[string, string]>,
   env: NodeJS.ProcessEnv,
 ) {
-  const run = await runShell(substitute(snippetOf(entry).text, ports), env);
+  const dataDir = entry.ownDataDir ? tempDir('keygate-docs-data-') : null;
+  const run = await runShell(
+    substitute(snippetOf(entry).text, ports),
+    dataDir ? { ...env, KEYGATE_DATA_DIR: dataDir.path } : env,
+  ).finally(() => dataDir?.remove());
   const shown = `exit ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
   assert.equal(run.code, entry.exitCode ?? 0, shown);
   try {
