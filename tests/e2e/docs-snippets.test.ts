@@ -7,8 +7,8 @@ import {
   jsonValues,
   linesOf,
   PNPM,
-  pathWith,
   pnpmShimDir,
+  readerEnv,
   requireCommands,
   runShell,
   type ShellRun,
@@ -360,7 +360,7 @@ describe('the documentation', () => {
     before(async function () {
       this.timeout(120_000);
       system = await startSystem();
-      env = { ...process.env, ...system.env, PATH: pathWith(pnpmShimDir(shims.path)) };
+      env = readerEnv(pnpmShimDir(shims.path), system.env);
       const portOf = (url: string) => new URL(url).host;
       ports = [
         ['127.0.0.1:8080', portOf(system.gateway.url)],
@@ -408,13 +408,11 @@ describe('the documentation', () => {
       const [routes] = fencedBlocks(UPSTREAM, ['json']);
       assert.ok(routes, `${UPSTREAM} shows no route table`);
       writeFileSync(join(dir.path, 'reports-routes.json'), substitute(routes.text, ports));
-      env = {
-        ...process.env,
+      env = readerEnv(pnpmShimDir(dir.path), {
         KEYGATE_DATA_DIR: join(dir.path, 'data'),
         GATEWAY_PORT: String(gatewayPort),
         LOG_LEVEL: 'warn',
-        PATH: pathWith(pnpmShimDir(dir.path)),
-      };
+      });
       const start = ENTRIES.find((entry) => 'context' in entry && entry.context === 'upstream-start');
       assert.ok(start);
       started = startShell(substitute(snippetOf(start).text, ports), env);

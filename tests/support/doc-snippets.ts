@@ -46,8 +46,16 @@ export function pnpmShimDir(dir: string): string {
   return dir;
 }
 
-/** PATH with `dir` first. */
-export const pathWith = (dir: string) => `${dir}${delimiter}${process.env.PATH ?? ''}`;
+/**
+ * The environment of a reader's terminal: this process's, without what pnpm and npm export to the
+ * scripts they run (`pnpm test` starts this test), with `pnpmDir` first on PATH, plus `extra`.
+ */
+export function readerEnv(pnpmDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(npm_|pnpm_|INIT_CWD$)/i.test(name)),
+  );
+  return { ...env, PATH: `${pnpmDir}${delimiter}${process.env.PATH ?? ''}`, ...extra };
+}
 
 export interface ShellRun {
   code: number | null;
