@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { userInfo } from 'node:os';
 import { text } from 'node:stream/consumers';
 import { runCli } from './cli/run-cli.ts';
