@@ -1,5 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { ROOT } from './processes.ts';
 
 /** packages/client-dotnet: the .NET client's solution. */
@@ -58,4 +60,31 @@ export function dotnet(
 /** The text of every ```csharp block of a Markdown page, in order. */
 export function csharpBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```csharp\n([\s\S]*?)^```/gm)].map((match) => match[1] ?? '');
+}
+
+/**
+ * The files of a zip archive (a .nupkg or .snupkg) by name, read from its central directory, so checking a
+ * package needs no unzip binary. Only the stored and deflate methods occur in NuGet packages.
+ */
+export function readZip(path: string): Map<string, Buffer> {
+  const zip = readFileSync(path);
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0) throw new Error(`${path} is not a zip archive`);
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const files = new Map<string, Buffer>();
+  for (let i = 0; i < count; i++) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const raw = zip.subarray(data, data + size);
+    files.set(name, method === 8 ? inflateRawSync(raw) : raw);
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return files;
 }
