@@ -47,6 +47,23 @@ describe('data plane: request body framing', () => {
     });
   });
 
+  describe('two Authorization headers (a live key, then a test key)', () => {
+    for (const path of ['/v2/catalog/products', '/v2/auth/keys']) {
+      it(`answers 400 MALFORMED_REQUEST on ${path} and reaches no upstream`, async () => {
+        const { token: testToken } = await seedKey(gw.store, gw.hasher, { environment: 'test' });
+        const res = await exchangeRaw(
+          listening.port,
+          `GET ${path} HTTP/1.1\r\nHost: gw\r\n${auth}Authorization: Bearer ${testToken}\r\n` +
+            'Connection: close\r\n\r\n',
+        );
+        assert.equal(res.status, 400);
+        assert.match(res.headers['content-type'] ?? '', /application\/problem\+json/);
+        assert.equal(JSON.parse(res.body).code, 'MALFORMED_REQUEST');
+        assert.equal(gw.live.seen.length + gw.test.seen.length, 0);
+      });
+    }
+  });
+
   describe('POST with a chunked body', () => {
     it('reaches the upstream with framing of its own (chunked, or a Content-Length once the whole body arrived), the body intact', async () => {
       const res = await exchangeRaw(
