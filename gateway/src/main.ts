@@ -7,6 +7,12 @@ import { startSweeper } from './keys/sweeper.ts';
 import { type OpenedGateway, openGateway } from './open-gateway.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
+/**
+ * Past the grace period, how long closing the store (a flush to Redis, its QUIT) may still take
+ * before the process exits anyway: a Redis that died or froze mid-shutdown must not keep a gateway
+ * with a closed listener alive.
+ */
+const SHUTDOWN_OVERRUN_MS = 3_000;
 /** While shutting down, connections that went idle are closed this often. */
 const IDLE_SWEEP_MS = 100;
 
@@ -104,10 +110,20 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
+  const shutdown = async (signal: keyof typeof SIGNAL_EXIT) => {
+    if (stopping) {
+      // A second signal: the operator does not want to wait for in-flight work.
+      logger.warn({ signal }, 'second signal: exiting now');
+      flushLog();
+      process.exit(SIGNAL_EXIT[signal]);
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    setTimeout(() => {
+      logger.error({ overrunMs: SHUTDOWN_OVERRUN_MS }, 'shutdown did not finish in time: exiting');
+      flushLog();
+      process.exit(1);
+    }, config.shutdownGraceMs + SHUTDOWN_OVERRUN_MS).unref();
     stopSweeper();
     try {
       await shutDown(server, opened, config.shutdownGraceMs);
@@ -116,6 +132,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     logger.info('stopped');
+    flushLog();
     process.exit(0);
   };
   onSignal = (signal) => void shutdown(signal);
