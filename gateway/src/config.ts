@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { isAddressOrCidr } from './auth/ip-rules.ts';
+import { parseTagKey } from './keys/secret-tag.ts';
 import { applyUpstreamOverrides, type RouteTable, RouteTableSchema } from './routes/route-table.ts';
 
 /** The route table shipped with the package, used when KEYGATE_ROUTES_FILE is unset. */
@@ -43,6 +44,14 @@ const EnvSchema = z.object({
     .refine((list) => list.every(isAddressOrCidr), 'must be a comma list of IP addresses or CIDR ranges'),
   KEYGATE_IDENTITY_KEY_FILE: z.string().min(1).optional(),
   KEYGATE_IDENTITY_PRIVATE_JWK: z.string().optional(),
+  KEYGATE_SECRET_TAG_KEY: z
+    .string()
+    .optional()
+    .refine(
+      (text) => text === undefined || parseTagKey(text) !== null,
+      'must be base64url (or base64) of at least 32 random bytes',
+    ),
+  KEYGATE_SECRET_TAG_KEY_FILE: z.string().min(1).optional(),
   KEYGATE_EXPIRY_REMINDER_DAYS: z
     .string()
     .default('7,1')
@@ -130,6 +139,13 @@ export interface GatewayConfig {
   identityKeyFile: string;
   /** From KEYGATE_IDENTITY_PRIVATE_JWK; wins over the key file. */
   identityPrivateJwk: JWK | null;
+  /**
+   * The key of the secrets' fast tags (keys/secret-tag.ts), from KEYGATE_SECRET_TAG_KEY; wins over
+   * the key file. Every instance sharing a store (and the CLI) needs the same one.
+   */
+  secretTagKey: Buffer | null;
+  /** `${dataDir}/secret-tag-key`, created on first start when no key is configured. */
+  secretTagKeyFile: string;
   /** Reminder lead times in days, largest first. */
   expiryReminderDays: number[];
   maxOverlapDays: number;
@@ -260,6 +276,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     trustedProxies: vars.KEYGATE_TRUSTED_PROXIES,
     identityKeyFile: resolve(vars.KEYGATE_IDENTITY_KEY_FILE ?? join(dataDir, 'identity-key.json')),
     identityPrivateJwk: jwk,
+    secretTagKey: vars.KEYGATE_SECRET_TAG_KEY === undefined ? null : parseTagKey(vars.KEYGATE_SECRET_TAG_KEY),
+    secretTagKeyFile: resolve(vars.KEYGATE_SECRET_TAG_KEY_FILE ?? join(dataDir, 'secret-tag-key')),
     expiryReminderDays: vars.KEYGATE_EXPIRY_REMINDER_DAYS,
     maxOverlapDays: vars.KEYGATE_MAX_OVERLAP_DAYS,
     defaultRateLimitPerMinute: vars.KEYGATE_DEFAULT_RATE_LIMIT,
