@@ -84,7 +84,9 @@ function inFlightCall(port: number): void {
 /** A POST whose announced body never arrives in full: its connection stays busy. */
 function partialBody(port: number): Socket {
   const socket = connect(port, '127.0.0.1', () =>
-    socket.write('POST /v2/carts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{'),
+    socket.write(
+      'POST /v2/carts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    ),
   );
   socket.on('error', () => {});
   return socket;
