@@ -70,6 +70,11 @@ const EnvSchema = z.object({
   KEYGATE_MAX_CONCURRENT_VERIFICATIONS: positiveInt(2 * availableParallelism()),
   KEYGATE_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
   KEYGATE_UPSTREAM_CONNECTIONS: positiveInt(256),
+  KEYGATE_KEY_MAX_CONCURRENT: positiveInt(32),
+  KEYGATE_REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  KEYGATE_BODY_TIMEOUT_MS: positiveInt(10_000),
+  KEYGATE_BODY_MIN_BYTES_PER_SECOND: positiveInt(1024),
+  KEYGATE_BUFFERED_BODY_MAX_BYTES: positiveInt(64 * 1024),
   KEYGATE_CACHE_MAX_ENTRIES: positiveInt(100_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -160,6 +165,19 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   /** Connections kept open to each upstream URL at most; calls beyond wait for one. */
   upstreamConnections: number;
+  /**
+   * Proxied requests one key may have in flight on this instance; beyond it 429
+   * TOO_MANY_CONCURRENT_REQUESTS. Below `upstreamConnections`, so one key never holds the whole pool.
+   */
+  keyMaxConcurrent: number;
+  /** A request (head and body) must have arrived in full within this long (node's requestTimeout), else 408. */
+  requestTimeoutMs: number;
+  /** A body read before it goes upstream must arrive within this long at most, else 408. */
+  bodyTimeoutMs: number;
+  /** ... and within one second plus its length at this rate (bytes per second), whichever is sooner. */
+  bodyMinBytesPerSecond: number;
+  /** Bodies with a Content-Length up to this are read in full before an upstream connection is taken. */
+  bufferedBodyMaxBytes: number;
   cacheMaxEntries: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /** With REDIS_URL set, keys, usage, logs, rate limits and invalidations are shared through Redis. */
@@ -287,6 +305,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     maxConcurrentVerifications: vars.KEYGATE_MAX_CONCURRENT_VERIFICATIONS,
     upstreamTimeoutMs: vars.KEYGATE_UPSTREAM_TIMEOUT_MS,
     upstreamConnections: vars.KEYGATE_UPSTREAM_CONNECTIONS,
+    keyMaxConcurrent: vars.KEYGATE_KEY_MAX_CONCURRENT,
+    requestTimeoutMs: vars.KEYGATE_REQUEST_TIMEOUT_MS,
+    bodyTimeoutMs: vars.KEYGATE_BODY_TIMEOUT_MS,
+    bodyMinBytesPerSecond: vars.KEYGATE_BODY_MIN_BYTES_PER_SECOND,
+    bufferedBodyMaxBytes: vars.KEYGATE_BUFFERED_BODY_MAX_BYTES,
     cacheMaxEntries: vars.KEYGATE_CACHE_MAX_ENTRIES,
     logLevel: vars.LOG_LEVEL,
     redisUrl: vars.REDIS_URL ?? null,

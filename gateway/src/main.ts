@@ -96,6 +96,10 @@ async function main(): Promise<void> {
   // reuses a socket the gateway is closing; headers must arrive within a slightly longer bound.
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   server.headersTimeout = config.keepAliveTimeoutMs + 1000;
+  // A request must arrive in full within this bound (node's own default is 300 s): a body trickled
+  // a byte a second would otherwise hold its socket, and a streamed body its upstream connection,
+  // for five minutes. Bodies read before going upstream have their own, tighter deadline.
+  server.requestTimeout = config.requestTimeoutMs;
   server.on('error', (error) =>
     fail(`gateway error: cannot listen on ${config.host}:${config.port} (${error.message})`),
   );

@@ -106,7 +106,9 @@ export function createGatewayListener(options: {
     }
   }) as GatewayListener;
   listener.listen = (port, host, callback) => {
-    const server = createServer({ requireHostHeader: false }, listener);
+    // Request timeouts are checked every second rather than every 30 s (node's default), so a
+    // KEYGATE_REQUEST_TIMEOUT_MS of a few seconds means what it says.
+    const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, listener);
     server.on('clientError', answerClientError);
     // node:http answers any other expectation with an empty 417.
     server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
