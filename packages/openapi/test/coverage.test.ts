@@ -104,7 +104,7 @@ describe('what the document covers', () => {
       'X-Request-Id',
     ]);
     assert.deepEqual(
-      [...(responses.TooManyRequests?.['x-problem-types'] as string[])].sort(),
+      [...((responses.TooManyRequests?.['x-problem-types'] ?? []) as string[])].sort(),
       [problemType('RATE_LIMITED'), problemType('TOO_MANY_CONCURRENT_REQUESTS')].sort(),
     );
     const unauthorized = responses.Unauthorized?.['x-problem-types'] as string[];
