@@ -66,10 +66,24 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
         'MALFORMED_REQUEST',
         'The request is not valid HTTP/1.1 (check its framing headers and body).',
       );
+  endWithProblem(socket, problem);
+}
+
+/** Writes a problem+json response straight to a socket node:http no longer serves, and closes it. */
+function endWithProblem(socket: Duplex, problem: GatewayError): void {
   const body = JSON.stringify(problem.toProblem());
   socket.end(
     `HTTP/1.1 ${problem.status} ${REASONS[problem.status]}\r\nContent-Type: application/problem+json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** A CONNECT request: node:http hands over the socket and, without this, closes it unanswered. */
+export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => {});
+  endWithProblem(
+    socket,
+    new GatewayError('MALFORMED_REQUEST', 'CONNECT is not served here; this is not a forward proxy.'),
   );
 }
 
@@ -110,6 +124,7 @@ export function createGatewayListener(options: {
     // KEYGATE_REQUEST_TIMEOUT_MS of a few seconds means what it says.
     const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, listener);
     server.on('clientError', answerClientError);
+    server.on('connect', answerConnect);
     // node:http answers any other expectation with an empty 417.
     server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
       answerProblem(
