@@ -116,6 +116,11 @@ export function createApp(deps: AppDeps): GatewayApp {
     signer: deps.signer,
     timeoutMs: config.upstreamTimeoutMs,
     connectionsPerUpstream: config.upstreamConnections,
+    bodyLimits: {
+      maxBytes: config.bufferedBodyMaxBytes,
+      timeoutMs: config.bodyTimeoutMs,
+      minBytesPerSecond: config.bodyMinBytesPerSecond,
+    },
     metrics,
     logger,
   });
@@ -165,7 +170,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     });
     const observer = createCallObserver({ metrics, recorder, logger, clock });
     flushAccessLog = observer.flush;
-    proxied = createProxiedHandler({ keyCheck, observer, pipe });
+    proxied = createProxiedHandler({ keyCheck, observer, pipe, keyMaxConcurrent: config.keyMaxConcurrent });
     app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));

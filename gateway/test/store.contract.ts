@@ -57,6 +57,7 @@ export function makeSecret(keyId: string, over: Partial<SecretRecord> = {}): Sec
     lookup,
     prefix: `kg_live_${lookup}`,
     hash: '$argon2id$v=19$m=19456,t=2,p=1$fake',
+    tag: null,
     createdAt: iso(0),
     closesAt: null,
     closedAt: null,
@@ -213,6 +214,33 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
       it('finds a secret with its key by lookup', async () => {
         const { key, secret } = await seedKey(store);
         assert.deepEqual(await store.findByLookup(secret.lookup), { key, secret });
+      });
+
+      it('keeps a secret’s tag beside its hash, and sets one later for a secret stored without', async () => {
+        const key = makeKey();
+        const tagged = makeSecret(key.id, { tag: 'kid1.taggedmac' });
+        const untagged = makeSecret(key.id, { createdAt: iso(1000) });
+        await store.commitChange({
+          key,
+          expectedVersion: null,
+          secrets: [tagged, untagged],
+          activity: makeActivity(key),
+        });
+        assert.equal((await store.findByLookup(tagged.lookup))?.secret.tag, 'kid1.taggedmac');
+        assert.equal((await store.findByLookup(untagged.lookup))?.secret.tag, null);
+        await store.setSecretTag(untagged.id, 'kid1.latermac');
+        await store.setSecretTag('sec_missing', 'kid1.nothing');
+        assert.equal((await store.findByLookup(untagged.lookup))?.secret.tag, 'kid1.latermac');
+        assert.deepEqual(
+          (await store.listSecrets(key.id)).map((secret) => secret.tag),
+          ['kid1.latermac', 'kid1.taggedmac'],
+        );
+        // A later change carrying the secret as it was read before (closing it) keeps the tag.
+        const closed = { ...untagged, closedAt: iso(2000), closedReason: 'manual' as const };
+        assert.equal(await store.commitChange(update(key, {}, [closed])), true);
+        const after = await store.findByLookup(untagged.lookup);
+        assert.equal(after?.secret.closedAt, iso(2000));
+        assert.equal(after?.secret.tag, 'kid1.latermac');
       });
 
       it('lists keys newest first and filters by environment and status', async () => {

@@ -17,10 +17,13 @@ interface Run {
   stderr: string;
 }
 
+/** A secret tag key every gateway replica must share (base64 of 32 bytes). */
+const SECRET_TAG_KEY = Buffer.alloc(32, 7).toString('base64');
 const SERVICES = ['redis', 'gateway-1', 'gateway-2', 'lb', 'commerce-live', 'commerce-test'];
 /** Variables the compose file reads; cleared so the operator's shell can't change what is tested. */
 const COMPOSE_VARIABLES = [
   'KEYGATE_IDENTITY_PRIVATE_JWK',
+  'KEYGATE_SECRET_TAG_KEY',
   'KEYGATE_PORT',
   'KEYGATE_LB_ADDRESS',
   'KEYGATE_SUBNET',
@@ -115,7 +118,7 @@ describe('docker-compose.yml', () => {
   describe('with a shared identity key in the environment', () => {
     let services: Record<string, Service> = {};
     before(async () => {
-      services = await loadServices();
+      services = await loadServices({ KEYGATE_SECRET_TAG_KEY: SECRET_TAG_KEY });
     });
 
     it('validates and defines redis, two gateways, the load balancer and both commerce services', async () => {
@@ -132,7 +135,7 @@ describe('docker-compose.yml', () => {
       for (const name of gatewayNames(services)) assert.equal(services[name]!.ports, undefined, name);
     });
 
-    it('gives every gateway the same Redis, upstreams and identity key, trusting only lb', () => {
+    it('gives every gateway the same Redis, upstreams, identity and secret tag keys, trusting only lb', () => {
       const lbAddress = asMap(
         asMap(services.lb!.networks, 'lb.networks').keygate,
         'lb on keygate',
@@ -142,6 +145,7 @@ describe('docker-compose.yml', () => {
         const env = environmentOf(services[name]!, name);
         assert.equal(env.REDIS_URL, 'redis://redis:6379', name);
         assert.equal(env.KEYGATE_IDENTITY_PRIVATE_JWK, privateJwk, name);
+        assert.equal(env.KEYGATE_SECRET_TAG_KEY, SECRET_TAG_KEY, name);
         assert.equal(env.KEYGATE_UPSTREAM_LIVE, 'http://commerce-live:8081', name);
         assert.equal(env.KEYGATE_UPSTREAM_TEST, 'http://commerce-test:8082', name);
         assert.equal(env.KEYGATE_TRUSTED_PROXIES, lbAddress, name);

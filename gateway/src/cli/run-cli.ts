@@ -38,14 +38,25 @@ function redisSettingsOf(env: Record<string, string | undefined>): { url: string
 /** Opens the store and services; loaded lazily so --help and usage mistakes answer at once. */
 async function openServices(env: Record<string, string | undefined>): Promise<CliServices> {
   const redis = redisSettingsOf(env);
-  const [{ openStore }, { createArgon2Hasher }, { createKeyService }, { createLocalKeyEvents }, errors] =
-    await Promise.all([
-      import('../store/open-backend.ts'),
-      import('../keys/hasher.ts'),
-      import('../keys/key-service.ts'),
-      import('../keys/events.ts'),
-      import('../store/unavailable-errors.ts'),
-    ]);
+  const [
+    { openStore },
+    { createArgon2Hasher },
+    { createKeyService },
+    { createLocalKeyEvents },
+    errors,
+    tags,
+  ] = await Promise.all([
+    import('../store/open-backend.ts'),
+    import('../keys/hasher.ts'),
+    import('../keys/key-service.ts'),
+    import('../keys/events.ts'),
+    import('../store/unavailable-errors.ts'),
+    import('../keys/secret-tag.ts'),
+  ]);
+  const tagKeyText = env.KEYGATE_SECRET_TAG_KEY?.trim();
+  const configuredTagKey = tagKeyText ? tags.parseTagKey(tagKeyText) : null;
+  if (tagKeyText && !configuredTagKey)
+    throw new UsageError('KEYGATE_SECRET_TAG_KEY must be base64url of at least 32 random bytes');
   let opened: Awaited<ReturnType<typeof openStore>>;
   try {
     opened = await openStore({
@@ -59,7 +70,13 @@ async function openServices(env: Record<string, string | undefined>): Promise<Cl
     throw errors.storeUnavailableError(error);
   }
   const { store } = opened;
-  const hasher = createArgon2Hasher();
+  // The gateways' tag key, so keys created here are tagged as theirs are (keys/secret-tag.ts).
+  const tagKey = await tags.loadTagKey({
+    key: configuredTagKey,
+    keyFile:
+      env.KEYGATE_SECRET_TAG_KEY_FILE?.trim() || resolve(env.KEYGATE_DATA_DIR || './data', 'secret-tag-key'),
+  });
+  const hasher = createArgon2Hasher({}, tags.createSecretTagger(tagKey));
   const clock = () => Date.now();
   // Commits on Redis announce themselves to every gateway (the commit script publishes), so the
   // CLI needs no event connection of its own.

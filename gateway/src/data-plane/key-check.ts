@@ -6,6 +6,7 @@ import type { KeyVerifier, VerifiedKey } from '../auth/key-verifier.ts';
 import {
   assertIpAllowed,
   assertRouteAllowed,
+  assertSingleAuthorization,
   checkRequestPath,
   EXPIRY_HEADER,
   expiryNotice,
@@ -243,6 +244,7 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
       try {
         checkRequestPath(call.path, call.url);
         assertUnambiguousFraming(req.headers);
+        assertSingleAuthorization(req.rawHeaders);
         if (call.match?.deprecation) addDeprecationHeaders(call, call.match.deprecation);
         const connection = connectionOf(req.socket);
         setClient(call, req, connection);

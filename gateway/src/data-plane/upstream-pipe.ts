@@ -14,6 +14,7 @@ import {
   upstreamHeaderList,
 } from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
+import { BodyAbortedError, type BodyLimits, bufferedLengthOf, readBody } from './body-reader.ts';
 import { applyCallHeaders, type Call } from './call.ts';
 import { continueIfAwaited } from './gateway-listener.ts';
 
@@ -27,6 +28,8 @@ export interface UpstreamPipeOptions {
   logger: Logger;
   /** Connections kept open to each upstream at most; calls beyond wait for one (default 256). */
   connectionsPerUpstream?: number;
+  /** Bodies within these limits are read in full before an upstream connection is taken (default: all streamed). */
+  bodyLimits?: BodyLimits;
 }
 
 /** Answers a call that failed before its upstream answered (the data plane's refusal). */
@@ -296,6 +299,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     res: ServerResponse,
     exchange: Exchange,
     assertion: string,
+    body: Buffer | null,
   ) {
     if (exchange.aborted) return;
     const principal = call.principal!;
@@ -316,11 +320,11 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       call,
       res,
       exchange,
-      { method: call.method, path: call.url, headers, body: streamsBody ? req : null },
+      { method: call.method, path: call.url, headers, body: body ?? (streamsBody ? req : null) },
       !streamsBody && IDEMPOTENT.has(call.method),
     );
     res.on('error', ignoreError);
-    if (streamsBody) {
+    if (streamsBody && body === null) {
       if (req.headers.expect !== undefined) continueIfAwaited(res);
       req.on('error', ignoreError);
     }
@@ -335,15 +339,37 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     exchange: Exchange,
     identity: Identity,
     fail: PipeFailure,
+    body: Buffer | null,
   ) {
     signOffThread!(identity, exchange.route.audience, (error, assertion) => {
       if (error) return fail(call, res, error);
       try {
-        send(call, req, res, exchange, assertion);
+        send(call, req, res, exchange, assertion, body);
       } catch (failure) {
         fail(call, res, failure);
       }
     });
+  }
+
+  /** Signs the call's identity (inline, off-thread or asynchronously) and sends it with `body` (or the streamed request). */
+  function sign(
+    call: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    fail: PipeFailure,
+    body: Buffer | null,
+  ) {
+    const identity = identityOf(call.principal!, call.method, call.url);
+    // Alone, signing inline answers soonest; with other requests in flight, the signature goes to
+    // the signing worker (batched per event-loop turn), and the event loop keeps serving them.
+    if (signOffThread && inFlight > 1)
+      return sendSignedOffThread(call, req, res, exchange, identity, fail, body);
+    if (signNow) return send(call, req, res, exchange, signNow(identity, exchange.route.audience), body);
+    signer
+      .sign(identity, exchange.route.audience)
+      .then((assertion) => send(call, req, res, exchange, assertion, body))
+      .catch((error: unknown) => fail(call, res, error));
   }
 
   return {
@@ -366,16 +392,19 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         exchange.aborted = true;
         exchange.controller?.abort(CLIENT_GONE);
       });
-      const identity = identityOf(principal, call.method, call.url);
-      // Alone, signing inline answers soonest; with other requests in flight, the signature (19–67 µs
-      // of ES256, 23–93 of EdDSA in the bench runs so far) goes to the signing worker (batched per
-      // event-loop turn), and the event loop keeps serving them.
-      if (signOffThread && inFlight > 1) return sendSignedOffThread(call, req, res, exchange, identity, fail);
-      if (signNow) return send(call, req, res, exchange, signNow(identity, route.audience));
-      signer
-        .sign(identity, route.audience)
-        .then((assertion) => send(call, req, res, exchange, assertion))
-        .catch((error: unknown) => fail(call, res, error));
+      const length = options.bodyLimits ? bufferedLengthOf(req, options.bodyLimits.maxBytes) : null;
+      if (length === null) return sign(call, req, res, exchange, fail, null);
+      if (req.headers.expect !== undefined) continueIfAwaited(res);
+      readBody(req, length, options.bodyLimits!).then(
+        (body) => sign(call, req, res, exchange, fail, body),
+        (error: unknown) => {
+          // Gone: its close was observed already. Overdue: the unread rest of the body leaves no
+          // way to reuse the connection, so it closes after the 408.
+          if (error instanceof BodyAbortedError) return;
+          res.shouldKeepAlive = false;
+          fail(call, res, error);
+        },
+      );
     },
     close() {
       for (const { pool } of targets.values()) pool.destroy().catch(ignoreError);

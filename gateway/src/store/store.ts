@@ -75,6 +75,12 @@ export interface KeyStore {
    * once over keys written before they existed).
    */
   listSweepCandidates(nowMs: number, reminderLeadDays: readonly number[]): Promise<string[]>;
+  /**
+   * Stores a secret's keyed tag (keys/secret-tag.ts) beside its hash, for a secret stored without
+   * one (or with another tag key's): set after its first successful argon2 verification. A secret
+   * that no longer exists is left alone.
+   */
+  setSecretTag(secretId: string, tag: string): Promise<void>;
   /** The secret with this token lookup id together with its key, or null. */
   findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
   /** Activity entries matching the filter, newest first. */

@@ -2345,6 +2345,32 @@ export interface components {
             };
         };
         /**
+         * @description Method Not Allowed. Problem types:
+         *     - `METHOD_NOT_ALLOWED`: Method not allowed
+         */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Request Timeout. Problem types:
+         *     - `REQUEST_TIMEOUT`: Request too slow
+         */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
          * @description Conflict. Problem types:
          *     - `CART_CHECKED_OUT`: Cart already checked out
          *     - `CONFLICT`: Concurrent change
@@ -2393,6 +2419,19 @@ export interface components {
             };
         };
         /**
+         * @description Expectation Failed. Problem types:
+         *     - `EXPECTATION_FAILED`: Expectation not supported
+         */
+        ExpectationFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
          * @description Unprocessable Entity. Problem types:
          *     - `CART_EMPTY`: Cart is empty
          *     - `CART_LINE_LIMIT`: Too many cart lines
@@ -2418,12 +2457,26 @@ export interface components {
         /**
          * @description Too Many Requests. Problem types:
          *     - `RATE_LIMITED`: Rate limit exceeded
+         *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
          */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Request Header Fields Too Large. Problem types:
+         *     - `HEADERS_TOO_LARGE`: Request headers too large
+         */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -3417,8 +3470,14 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3500,6 +3559,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_CHANNEL`: Unknown channel
@@ -3510,6 +3574,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3596,6 +3661,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_CHANNEL`: Unknown channel
@@ -3605,6 +3675,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3700,8 +3771,14 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3794,6 +3871,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -3806,6 +3888,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3886,6 +3969,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -3905,6 +3993,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3987,8 +4076,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4076,6 +4171,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
              *     - `CART_CHECKED_OUT`: Cart already checked out
@@ -4103,6 +4203,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4191,6 +4292,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `CART_CHECKED_OUT`: Cart already checked out
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
@@ -4215,6 +4321,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4297,8 +4404,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4386,6 +4499,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
              */
@@ -4408,6 +4526,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4495,6 +4614,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
              */
@@ -4517,6 +4641,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4597,6 +4722,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -4614,6 +4744,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4696,8 +4827,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4785,6 +4922,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -4802,6 +4944,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4884,8 +5027,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4966,6 +5115,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -4986,6 +5140,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5068,8 +5223,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5157,6 +5318,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5174,6 +5340,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5254,8 +5421,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5340,6 +5513,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5357,6 +5535,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5439,8 +5618,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5528,6 +5713,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
              */
@@ -5550,6 +5740,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5637,6 +5828,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
              */
@@ -5659,6 +5855,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5733,8 +5930,14 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5809,8 +6012,14 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5891,6 +6100,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5910,6 +6124,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5992,8 +6207,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6074,8 +6295,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6163,6 +6390,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6182,6 +6414,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6269,6 +6502,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6286,6 +6524,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6373,6 +6612,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6390,6 +6634,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6477,6 +6722,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `ENDPOINT_DISABLED`: Endpoint disabled
              */
@@ -6499,6 +6749,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6584,6 +6835,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `INVALID_CURSOR`: Invalid cursor
@@ -6592,6 +6848,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6679,6 +6936,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `ENDPOINT_DISABLED`: Endpoint disabled
              *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
@@ -6702,6 +6964,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**

@@ -103,6 +103,9 @@ export async function openRedisKeyStore(
     listSecrets: (keyId) => readSecrets(ctx, keyId),
     listSweepCandidates: (nowMs, reminderLeadDays) => readSweepCandidates(ctx, nowMs, reminderLeadDays),
     findByLookup: (lookup) => readByLookup(ctx, lookup),
+    async setSecretTag(secretId, tag) {
+      await ctx.scripts.setSecretTag(1, ctx.names.secret(secretId), tag);
+    },
     listActivity: (filter) => readActivityPage(ctx, filter),
     recordUsage: (buckets, flushId) => recordUsageBuckets(ctx, buckets, flushId),
     queryUsage: (query) => readUsage(ctx, query),

@@ -41,6 +41,7 @@ export const secrets = sqliteTable(
     lookup: text('lookup').notNull(),
     prefix: text('prefix').notNull(),
     hash: text('hash').notNull(),
+    tag: text('tag'),
     createdAt: text('created_at').notNull(),
     closesAt: text('closes_at'),
     closedAt: text('closed_at'),

@@ -103,6 +103,9 @@ function createSqliteKeyStore(
     async listSweepCandidates(nowMs, reminderLeadDays) {
       return listSweepCandidateIds(db, nowMs, reminderLeadDays);
     },
+    async setSecretTag(secretId, tag) {
+      db.update(secrets).set({ tag }).where(eq(secrets.id, secretId)).run();
+    },
     async findByLookup(lookup) {
       const row = db
         .select()

@@ -10,6 +10,7 @@ export type CommerceErrorCode =
   | 'MALFORMED_REQUEST'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'METHOD_NOT_ALLOWED'
   | 'UNKNOWN_CHANNEL'
   | 'UNKNOWN_CUSTOMER'
   | 'UNKNOWN_PRODUCT'
@@ -43,6 +44,7 @@ export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: str
   MALFORMED_REQUEST: { status: 400, title: 'Malformed request' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   UNKNOWN_CHANNEL: { status: 422, title: 'Unknown channel' },
   UNKNOWN_CUSTOMER: { status: 422, title: 'Unknown customer' },
   UNKNOWN_PRODUCT: { status: 422, title: 'Unknown product' },

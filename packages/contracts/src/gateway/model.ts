@@ -47,6 +47,12 @@ export interface SecretRecord {
   prefix: string;
   /** argon2id hash of the whole token. */
   hash: string;
+  /**
+   * Keyed fast tag of the token (`<kid>.<HMAC-SHA256>`, see gateway/src/keys/secret-tag.ts): wrong
+   * secrets are refused without argon2. Null for secrets stored before tags existed, until their
+   * first verification.
+   */
+  tag?: string | null;
   createdAt: string;
   /** When the overlap of a rotation ends (the secret stops at this instant); null = open-ended. */
   closesAt: string | null;
