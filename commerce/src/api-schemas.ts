@@ -3,7 +3,7 @@
  * packages/openapi): the zod schemas the routes validate requests with, the error table and the
  * vocabularies responses use. Re-exports only; the routes keep owning their schemas.
  */
-export { AddItemSchema, CreateCartSchema } from './carts/cart-routes.ts';
+export { AddItemSchema, CreateCartSchema, UpdateItemSchema } from './carts/cart-routes.ts';
 export { MAX_CART_LINES, MAX_LINE_QUANTITY } from './carts/cart-service.ts';
 export {
   ChannelHeaderSchema,

@@ -28,6 +28,18 @@ export const AddItemSchema = z.object(
   { error: 'the body must be a JSON object' },
 );
 
+/** Body of PATCH /v2/carts/{id}/items/{sku}: the line's new quantity, 1..999 (DELETE removes it). */
+export const UpdateItemSchema = z.object(
+  {
+    qty: z
+      .number({ error: `qty must be an integer 1..${MAX_LINE_QUANTITY}` })
+      .int(`qty must be an integer 1..${MAX_LINE_QUANTITY}`)
+      .min(1, `qty must be an integer 1..${MAX_LINE_QUANTITY}; DELETE the line to remove it`)
+      .max(MAX_LINE_QUANTITY, `qty must be an integer 1..${MAX_LINE_QUANTITY}`),
+  },
+  { error: 'the body must be a JSON object' },
+);
+
 /** The JSON shape of a cart; money in integer minor units of `currency`, never floats. */
 export function presentCart(view: CartView) {
   const { cart, context } = view;
@@ -53,7 +65,7 @@ export function presentCart(view: CartView) {
   };
 }
 
-/** Cart routes: create (order:rw), add items (order:rw), read (order:r); a cart is its key's only. */
+/** Cart routes: create, add, change and remove items (order:rw), read (order:r); a cart is its key's only. */
 export function createCartRouter(carts: CartService): Router {
   const router = Router();
 
@@ -67,6 +79,17 @@ export function createCartRouter(carts: CartService): Router {
   router.post('/v2/carts/:id/items', requireScope('order:rw'), (req, res) => {
     const body = parseInput(AddItemSchema, req.body, 'body');
     res.json(presentCart(carts.addItem(String(req.params.id), callerKeyId(req), body)));
+  });
+
+  router.patch('/v2/carts/:id/items/:sku', requireScope('order:rw'), (req, res) => {
+    const body = parseInput(UpdateItemSchema, req.body, 'body');
+    const { id, sku } = req.params;
+    res.json(presentCart(carts.setItemQuantity(String(id), callerKeyId(req), String(sku), body.qty)));
+  });
+
+  router.delete('/v2/carts/:id/items/:sku', requireScope('order:rw'), (req, res) => {
+    const { id, sku } = req.params;
+    res.json(presentCart(carts.removeItem(String(id), callerKeyId(req), String(sku))));
   });
 
   router.get('/v2/carts/:id', requireScope('order:r'), (req, res) => {
