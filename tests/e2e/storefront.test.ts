@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
 import { findAccessibilityViolations } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
-import { freePort, type Service } from '../support/processes.ts';
+import { freePort, type Service, startService, tempDir } from '../support/processes.ts';
 import {
   assertStorefrontBuilt,
   readClientBundle,
@@ -356,6 +357,71 @@ describe('the storefront starter (next start) in headless Debian chromium', func
       assert.ok(!file.text.includes('KEYGATE_API_KEY'), `${file.path} names KEYGATE_API_KEY`);
     }
     assert.ok(!(await context.cookies()).some((c) => c.value.includes(shopKey.prefix)));
+  });
+
+  it('pnpm start:storefront creates a least-privilege test key, saves it privately and serves the shop', async () => {
+    const dir = tempDir('keygate-storefront-');
+    const envFile = join(dir.path, '.env.local');
+    const port = await freePort();
+    const env = { ...system.env, STOREFRONT_PORT: String(port), STOREFRONT_ENV_FILE: envFile };
+    const keyIds = async () => {
+      const listed = await system.keygate('keys', 'list', '--json');
+      return JSON.parse(listed.stdout) as Array<{
+        id: string;
+        name: string;
+        scopes: string[];
+        environment: string;
+        status: string;
+      }>;
+    };
+    const before = await keyIds();
+    let started: Service | undefined;
+    try {
+      started = await startService({
+        name: 'start:storefront',
+        script: 'scripts/start-storefront.ts',
+        port,
+        env,
+        readyPath: '/healthz',
+      });
+      const saved = readFileSync(envFile, 'utf8');
+      const secret = /^KEYGATE_API_KEY=(kg_test_\S+)$/m.exec(saved)?.[1];
+      assert.ok(secret, saved.replace(/kg_\S+|whsec_\S+/g, '…'));
+      assert.match(saved, /^KEYGATE_WEBHOOK_SECRET=whsec_/m);
+      assert.equal(statSync(envFile).mode & 0o777, 0o600);
+      assert.ok(!started.output().includes(secret), 'the secret is never printed');
+      assert.match(
+        started.output(),
+        /created the test key kg_test_\w+ \(article:r, order:rw, stock:r, pricing:r\)/,
+      );
+      const created = (await keyIds()).filter((k) => !before.some((b) => b.id === k.id));
+      const shopKeys = created.filter((k) => k.name === 'storefront');
+      assert.equal(shopKeys.length, 1);
+      assert.deepEqual([...(shopKeys[0]?.scopes ?? [])].sort(), [...STOREFRONT_SCOPES].sort());
+      assert.equal(shopKeys[0]?.environment, 'test');
+      // The webhook:rw key that registered the receiver is revoked again.
+      assert.deepEqual(
+        created.filter((k) => k.name !== 'storefront').map((k) => k.status),
+        ['revoked'],
+      );
+      const home = await fetch(`${started.url}/WEB_DE`);
+      assert.equal(home.status, 200);
+      assert.match(await home.text(), /Web shop Germany/);
+    } finally {
+      await started?.stop();
+    }
+    // A second start reuses the saved key.
+    const again = await startService({
+      name: 'start:storefront',
+      script: 'scripts/start-storefront.ts',
+      port,
+      env,
+      readyPath: '/healthz',
+    });
+    await again.stop();
+    assert.doesNotMatch(again.output(), /created the test key/);
+    assert.equal((await keyIds()).length, before.length + 2);
+    dir.remove();
   });
 
   after(() => {
