@@ -93,6 +93,8 @@ describe('the storefront starter (next start) in headless Debian chromium', func
   }
   async function checkPage(page: Page, screenshot?: string): Promise<void> {
     await page.waitForLoadState('networkidle');
+    // Next streams the metadata of dynamic pages: wait until the title and the loading state are done.
+    await page.waitForFunction(() => document.title !== '' && !document.querySelector('.loading'));
     assert.deepEqual(await findAccessibilityViolations(page), [], `axe on ${page.url()}`);
     if (screenshot) await saveStorefrontScreenshot(page, screenshot);
   }
@@ -176,8 +178,8 @@ describe('the storefront starter (next start) in headless Debian chromium', func
 
     await page.getByRole('button', { name: 'Place order' }).click();
     await page.waitForURL(/\/WEB_DE\/orders\/ord_/);
+    await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
     await checkPage(page, 'order-confirmation');
-    await assert.doesNotReject(page.getByRole('heading', { name: 'Thank you for your order' }).waitFor());
     const orderId = String(await page.getByTestId('order-id').textContent());
     assert.equal(await page.getByTestId('order-total').textContent(), money(cart.totals.gross, 'EUR'));
     const order = await system.call(shopKey.secret, `/v2/orders/${orderId}`);
@@ -312,6 +314,45 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     assert.equal(await page.locator('.problem-detail').textContent(), 'There is no product NOPE-1.');
     const unknown = await page.goto(`${shop.url}/NO_SUCH_CHANNEL`);
     assert.equal(unknown?.status(), 404);
+  });
+
+  it('shows a busy page when the rate limit persists after one wait', async () => {
+    const limited = await system.createKey({
+      name: 'storefront-limited',
+      env: 'test',
+      scopes: STOREFRONT_SCOPES,
+      extra: ['--rate-limit', '2'],
+    });
+    const busyShop = await startStorefront({ system, env: { KEYGATE_API_KEY: limited.secret } });
+    try {
+      const page = await context.newPage();
+      let busy = false;
+      // Unique searches are never cached, so each page load costs one API call of the two a minute.
+      for (let i = 0; i < 6 && !busy; i++) {
+        await page.goto(`${busyShop.url}/WEB_DE/products?q=busy-${i}-${Date.now()}`);
+        busy = (await page.getByRole('heading', { name: 'The shop is busy' }).count()) === 1;
+      }
+      assert.ok(busy, 'the busy page appeared');
+      await checkPage(page, 'busy');
+      assert.match(
+        String(await page.locator('.problem').textContent()),
+        /Please wait a moment and try again/,
+      );
+    } finally {
+      await busyShop.stop();
+    }
+  });
+
+  it('stops at start with one config error line for a bad key, never echoing it', async () => {
+    await assert.rejects(
+      startStorefront({ system, env: { KEYGATE_API_KEY: 'sk_live_not-a-keygate-key' } }),
+      (error: Error) => {
+        assert.match(error.message, /exited early \(1\)/);
+        assert.match(error.message, /config error: KEYGATE_API_KEY must be a keygate API key/);
+        assert.doesNotMatch(error.message, /not-a-keygate-key/);
+        return true;
+      },
+    );
   });
 
   it('is usable by keyboard: skip link, search, add to cart', async () => {

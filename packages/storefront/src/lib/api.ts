@@ -44,18 +44,23 @@ export class ApiProblemError extends Error {
 
 type Settled<T> = { data?: T; error?: unknown; response: Response };
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
  * Runs an API call and returns its data; on 429 waits `Retry-After` (at most 10 s) and tries once
  * more; any other error, or a second 429, throws ApiProblemError with the API's problem.
  */
-export async function call<T>(send: () => Promise<Settled<T>>): Promise<T> {
+export async function call<T>(
+  send: () => Promise<Settled<T>>,
+  wait: (ms: number) => Promise<void> = sleep,
+): Promise<T> {
   let result: Settled<T>;
   try {
     result = await send();
     if (result.response.status === 429) {
-      const wait = retryAfterMs(result.response.headers, Date.now()) ?? 1000;
-      if (wait <= MAX_WAIT_MS) {
-        await new Promise((resolve) => setTimeout(resolve, wait));
+      const waitMs = retryAfterMs(result.response.headers, Date.now()) ?? 1000;
+      if (waitMs <= MAX_WAIT_MS) {
+        await wait(waitMs);
         result = await send();
       }
     }
