@@ -222,6 +222,58 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     assert.match(String(await page.getByRole('list', { name: 'Products' }).textContent()), /excl\. 19% VAT/);
   });
 
+  it('pages through the listing with the cursor and filters by stock', async () => {
+    const page = await context.newPage();
+    const skus = () =>
+      page.locator('li[data-sku]').evaluateAll((items) => items.map((i) => i.getAttribute('data-sku')));
+    await visit(page, '/WEB_DE/products', 'listing');
+    const first = await skus();
+    assert.equal(first.length, 12);
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForURL(/cursor=/);
+    await page.getByRole('link', { name: 'First page' }).waitFor();
+    await checkPage(page, 'listing-page-2');
+    const second = await skus();
+    assert.equal(second.length, 12);
+    assert.ok(
+      String(second[0]) > String(first.at(-1)),
+      `page 2 continues after ${first.at(-1)}: ${second[0]}`,
+    );
+
+    await page.getByLabel('Search by name or SKU').fill('KG-0000');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=KG-0000/);
+    await page.getByRole('heading', { level: 1, name: /KG-0000/ }).waitFor();
+    assert.ok((await skus()).includes('KG-00006'), 'the sold-out product is listed without the filter');
+    assert.match(String(await page.locator('li[data-sku="KG-00006"]').textContent()), /Out of stock/);
+    await page.getByLabel('In stock only').check();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/inStock=true/);
+    await page.getByRole('heading', { level: 1, name: /KG-0000/ }).waitFor();
+    await checkPage(page, 'listing-in-stock');
+    const inStock = await skus();
+    assert.ok(inStock.length > 0);
+    assert.ok(!inStock.includes('KG-00006') && !inStock.includes('KG-00007'), inStock.join(' '));
+  });
+
+  it('runs for one customer with STOREFRONT_CUSTOMER, without the switcher', async () => {
+    const agreed = await apiProduct('B2B_DE', 'KG-00002', 'cus_0005');
+    const pinned = await startStorefront({
+      system,
+      env: { KEYGATE_API_KEY: shopKey.secret, STOREFRONT_CUSTOMER: 'cus_0005', STOREFRONT_BUYING_AS: 'true' },
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${pinned.url}/B2B_DE/products/KG-00002`);
+      await checkPage(page);
+      assert.equal(await page.getByTestId('price-amount').textContent(), money(agreed.price.net, 'EUR'));
+      assert.equal(await page.getByTestId('price-source').textContent(), 'Your agreement price');
+      assert.equal(await page.getByLabel('Buying as (development)').count(), 0);
+    } finally {
+      await pinned.stop();
+    }
+  });
+
   it('buys as a customer and shows their agreement price', async () => {
     const list = await apiProduct('B2B_DE', 'KG-00002');
     const agreed = await apiProduct('B2B_DE', 'KG-00002', 'cus_0005');
