@@ -15,7 +15,7 @@ export default async function ChannelLayout({
   params: Promise<{ channel: string }>;
 }) {
   const { channel: code } = await params;
-  const channels = await attempt(listChannels);
+  const channels = await attempt(() => listChannels());
   if (!channels.ok) {
     return (
       <main id="main" className="page">

@@ -1,7 +1,9 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import type { components } from '@keygate/client';
 import { unstable_cache } from 'next/cache';
 import { ApiProblemError, call, keygate } from './api.ts';
+import { storefrontEnv } from './env.ts';
 
 export type Channel = components['schemas']['Channel'];
 export type ProductPage = components['schemas']['ProductPage'];
@@ -17,12 +19,25 @@ export const CATALOG_TAG = 'keygate-catalog';
 export const CHANNELS_TAG = 'keygate-channels';
 const CATALOG_TTL_SECONDS = 300;
 
-/** Every channel of the key's environment, ordered by code. */
-export const listChannels = unstable_cache(
-  async (): Promise<Channel[]> => (await call(() => keygate().GET('/v2/channels'))).data,
+/**
+ * Part of every cache key: a digest of the gateway URL and the key, so shops that share a build
+ * directory but use other keys (test and live, other customers' keys) never share cached data.
+ */
+function cacheScope(): string {
+  const { KEYGATE_BASE_URL, KEYGATE_API_KEY } = storefrontEnv();
+  return createHash('sha256').update(`${KEYGATE_BASE_URL}\n${KEYGATE_API_KEY}`).digest('hex').slice(0, 24);
+}
+
+const cachedChannels = unstable_cache(
+  async (_scope: string): Promise<Channel[]> => (await call(() => keygate().GET('/v2/channels'))).data,
   ['channels'],
   { tags: [CHANNELS_TAG], revalidate: CATALOG_TTL_SECONDS },
 );
+
+/** Every channel of the key's environment, ordered by code. */
+export function listChannels(): Promise<Channel[]> {
+  return cachedChannels(cacheScope());
+}
 
 /** The channel with this code, or null when the environment has none. */
 export async function findChannel(code: string): Promise<Channel | null> {
@@ -38,9 +53,8 @@ export interface ListQuery {
   limit: number;
 }
 
-/** One page of the channel's products as the customer (or a guest) sees them. */
-export const listProducts = unstable_cache(
-  async (query: ListQuery): Promise<ProductPage> =>
+const cachedProducts = unstable_cache(
+  async (_scope: string, query: ListQuery): Promise<ProductPage> =>
     call(() =>
       keygate().GET('/v2/catalog/products', {
         params: {
@@ -58,6 +72,11 @@ export const listProducts = unstable_cache(
   ['products'],
   { tags: [CATALOG_TAG], revalidate: CATALOG_TTL_SECONDS },
 );
+
+/** One page of the channel's products as the customer (or a guest) sees them. */
+export function listProducts(query: ListQuery): Promise<ProductPage> {
+  return cachedProducts(cacheScope(), query);
+}
 
 /** One product, with the quantity breaks that apply to the customer. */
 export interface ProductView {
@@ -98,9 +117,8 @@ async function fetchBreaks(channel: string, sku: string, customer: string | null
   return [...byBreak.values()].sort((a, b) => a.minQuantity - b.minQuantity);
 }
 
-/** The product as the channel sells it to the customer; PRODUCT_NOT_FOUND as ApiProblemError. */
-export const getProduct = unstable_cache(
-  async (channel: string, sku: string, customer: string | null): Promise<ProductView> => {
+const cachedProduct = unstable_cache(
+  async (_scope: string, channel: string, sku: string, customer: string | null): Promise<ProductView> => {
     const detail = await call(() =>
       keygate().GET('/v2/catalog/products/{sku}', {
         params: {
@@ -125,3 +143,8 @@ export const getProduct = unstable_cache(
   ['product'],
   { tags: [CATALOG_TAG], revalidate: CATALOG_TTL_SECONDS },
 );
+
+/** The product as the channel sells it to the customer; PRODUCT_NOT_FOUND as ApiProblemError. */
+export function getProduct(channel: string, sku: string, customer: string | null): Promise<ProductView> {
+  return cachedProduct(cacheScope(), channel, sku, customer);
+}

@@ -11,14 +11,23 @@ import { formatMoney, shownAmount } from '../../../../src/lib/money.ts';
 
 type Params = Promise<{ channel: string; sku: string }>;
 
+/** The SKU of the URL; a malformed escape is kept as typed (the API then answers 404). */
+function skuOf(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { sku } = await params;
-  return { title: decodeURIComponent(sku) };
+  return { title: skuOf(sku) };
 }
 
 export default async function ProductPage({ params }: { params: Params }) {
   const { channel, sku: rawSku } = await params;
-  const sku = decodeURIComponent(rawSku);
+  const sku = skuOf(rawSku);
   const customer = await currentCustomer();
   const outcome = await attempt(() => getProduct(channel, sku, customer));
   if (!outcome.ok) {
