@@ -193,6 +193,7 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     await other.goto(`${shop.url}/WEB_DE/orders/${orderId}`);
     await other.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
     assert.equal(await other.getByTestId('order-id').count(), 0);
+    await checkPage(other);
     await stranger.close();
   });
 
@@ -367,6 +368,7 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     assert.equal(await page.locator('.problem-detail').textContent(), 'There is no product NOPE-1.');
     const unknown = await page.goto(`${shop.url}/NO_SUCH_CHANNEL`);
     assert.equal(unknown?.status(), 404);
+    await checkPage(page, 'not-found');
   });
 
   it('shows a busy page when the rate limit persists after one wait', async () => {
