@@ -190,6 +190,11 @@ describe('the OpenAPI document against the running system', function () {
       const cart = await call('createCart', 201, { body: { channel: 'WEB_DE', customerId } });
       const params = { id: String(cart.id) };
       await call('addCartItem', 200, { params, body: { sku, qty: 2 } });
+      await call('updateCartItem', 200, { params: { ...params, sku }, body: { qty: 3 } });
+      await call('updateCartItem', 422, { params: { ...params, sku }, body: { qty: 0 } });
+      await call('removeCartItem', 404, { params: { ...params, sku: 'KG-00010' } });
+      await call('addCartItem', 200, { params, body: { sku: 'KG-00010', qty: 1 } });
+      await call('removeCartItem', 200, { params: { ...params, sku: 'KG-00010' } });
       await call('getCart', 200, { params });
       const order = await call('checkoutCart', 201, { params });
       await call('getOrder', 200, { params: { id: String(order.id) } });

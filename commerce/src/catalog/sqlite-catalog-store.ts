@@ -46,6 +46,27 @@ const inJsonList = (column: AnyColumn, name: string) =>
   sql`${column} IN (SELECT value FROM json_each(${p(name)}))`;
 
 /**
+ * How a search runs: the trigram index (migration 0005) answers any text of three or more
+ * characters; it cannot see shorter ones, which a scan of name and SKU answers instead.
+ */
+type SearchKind = 'none' | 'index' | 'scan';
+const TRIGRAM = 3;
+
+function searchKindOf(search: string | null): SearchKind {
+  if (search === null || search === '') return 'none';
+  return [...search].length >= TRIGRAM ? 'index' : 'scan';
+}
+
+/** An FTS5 phrase: the text matched as one substring, its double quotes doubled (no query syntax). */
+function ftsPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
  * The catalogue store on the commerce SQLite database. Every query is a drizzle prepared
  * statement built once per store (building SQL per call cost more than running it).
  */
@@ -113,13 +134,21 @@ export function createSqliteCatalogStore(orm: Orm): CatalogStore {
     pricesOfPricedFor: orm.select().from(prices).where(sql`${prices.productId} IN ${pricedFor}`).prepare(),
   };
 
-  /** One prepared page query per filter shape (with/without cursor × inStock null/true/false). */
+  /** One prepared page query per filter shape (cursor or not × inStock null/true/false × search kind). */
   const pageQueries = new Map<string, ReturnType<typeof buildPageQuery>>();
-  function buildPageQuery(hasCursor: boolean, inStock: boolean | null) {
+  function buildPageQuery(hasCursor: boolean, inStock: boolean | null, search: SearchKind) {
     const stockFilter =
       inStock === null ? undefined : inStock ? sql`${available} > 0` : sql`${available} <= 0`;
+    const searchFilter =
+      search === 'index'
+        ? sql`${products}.rowid IN (SELECT rowid FROM product_search WHERE product_search MATCH ${p('match')})`
+        : search === 'scan'
+          ? sql`(${products.name} LIKE ${p('like')} ESCAPE '\\' OR ${products.sku} LIKE ${p('like')} ESCAPE '\\')`
+          : undefined;
     return stockedProducts()
-      .where(and(hasCursor ? gt(products.sku, p('afterSku')) : undefined, isSoldIn, stockFilter))
+      .where(
+        and(hasCursor ? gt(products.sku, p('afterSku')) : undefined, isSoldIn, stockFilter, searchFilter),
+      )
       .orderBy(asc(products.sku))
       .limit(p('limit'))
       .prepare();
@@ -145,14 +174,22 @@ export function createSqliteCatalogStore(orm: Orm): CatalogStore {
       return result;
     },
     listSellableProducts(query: ProductPageQuery) {
-      const key = `${query.afterSku !== null}:${query.inStock}`;
+      const search = searchKindOf(query.search);
+      const key = `${query.afterSku !== null}:${query.inStock}:${search}`;
       let statement = pageQueries.get(key);
       if (!statement) {
-        statement = buildPageQuery(query.afterSku !== null, query.inStock);
+        statement = buildPageQuery(query.afterSku !== null, query.inStock, search);
         pageQueries.set(key, statement);
       }
-      const params = { channel: query.channelCode, at: query.at.toISOString(), limit: query.limit };
-      const rows = statement.all(query.afterSku === null ? params : { ...params, afterSku: query.afterSku });
+      const params: Record<string, string | number> = {
+        channel: query.channelCode,
+        at: query.at.toISOString(),
+        limit: query.limit,
+      };
+      if (query.afterSku !== null) params.afterSku = query.afterSku;
+      if (search === 'index') params.match = ftsPhrase(query.search ?? '');
+      if (search === 'scan') params.like = `%${escapeLike(query.search ?? '')}%`;
+      const rows = statement.all(params);
       return rows.map(toStockedProduct);
     },
     findProductBySku(sku) {

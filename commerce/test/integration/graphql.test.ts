@@ -100,6 +100,27 @@ describe('GraphQL /v2/graphql', () => {
     });
   });
 
+  describe('products(q:)', () => {
+    it('finds the same products as the REST search', async () => {
+      const res = await query('{ products(channel: WEB_DE, q: "Desk lamp", first: 100) { sku } }');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.errors, undefined);
+      const rest = await t.get('/v2/catalog/products?q=Desk%20lamp&limit=100', {
+        headers: { 'X-Channel': 'WEB_DE' },
+      });
+      const skus = res.body.data.products.map((p: { sku: string }) => p.sku);
+      assert.ok(skus.length > 0);
+      assert.deepEqual(
+        skus,
+        rest.body.data.map((p: { sku: string }) => p.sku),
+      );
+    });
+    it('refuses a text longer than 100 characters with VALIDATION_FAILED', async () => {
+      const res = await query(`{ products(channel: WEB_DE, q: "${'x'.repeat(101)}") { sku } }`);
+      assert.equal(res.body.errors?.[0]?.extensions?.code, 'VALIDATION_FAILED');
+    });
+  });
+
   describe('GET with the query in the URL', () => {
     it('responds with the same data', async () => {
       const source = '{ products(channel: WEB_CH, first: 1) { sku price { currency } } }';

@@ -25,6 +25,8 @@ const ROUTES: Array<{ method: Method; path: string; scope: string; body?: unknow
   { method: 'POST', path: '/v2/carts', scope: 'order:rw', body: { channel: 'WEB_DE' } },
   { method: 'POST', path: '/v2/carts/crt_x/items', scope: 'order:rw', body: { sku: 'KG-00002', qty: 1 } },
   { method: 'GET', path: '/v2/carts/crt_x', scope: 'order:r' },
+  { method: 'PATCH', path: '/v2/carts/crt_x/items/KG-00002', scope: 'order:rw', body: { qty: 1 } },
+  { method: 'DELETE', path: '/v2/carts/crt_x/items/KG-00002', scope: 'order:rw' },
   { method: 'POST', path: '/v2/carts/crt_x:checkout', scope: 'order:rw' },
   { method: 'GET', path: '/v2/orders/ord_x', scope: 'order:r' },
   { method: 'POST', path: '/v2/orders/ord_x:cancel', scope: 'order:rw' },

@@ -246,7 +246,7 @@ export interface paths {
         };
         /**
          * List the products of a channel with prices
-         * @description Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement > tier > base) and the stock available. Paged by SKU with `cursor`.
+         * @description Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement > tier > base) and the stock available. Paged by SKU with `cursor`. `q` keeps the products whose name or SKU contains the text (any case; indexed for three characters or more).
          *
          *     **Required scope:** `article:r`.
          *
@@ -387,6 +387,38 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v2/carts/{id}/items/{sku}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a line from a cart
+         * @description Removes the line of `sku` and answers the cart priced without it.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        delete: operations["removeCartItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the quantity of a cart line
+         * @description Sets the line of `sku` to `qty` units (1..999; DELETE the line to remove it). Refused with the quantity available when stock is short; a refused change leaves the cart unchanged.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        patch: operations["updateCartItem"];
         trace?: never;
     };
     "/v2/carts/{id}:checkout": {
@@ -2102,6 +2134,9 @@ export interface components {
             /** @description The quantity break this price starts at. */
             minQuantity: number;
         };
+        UpdateCartItemRequest: {
+            qty: number;
+        };
         UpdateCustomerRequest: {
             name?: string;
             /** @enum {string} */
@@ -2323,6 +2358,7 @@ export interface components {
         };
         /**
          * @description Not Found. Problem types:
+         *     - `CART_LINE_NOT_FOUND`: Cart line not found
          *     - `CART_NOT_FOUND`: Cart not found
          *     - `CUSTOMER_NOT_FOUND`: Customer not found
          *     - `DELIVERY_NOT_FOUND`: Webhook delivery not found
@@ -3511,6 +3547,7 @@ export interface operations {
                 inStock?: "true" | "false";
                 limit?: number;
                 cursor?: string;
+                q?: string;
             };
             header: {
                 "X-Channel": string;
@@ -4198,6 +4235,223 @@ export interface operations {
              *     - `NOT_SOLD_IN_CHANNEL`: Not sold in this channel
              *     - `LINE_QUANTITY_LIMIT`: Line quantity limit exceeded
              *     - `CART_LINE_LIMIT`: Too many cart lines
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    removeCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cart id (`crt_…`). */
+                id: string;
+                /** @description The product SKU, e.g. KG-00001. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CART_NOT_FOUND`: Cart not found
+             *     - `CART_LINE_NOT_FOUND`: Cart line not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict:
+             *     - `CART_CHECKED_OUT`: Cart already checked out
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cart id (`crt_…`). */
+                id: string;
+                /** @description The product SKU, e.g. KG-00001. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCartItemRequest"];
+            };
+        };
+        responses: {
+            /** @description The cart. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CART_NOT_FOUND`: Cart not found
+             *     - `CART_LINE_NOT_FOUND`: Cart line not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict:
+             *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             *     - `CART_CHECKED_OUT`: Cart already checked out
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
              */
             422: components["responses"]["UnprocessableEntity"];
             /**

@@ -29,6 +29,7 @@ export type CommerceErrorCode =
   | 'DELIVERY_IN_FLIGHT'
   | 'PRODUCT_NOT_FOUND'
   | 'CART_NOT_FOUND'
+  | 'CART_LINE_NOT_FOUND'
   | 'CUSTOMER_NOT_FOUND'
   | 'ORDER_NOT_FOUND'
   | 'PRICE_NOT_FOUND'
@@ -63,6 +64,7 @@ export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: str
   DELIVERY_IN_FLIGHT: { status: 409, title: 'Delivery in flight' },
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
   CART_NOT_FOUND: { status: 404, title: 'Cart not found' },
+  CART_LINE_NOT_FOUND: { status: 404, title: 'Cart line not found' },
   CUSTOMER_NOT_FOUND: { status: 404, title: 'Customer not found' },
   ORDER_NOT_FOUND: { status: 404, title: 'Order not found' },
   PRICE_NOT_FOUND: { status: 404, title: 'Price not found' },

@@ -18,6 +18,7 @@ internal static class OpenApiPaths
         "/v2/carts",
         "/v2/carts/{id}",
         "/v2/carts/{id}/items",
+        "/v2/carts/{id}/items/{sku}",
         "/v2/carts/{id}:checkout",
         "/v2/catalog/products",
         "/v2/catalog/products/{sku}",

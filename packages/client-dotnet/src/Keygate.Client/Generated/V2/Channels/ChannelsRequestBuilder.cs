@@ -42,6 +42,7 @@ namespace Keygate.Client.Generated.V2.Channels
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 400 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 500 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 502 status code</exception>
@@ -62,6 +63,7 @@ namespace Keygate.Client.Generated.V2.Channels
                 { "400", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "500", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "502", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },

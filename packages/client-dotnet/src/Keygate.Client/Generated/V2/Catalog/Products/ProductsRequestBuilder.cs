@@ -35,7 +35,7 @@ namespace Keygate.Client.Generated.V2.Catalog.Products
         /// </summary>
         /// <param name="pathParameters">Path parameters for the request</param>
         /// <param name="requestAdapter">The request adapter to use to execute the requests.</param>
-        public ProductsRequestBuilder(Dictionary<string, object> pathParameters, IRequestAdapter requestAdapter) : base(requestAdapter, "{+baseurl}/v2/catalog/products{?cursor*,customer*,inStock*,limit*}", pathParameters)
+        public ProductsRequestBuilder(Dictionary<string, object> pathParameters, IRequestAdapter requestAdapter) : base(requestAdapter, "{+baseurl}/v2/catalog/products{?cursor*,customer*,inStock*,limit*,q*}", pathParameters)
         {
         }
         /// <summary>
@@ -43,11 +43,11 @@ namespace Keygate.Client.Generated.V2.Catalog.Products
         /// </summary>
         /// <param name="rawUrl">The raw URL to use for the request builder.</param>
         /// <param name="requestAdapter">The request adapter to use to execute the requests.</param>
-        public ProductsRequestBuilder(string rawUrl, IRequestAdapter requestAdapter) : base(requestAdapter, "{+baseurl}/v2/catalog/products{?cursor*,customer*,inStock*,limit*}", rawUrl)
+        public ProductsRequestBuilder(string rawUrl, IRequestAdapter requestAdapter) : base(requestAdapter, "{+baseurl}/v2/catalog/products{?cursor*,customer*,inStock*,limit*,q*}", rawUrl)
         {
         }
         /// <summary>
-        /// Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement &gt; tier &gt; base) and the stock available. Paged by SKU with `cursor`.**Required scope:** `article:r`.Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement &gt; tier &gt; base) and the stock available. Paged by SKU with `cursor`. `q` keeps the products whose name or SKU contains the text (any case; indexed for three characters or more).**Required scope:** `article:r`.Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ProductPage"/></returns>
         /// <param name="cancellationToken">Cancellation token to use when cancelling requests</param>
@@ -55,6 +55,7 @@ namespace Keygate.Client.Generated.V2.Catalog.Products
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 400 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 500 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 502 status code</exception>
@@ -75,6 +76,7 @@ namespace Keygate.Client.Generated.V2.Catalog.Products
                 { "400", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "500", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "502", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
@@ -84,7 +86,7 @@ namespace Keygate.Client.Generated.V2.Catalog.Products
             return await RequestAdapter.SendAsync<global::Keygate.Client.Generated.Models.ProductPage>(requestInfo, global::Keygate.Client.Generated.Models.ProductPage.CreateFromDiscriminatorValue, errorMapping, cancellationToken).ConfigureAwait(false);
         }
         /// <summary>
-        /// Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement &gt; tier &gt; base) and the stock available. Paged by SKU with `cursor`.**Required scope:** `article:r`.Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement &gt; tier &gt; base) and the stock available. Paged by SKU with `cursor`. `q` keeps the products whose name or SKU contains the text (any case; indexed for three characters or more).**Required scope:** `article:r`.Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="RequestInformation"/></returns>
         /// <param name="requestConfiguration">Configuration for the request such as headers, query parameters, and middleware options.</param>
@@ -112,7 +114,7 @@ namespace Keygate.Client.Generated.V2.Catalog.Products
             return new global::Keygate.Client.Generated.V2.Catalog.Products.ProductsRequestBuilder(rawUrl, RequestAdapter);
         }
         /// <summary>
-        /// Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement &gt; tier &gt; base) and the stock available. Paged by SKU with `cursor`.**Required scope:** `article:r`.Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement &gt; tier &gt; base) and the stock available. Paged by SKU with `cursor`. `q` keeps the products whose name or SKU contains the text (any case; indexed for three characters or more).**Required scope:** `article:r`.Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
         public partial class ProductsRequestBuilderGetQueryParameters 
@@ -151,6 +153,19 @@ namespace Keygate.Client.Generated.V2.Catalog.Products
             [QueryParameter("limit")]
             public int? Limit { get; set; }
             #pragma warning restore CS1591
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+            #pragma warning disable CS1591
+            [QueryParameter("q")]
+            public string? Q { get; set; }
+            #pragma warning restore CS1591
+#nullable restore
+#else
+            #pragma warning disable CS1591
+            [QueryParameter("q")]
+            public string Q { get; set; }
+            #pragma warning restore CS1591
+#endif
         }
     }
 }

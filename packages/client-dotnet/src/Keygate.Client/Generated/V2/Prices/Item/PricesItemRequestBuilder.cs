@@ -42,6 +42,7 @@ namespace Keygate.Client.Generated.V2.Prices.Item
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 500 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 502 status code</exception>
@@ -63,6 +64,7 @@ namespace Keygate.Client.Generated.V2.Prices.Item
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "500", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "502", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
@@ -81,6 +83,7 @@ namespace Keygate.Client.Generated.V2.Prices.Item
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 500 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 502 status code</exception>
@@ -102,6 +105,7 @@ namespace Keygate.Client.Generated.V2.Prices.Item
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "500", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "502", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
@@ -121,6 +125,7 @@ namespace Keygate.Client.Generated.V2.Prices.Item
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 413 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 415 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
@@ -145,6 +150,7 @@ namespace Keygate.Client.Generated.V2.Prices.Item
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "413", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "415", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },

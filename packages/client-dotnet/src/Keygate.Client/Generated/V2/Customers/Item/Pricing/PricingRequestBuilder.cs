@@ -43,6 +43,7 @@ namespace Keygate.Client.Generated.V2.Customers.Item.Pricing
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 500 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 502 status code</exception>
@@ -64,6 +65,7 @@ namespace Keygate.Client.Generated.V2.Customers.Item.Pricing
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "500", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "502", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },

@@ -48,6 +48,7 @@ namespace Keygate.Client.Generated.V2.Webhooks.Endpoints.Item
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 500 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 502 status code</exception>
@@ -69,6 +70,7 @@ namespace Keygate.Client.Generated.V2.Webhooks.Endpoints.Item
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "500", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "502", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
@@ -87,6 +89,7 @@ namespace Keygate.Client.Generated.V2.Webhooks.Endpoints.Item
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 500 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 502 status code</exception>
@@ -108,6 +111,7 @@ namespace Keygate.Client.Generated.V2.Webhooks.Endpoints.Item
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "500", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "502", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
@@ -127,6 +131,7 @@ namespace Keygate.Client.Generated.V2.Webhooks.Endpoints.Item
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 413 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 415 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
@@ -151,6 +156,7 @@ namespace Keygate.Client.Generated.V2.Webhooks.Endpoints.Item
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "413", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "415", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
