@@ -32,7 +32,14 @@ export const shellSnippets = (file: string) => fencedBlocks(file, ['sh', 'bash',
 
 /** `text` with each `[from, to]` replaced everywhere, e.g. the documented port by a free one. */
 export function substitute(text: string, replacements: ReadonlyArray<readonly [string, string]>): string {
-  return replacements.reduce((result, [from, to]) => result.replaceAll(from, to), text);
+  // One pass over the text: a replacement is never scanned again, so a free port such as 40001 put in
+  // for 8080 is not then taken for the documented 4000.
+  if (replacements.length === 0) return text;
+  const escape = (from: string) => from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const byLength = [...replacements].sort(([a], [b]) => b.length - a.length);
+  const pattern = new RegExp(byLength.map(([from]) => escape(from)).join('|'), 'g');
+  const to = new Map(replacements);
+  return text.replace(pattern, (match) => to.get(match) ?? match);
 }
 
 /**
