@@ -162,6 +162,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
       clock,
       logger,
+      upstreamTimeoutMs: config.upstreamTimeoutMs,
     });
     const observer = createCallObserver({ metrics, recorder, logger, clock });
     flushAccessLog = observer.flush;
