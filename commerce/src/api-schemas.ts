@@ -32,6 +32,7 @@ export {
   ListDeliveriesQuerySchema,
   MAX_OVERLAP_HOURS,
   RotateSecretSchema,
+  TriggerEventSchema,
   UpdateEndpointSchema,
 } from './webhooks/endpoint-schemas.ts';
 export { EVENT_TYPES, type EventType, TEST_EVENT_TYPE } from './webhooks/event-catalogue.ts';

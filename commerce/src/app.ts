@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(createOrderRouter(services.orders));
   app.use(createCustomerRouter({ store: services.catalogStore, customers: services.customers, clock }));
   app.use(createPriceRouter(services.prices));
-  app.use(createEndpointRouter(services.endpoints));
+  app.use(createEndpointRouter(services.endpoints, services.events));
   app.use(createGraphqlRouter({ catalog: services.catalog, logger }));
   app.use(answerRouteNotFound);
   app.use(handleErrors(logger));

@@ -34,6 +34,7 @@ export type CommerceErrorCode =
   | 'ENDPOINT_NOT_FOUND'
   | 'DELIVERY_NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
+  | 'SANDBOX_ONLY'
   | 'NOT_READY'
   | 'INTERNAL_ERROR';
 
@@ -67,6 +68,7 @@ export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: str
   ENDPOINT_NOT_FOUND: { status: 404, title: 'Webhook endpoint not found' },
   DELIVERY_NOT_FOUND: { status: 404, title: 'Webhook delivery not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'Not found' },
+  SANDBOX_ONLY: { status: 403, title: 'Test environment only' },
   NOT_READY: { status: 503, title: 'Not ready' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
 };

@@ -925,6 +925,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks/events:trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trigger an event (test environment)
+         * @description Sandbox: makes a real change in the test environment that emits an event of `type` through the normal outbox (an order placed for `order.created`, a stock level changed for `stock.updated`, a customer or price created or changed for the others) and answers its id; subscribed endpoints get it as any other delivery. Test keys only: a live key gets 403 `SANDBOX_ONLY`.
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["triggerWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -2084,6 +2108,14 @@ export interface components {
         };
         /** @enum {string} */
         TaxClass: "standard" | "reduced" | "zero";
+        TriggeredEvent: {
+            /** @description The `evt_…` id: the `webhook-id` of its deliveries. */
+            eventId: string;
+            type: components["schemas"]["EventType"];
+        };
+        TriggerEventRequest: {
+            type: string;
+        };
         UnitPrice: {
             /** @description The stored price: gross in channels whose prices include VAT, else net (minor units). */
             amount: number;
@@ -2311,6 +2343,7 @@ export interface components {
          *     - `ESCALATION_DENIED`: Privilege escalation refused
          *     - `INSUFFICIENT_SCOPE`: Missing scope
          *     - `IP_NOT_ALLOWED`: Client IP not allowed
+         *     - `SANDBOX_ONLY`: Test environment only
          */
         Forbidden: {
             headers: {
@@ -6697,6 +6730,109 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    triggerWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TriggerEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The emitted event. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggeredEvent"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             *     - `SANDBOX_ONLY`: Test environment only
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Conflict:
+             *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
              */
             422: components["responses"]["UnprocessableEntity"];
             /**

@@ -99,3 +99,12 @@ export const WebhookDeliveryPageSchema = responseComponent(
     nextCursor: NextCursorSchema,
   }),
 );
+
+/** `POST /v2/webhooks/events:trigger` (test environment): the event the sandbox's change emitted. */
+export const TriggeredEventSchema = responseComponent(
+  'TriggeredEvent',
+  z.object({
+    eventId: z.string().meta({ description: 'The `evt_…` id: the `webhook-id` of its deliveries.' }),
+    type: EventTypeSchema,
+  }),
+);
