@@ -14,6 +14,7 @@ import { createHttpMetrics } from './http/metrics.ts';
 import { trackRequests } from './http/request-context.ts';
 import { createOrderRouter } from './orders/order-routes.ts';
 import { createPriceRouter } from './prices/price-routes.ts';
+import { createResetRouter } from './sandbox/reset-routes.ts';
 import { createServices, type WebhookAppOptions } from './services.ts';
 import { createStockRouter } from './stock/stock-routes.ts';
 import { createEndpointRouter } from './webhooks/endpoint-routes.ts';
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(createCustomerRouter({ store: services.catalogStore, customers: services.customers, clock }));
   app.use(createPriceRouter(services.prices));
   app.use(createEndpointRouter(services.endpoints, services.events));
+  app.use(createResetRouter({ db, environment }));
   app.use(createGraphqlRouter({ catalog: services.catalog, logger }));
   app.use(answerRouteNotFound);
   app.use(handleErrors(logger));
