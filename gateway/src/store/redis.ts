@@ -23,6 +23,7 @@ import { defineScripts } from './redis-scripts.ts';
 import { openInvalidationSubscriber } from './redis-subscriber.ts';
 import { readSweepCandidates } from './redis-sweep.ts';
 import {
+  appendKeylessActivity,
   appendLogLines,
   commitKeyChange,
   createAdminUser,
@@ -107,6 +108,7 @@ export async function openRedisKeyStore(
     recordUsage: (buckets, flushId) => recordUsageBuckets(ctx, buckets, flushId),
     queryUsage: (query) => readUsage(ctx, query),
     pruneUsage: (beforeMs) => pruneUsageBuckets(ctx, beforeMs),
+    appendActivity: (entry) => appendKeylessActivity(ctx, entry),
     appendLogs: (entries) => appendLogLines(ctx, entries),
     queryLogs: (filter) => readLogPage(ctx, filter),
     pruneLogs: (before) => pruneLogLines(ctx, before),

@@ -45,6 +45,7 @@ const ACTIONS: Record<ActivityAction, true> = {
   'key.secret_closed': true,
   'key.revoked': true,
   'key.expiry_reminder': true,
+  'sandbox.reset': true,
 };
 
 /** The activity actions the log knows. */
