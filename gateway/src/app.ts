@@ -143,6 +143,7 @@ export function createApp(deps: AppDeps): GatewayApp {
         trustedProxies,
         clock,
         logger,
+        sign: (identity, audience) => deps.signer.sign(identity, audience),
       }),
     );
   }

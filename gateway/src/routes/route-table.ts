@@ -35,6 +35,15 @@ export const UpstreamSchema = z
     audience: z.string().min(1),
     live: UpstreamUrlSchema.optional(),
     test: UpstreamUrlSchema.optional(),
+    /**
+     * The path (on the test URL) of the service's own test-data reset, if it has one: the admin
+     * interface and `keygate sandbox reset` POST there with an administrator's signed identity.
+     */
+    sandboxReset: z
+      .string()
+      .refine(isRoutePattern, 'must be a path under /v2/ without placeholders')
+      .refine((path) => !path.includes('{'), 'must be a path under /v2/ without placeholders')
+      .optional(),
   })
   .refine((upstream) => upstream.live !== undefined || upstream.test !== undefined, {
     message: 'needs a live or a test URL (or both)',
@@ -137,6 +146,7 @@ export function applyUpstreamOverrides(
     const test = urlOf('test');
     upstreams[name] = {
       audience: upstream.audience,
+      ...(upstream.sandboxReset === undefined ? {} : { sandboxReset: upstream.sandboxReset }),
       ...(live === undefined ? {} : { live }),
       ...(test === undefined ? {} : { test }),
     };
