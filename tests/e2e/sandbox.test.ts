@@ -101,6 +101,37 @@ describe('the sandbox through the real gateway and commerce', function () {
     });
   });
 
+  describe('API log bodies, through GET /v2/auth/keys/{id}/logs', () => {
+    it("keeps a test key's request and response bodies and none of a live key's", async () => {
+      const triggered = await system.call(
+        testKey.secret,
+        '/v2/webhooks/events:trigger',
+        postJson({ type: 'customer.created' }),
+      );
+      const { eventId } = await json<{ eventId: string }>(triggered);
+      assert.equal((await system.call(liveKey.secret, '/v2/stock/KG-00002')).status, 200);
+      type Line = {
+        path: string;
+        bodies?: { request: { text: string } | null; response: { text: string } | null };
+      };
+      const logsOf = async (keyId: string, manager: { secret: string }) =>
+        (await json<{ items: Line[] }>(await system.call(manager.secret, `/v2/auth/keys/${keyId}/logs`)))
+          .items;
+      const liveManager = await system.createKey({ name: 'ops-live', env: 'live', scopes: ['auth:rw'] });
+      let testLine: Line | undefined;
+      let liveLine: Line | undefined;
+      await waitUntil('both calls are in their logs', async () => {
+        testLine = (await logsOf(testKey.id, await adminKey())).find((line) =>
+          line.bodies?.response?.text.includes(eventId),
+        );
+        liveLine = (await logsOf(liveKey.id, liveManager)).find((line) => line.path === '/v2/stock/KG-00002');
+        return testLine !== undefined && liveLine !== undefined;
+      });
+      assert.equal(testLine?.bodies?.request?.text, '{"type":"customer.created"}');
+      assert.equal(liveLine?.bodies, undefined, 'live keys keep no bodies');
+    });
+  });
+
   describe('pnpm keygate sandbox reset --yes, and the admin API', () => {
     it('puts the test data back to the seed, keeps keys and logs, never touches live data, records who', async () => {
       const liveDb = join(system.dataDir, 'commerce-live.db');

@@ -19,6 +19,7 @@ import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { KeyRateLimiter, RateLimitDecision } from '../rate-limit/key-rate-limiter.ts';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/key-rate-limiter.ts';
 import type { DeprecationHeaders } from '../routes/deprecation.ts';
+import { isTestBearer, startBodyCapture } from './body-capture.ts';
 import type { Call } from './call.ts';
 import { createRefusal } from './refusal.ts';
 import { applyTestScenario } from './test-scenario.ts';
@@ -247,6 +248,8 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     refuse,
     run(call, req, res, pass) {
       try {
+        // Before anything reads the body: a test key's bodies are kept for its API log.
+        if (isTestBearer(req.headers.authorization)) call.bodies = startBodyCapture(req, res);
         checkRequestPath(call.path, call.url);
         assertUnambiguousFraming(req.headers);
         if (call.match?.deprecation) addDeprecationHeaders(call, call.match.deprecation);

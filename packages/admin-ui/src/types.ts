@@ -8,6 +8,7 @@ export type {
   ActivityEntry,
   ApiLogEntry,
   Environment,
+  LoggedBody,
   Page,
   PublicKey,
   PublicSecret,

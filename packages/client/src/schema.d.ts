@@ -1298,7 +1298,7 @@ export interface components {
             keyId: string;
             environment: components["schemas"]["Environment"];
             /** @enum {string} */
-            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder";
+            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "sandbox.reset";
             actor: {
                 /** @enum {string} */
                 type: "key" | "admin" | "system";
@@ -1455,6 +1455,11 @@ export interface components {
             status: number;
             latencyMs: number;
             clientIp: string;
+            /** @description Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or without a body). Never a header. Live keys keep no bodies. */
+            bodies?: {
+                request: components["schemas"]["LoggedBody"] | null;
+                response: components["schemas"]["LoggedBody"] | null;
+            };
         };
         ApiLogPage: {
             items: components["schemas"]["ApiLogEntry"][];
@@ -1790,6 +1795,13 @@ export interface components {
                 lastCallAt: string | null;
                 secretId: string;
             }[];
+        };
+        LoggedBody: {
+            contentType: string;
+            /** @description The body as UTF-8 text, at most 16 KiB; secrets (`secret` members, `whsec_…`, keygate tokens) replaced by `[redacted]`. */
+            text: string;
+            /** @description The body was longer than 16 KiB and is cut. */
+            truncated: boolean;
         };
         /** @description This OpenAPI 3.1 document. */
         OpenApiDocument: {
@@ -2339,6 +2351,7 @@ export interface components {
         };
         /**
          * @description Forbidden. Problem types:
+         *     - `ADMIN_ONLY`: Administrators only
          *     - `ENVIRONMENT_MISMATCH`: Wrong environment
          *     - `ESCALATION_DENIED`: Privilege escalation refused
          *     - `INSUFFICIENT_SCOPE`: Missing scope
@@ -3239,7 +3252,7 @@ export interface operations {
     listKeyActivity: {
         parameters: {
             query?: {
-                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder";
+                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "sandbox.reset";
                 from?: string;
                 to?: string;
                 limit?: number;
