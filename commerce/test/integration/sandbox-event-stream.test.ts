@@ -31,7 +31,8 @@ async function readEvents(res: Response, count: number): Promise<StreamedEvent[]
           .filter((line) => line && !line.startsWith(':'))
           .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
       );
-      if (fields.data) events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
+      if (fields.data)
+        events.push({ id: fields.id ?? '', event: fields.event ?? '', data: JSON.parse(fields.data) });
       end = buffer.indexOf('\n\n');
     }
   }
