@@ -113,6 +113,6 @@ describe('GET /v2/webhooks/events:stream', () => {
     await start('live');
     const res = await open();
     assert.equal(res.status, 403);
-    assert.equal((await res.json()).code, 'SANDBOX_ONLY');
+    assert.equal(((await res.json()) as { code: string }).code, 'SANDBOX_ONLY');
   });
 });
