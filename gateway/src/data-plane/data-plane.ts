@@ -7,8 +7,9 @@ import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call, startCall } from './call.ts';
 import type { CallObserver } from './call-observer.ts';
-import { addDeprecationHeaders, type KeyCheck } from './key-check.ts';
+import { addDeprecationHeaders, type KeyCheck, type Pass } from './key-check.ts';
 import { createRefusal } from './refusal.ts';
+import type { StreamWatch } from './stream-watch.ts';
 import type { PipeFailure, UpstreamPipe } from './upstream-pipe.ts';
 
 type ProxyRoute = RouteMatch & { kind: 'proxy' };
@@ -30,9 +31,17 @@ export function createProxiedHandler(deps: {
   keyCheck: KeyCheck;
   observer: CallObserver;
   pipe: UpstreamPipe;
+  /** Ends the answers of stream routes (server-sent events) once their key fails. */
+  streams?: StreamWatch;
 }): Proxied {
-  const { keyCheck, observer } = deps;
-  const forward = forwardWith(deps.pipe, keyCheck.refuse);
+  const { keyCheck, observer, streams } = deps;
+  const send = forwardWith(deps.pipe, keyCheck.refuse);
+  const forward: Pass = streams
+    ? (call, req, res) => {
+        if ((call.route as ProxyRoute).stream) streams.watch(call, req, res);
+        send(call, req, res);
+      }
+    : send;
   return (req, res, route) => {
     const call = startCall(req, route);
     observer.watch(call, res);

@@ -60,6 +60,11 @@ export const RouteSchema = z.strictObject({
     ),
   scope: z.string().refine(isScope, 'must be a known scope such as article:r or order:rw'),
   upstream: z.string().min(1).optional(),
+  /**
+   * A long-lived answer (server-sent events): no upstream idle timeout applies to its body, and the
+   * gateway ends it as soon as the key is no longer valid (revoked, expired, secret closed).
+   */
+  stream: z.boolean().optional(),
   /** This route alone is deprecated (overrides its version's deprecation). */
   deprecation: DeprecationSchema.optional(),
 });

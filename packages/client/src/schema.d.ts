@@ -949,6 +949,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks/events:stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the events (test environment)
+         * @description Sandbox: the test environment's events as server-sent events, in the order they were recorded, for forwarding to a local machine (`npx @keygate/cli listen`). Send `Last-Event-ID` to resume after an event: every later event comes, none twice. Counts as one call for the rate limit; no upstream timeout applies; the gateway ends the stream once the key is revoked, expires or its secret is closed. Test keys only: a live key gets 403 `SANDBOX_ONLY`.
+         *
+         *     **Required scope:** `webhook:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["streamWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -1710,6 +1734,13 @@ export interface components {
          * @enum {string}
          */
         Environment: "live" | "test";
+        /**
+         * @description A text/event-stream: per event `id: evt_…`, `event: <type>` and `data: <the envelope every delivery sends>`, then a blank line; comment lines (`: keep-alive`) keep it open.
+         * @example id: evt_3kTMd0dYz0ZGJ3q5Rk2vXW
+         *     event: order.created
+         *     data: {"id":"evt_3kTMd0dYz0ZGJ3q5Rk2vXW","type":"order.created",…}
+         */
+        EventStream: string;
         /** @enum {string} */
         EventType: "order.created" | "order.status_changed" | "stock.updated" | "stock.out_of_stock" | "stock.back_in_stock" | "customer.created" | "customer.updated" | "customer.tier_changed" | "pricing.price.created" | "pricing.price.updated" | "pricing.price.deleted" | "pricing.vat_rate.updated";
         EventTypeList: {
@@ -6848,6 +6879,86 @@ export interface operations {
              *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
              */
             422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    streamWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["EventStream"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             *     - `SANDBOX_ONLY`: Test environment only
+             */
+            403: components["responses"]["Forbidden"];
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded

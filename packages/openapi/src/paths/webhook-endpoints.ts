@@ -6,9 +6,11 @@ import {
   TriggerEventSchema,
   UpdateEndpointSchema,
 } from '@keygate/commerce/api-schemas';
+import { z } from 'zod';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import {
+  EventStreamSchema,
   EventTypeListSchema,
   TriggeredEventSchema,
   WebhookDeliveryPageSchema,
@@ -188,5 +190,25 @@ export const WEBHOOK_OPERATIONS: readonly OperationSpec[] = [
     body: { schema: TriggerEventRequest, required: true },
     success: { status: 200, description: 'The emitted event.', schema: TriggeredEventSchema },
     errors: proxiedErrors(['UNKNOWN_EVENT_TYPE', 'SANDBOX_ONLY', 'INSUFFICIENT_STOCK'], { body: true }),
+  },
+  {
+    method: 'GET',
+    path: '/v2/webhooks/events:stream',
+    operationId: 'streamWebhookEvents',
+    tag,
+    kind: 'proxied',
+    summary: 'Stream the events (test environment)',
+    description:
+      "Sandbox: the test environment's events as server-sent events, in the order they were recorded, for forwarding to a local machine (`npx @keygate/cli listen`). Send `Last-Event-ID` to resume after an event: every later event comes, none twice. Counts as one call for the rate limit; no upstream timeout applies; the gateway ends the stream once the key is revoked, expires or its secret is closed. Test keys only: a live key gets 403 `SANDBOX_ONLY`.",
+    headers: z.object({
+      'Last-Event-ID': z.string().optional().meta({ description: 'The `id` of the last event received.' }),
+    }),
+    success: {
+      status: 200,
+      description: 'The event stream.',
+      schema: EventStreamSchema,
+      contentTypes: ['text/event-stream'],
+    },
+    errors: proxiedErrors(['SANDBOX_ONLY']),
   },
 ];

@@ -108,3 +108,14 @@ export const TriggeredEventSchema = responseComponent(
     type: EventTypeSchema,
   }),
 );
+
+/** `GET /v2/webhooks/events:stream`: server-sent events, each `id: evt_…`, `event: <type>`, `data: <envelope>`. */
+export const EventStreamSchema = responseComponent(
+  'EventStream',
+  z.string().meta({
+    description:
+      'A text/event-stream: per event `id: evt_…`, `event: <type>` and `data: <the envelope every delivery sends>`, then a blank line; comment lines (`: keep-alive`) keep it open.',
+    example:
+      'id: evt_3kTMd0dYz0ZGJ3q5Rk2vXW\nevent: order.created\ndata: {"id":"evt_3kTMd0dYz0ZGJ3q5Rk2vXW","type":"order.created",…}\n\n',
+  }),
+);
