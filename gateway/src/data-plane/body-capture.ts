@@ -8,9 +8,15 @@ export interface BodyCapture {
   finish(): LoggedBodies;
 }
 
-/** A bearer header that names a test key (`kg_test_…`): only such calls may keep bodies. */
+/** A bearer header as parseBearer reads it that names a test key (`kg_test_…`): only such calls may keep bodies. */
+const TEST_BEARER = /^bearer +kg_test_/i;
+
+/**
+ * Whether a call's bearer names a test key, asked of every request before its body is read: one
+ * `includes` for the usual live or test header, the pattern only when the header names a test key.
+ */
 export function isTestBearer(authorization: string | undefined): boolean {
-  return authorization !== undefined && authorization.startsWith('Bearer kg_test_');
+  return authorization?.includes('kg_test_') === true && TEST_BEARER.test(authorization);
 }
 
 /** JSON (`application/json`, `…+json`) and text (`text/…`) bodies are kept; anything else is not. */
