@@ -14,6 +14,7 @@ import {
 } from './data-plane/data-plane.ts';
 import { createGatewayListener, type GatewayListener } from './data-plane/gateway-listener.ts';
 import { createKeyCheck } from './data-plane/key-check.ts';
+import { createStreamWatch, type StreamWatch } from './data-plane/stream-watch.ts';
 import { createUpstreamPipe } from './data-plane/upstream-pipe.ts';
 import { createDocsRouter } from './docs/docs-router.ts';
 import { createErrorHandler, notFound } from './http/error-handler.ts';
@@ -148,10 +149,13 @@ export function createApp(deps: AppDeps): GatewayApp {
         trustedProxies,
         clock,
         logger,
+        sign: (identity, audience) => deps.signer.sign(identity, audience),
       }),
     );
   }
   let proxied: Parameters<typeof createGatewayListener>[0]['proxied'];
+  /** Watches stream routes' answers (policies on). */
+  let streams: StreamWatch | undefined;
   /** Set when the key pipeline runs (policies on): policies off writes no access lines. */
   let flushAccessLog = () => {};
   if (config.policies === 'off') {
@@ -167,10 +171,18 @@ export function createApp(deps: AppDeps): GatewayApp {
       reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
       clock,
       logger,
+      upstreamTimeoutMs: config.upstreamTimeoutMs,
     });
     const observer = createCallObserver({ metrics, recorder, logger, clock });
     flushAccessLog = observer.flush;
-    proxied = createProxiedHandler({ keyCheck, observer, pipe, keyMaxConcurrent: config.keyMaxConcurrent });
+    streams = createStreamWatch({ verifier, events: deps.events });
+    proxied = createProxiedHandler({
+      keyCheck,
+      observer,
+      pipe,
+      streams,
+      keyMaxConcurrent: config.keyMaxConcurrent,
+    });
     app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
@@ -188,6 +200,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     async close() {
       flushAccessLog();
       stopResets?.();
+      streams?.close();
       verifier.close();
       await recorder.close();
       pipe.close();

@@ -322,6 +322,31 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         return { key, other };
       }
 
+      it('appends an entry about no key (a sandbox reset): listed overall and by environment', async () => {
+        const { key } = await seedKey(store, { environment: 'test' });
+        const entry = {
+          id: uid('act'),
+          keyId: null,
+          environment: 'test' as const,
+          action: 'sandbox.reset' as const,
+          actor: { type: 'admin' as const, id: 'adm_000001' },
+          at: iso(10 * 60_000),
+          sourceIp: '127.0.0.1',
+          before: null,
+          after: null,
+          details: { upstreams: ['commerce'] },
+        };
+        await store.appendActivity(entry);
+        assert.deepEqual((await store.listActivity({})).items[0], entry);
+        assert.deepEqual((await store.listActivity({ environment: 'test' })).items[0], entry);
+        assert.deepEqual((await store.listActivity({ action: 'sandbox.reset' })).items, [entry]);
+        assert.deepEqual(
+          (await store.listActivity({ keyId: key.id })).items.map((e) => e.action),
+          ['key.created'],
+        );
+        assert.deepEqual((await store.listActivity({ environment: 'live' })).items.length, 0);
+      });
+
       it('lists entries newest first with the fields as written', async () => {
         const { key } = await seedKey(store);
         const page = await store.listActivity({ keyId: key.id });
@@ -478,6 +503,24 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         const ranged = await store.queryLogs({ keyId: key.id, from: iso(1000), to: iso(3000) });
         assert.equal(ranged.items.length, 2);
         assert.deepEqual((await store.queryLogs({ keyId: 'key_other' })).items, []);
+      });
+
+      it('keeps the bodies of a line that has them (test keys), and none on a line without', async () => {
+        const { key, secret } = await seedKey(store);
+        const withBodies = {
+          ...logLine(key, secret.id, 1000),
+          bodies: {
+            request: { contentType: 'application/json', text: '{"qty":1}', truncated: false },
+            response: { contentType: 'text/plain; charset=utf-8', text: 'ok…', truncated: true },
+          },
+        };
+        const withNone = { ...logLine(key, secret.id, 2000), bodies: { request: null, response: null } };
+        const plain = logLine(key, secret.id, 3000);
+        await store.appendLogs([withBodies, plain, withNone]);
+        await store.appendLogs([withBodies]);
+        const page = await store.queryLogs({ keyId: key.id });
+        assert.deepEqual(page.items, [plain, withNone, withBodies]);
+        assert.equal('bodies' in page.items[0]!, false);
       });
 
       it('prunes lines older than a time and says how many went', async () => {

@@ -290,6 +290,49 @@ describe('the OpenAPI document against the running system', function () {
     });
   });
 
+  describe('the sandbox (a test key)', () => {
+    let testKey: string;
+    before(async () => {
+      testKey = (await system.createKey({ name: 'sandbox', env: 'test', scopes: ['webhook:rw'] })).secret;
+    });
+
+    it('triggers an event, refused to a live key and for an unknown type', async () => {
+      const triggered = await call('triggerWebhookEvent', 200, {
+        key: testKey,
+        body: { type: 'order.created' },
+      });
+      assert.match(String(triggered.eventId), /^evt_/);
+      await call('triggerWebhookEvent', 403, { body: { type: 'order.created' } });
+      await call('triggerWebhookEvent', 422, { key: testKey, body: { type: 'order.exploded' } });
+    });
+
+    it('streams the events as the document describes, refused to a live key', async () => {
+      const { path } = checker.operation('streamWebhookEvents');
+      const controller = new AbortController();
+      const res = await system.call(testKey, path, { signal: controller.signal });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const triggered = await system.call(testKey, '/v2/webhooks/events:trigger', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ type: 'stock.updated' }),
+      });
+      const { eventId } = (await triggered.json()) as { eventId: string };
+      let text = '';
+      while (!text.includes(`id: ${eventId}\n`) || !text.endsWith('\n\n')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      controller.abort();
+      assert.equal(res.status, 200);
+      assert.deepEqual(
+        checker.check('streamWebhookEvents', { status: res.status, headers: res.headers, text }),
+        [],
+      );
+      await call('streamWebhookEvents', 403);
+    });
+  });
+
   describe('coverage', () => {
     it('exercised every documented operation with a documented success, and the main refusals', () => {
       const missing = checker.operations

@@ -3,8 +3,9 @@ import { GatewayError } from '../errors.ts';
 import { ADMIN_HELP, runAdminCommand } from './admin-commands.ts';
 import { type CliIo, type CliServices, UsageError } from './cli-io.ts';
 import { KEYS_HELP, runKeysCommand } from './keys-commands.ts';
+import { runSandboxCommand, SANDBOX_HELP } from './sandbox-commands.ts';
 
-export const HELP = `Usage: keygate <keys|admin> <command> [options]
+export const HELP = `Usage: keygate <keys|admin|sandbox> <command> [options]
 
 The keygate operator CLI. It works on the gateway's store: the shared Redis at $REDIS_URL (keys
 under \${KEYGATE_REDIS_PREFIX:-keygate:}) when it is set, else \${KEYGATE_DATA_DIR:-./data}/gateway.db.
@@ -13,6 +14,7 @@ are refused (STORE_UNAVAILABLE) and nothing is written.
 
 ${KEYS_HELP}
 ${ADMIN_HELP}
+${SANDBOX_HELP}
 Errors are printed as one line on stderr; the exit code is then 2.
 `;
 
@@ -118,6 +120,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     if (group === 'keys') return await runKeysCommand(io, open, rest);
     if (group === 'admin') return await runAdminCommand(io, open, rest);
+    if (group === 'sandbox') return await runSandboxCommand(io, open, rest);
     throw new UsageError(`unknown command "${group}" (see keygate --help)`);
   } catch (error) {
     io.stderr.write(`keygate: ${describeError(error).replaceAll('\n', ' ')}\n`);

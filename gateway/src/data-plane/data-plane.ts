@@ -9,6 +9,7 @@ import { applyCallHeaders, type Call, startCall } from './call.ts';
 import type { CallObserver } from './call-observer.ts';
 import { addDeprecationHeaders, type KeyCheck, type Pass } from './key-check.ts';
 import { createRefusal } from './refusal.ts';
+import type { StreamWatch } from './stream-watch.ts';
 import type { PipeFailure, UpstreamPipe } from './upstream-pipe.ts';
 
 type ProxyRoute = RouteMatch & { kind: 'proxy' };
@@ -67,9 +68,18 @@ export function createProxiedHandler(deps: {
   pipe: UpstreamPipe;
   /** Proxied requests one key may have in flight at once (default: unbounded). */
   keyMaxConcurrent?: number;
+  /** Ends the answers of stream routes (server-sent events) once their key fails. */
+  streams?: StreamWatch;
 }): Proxied {
-  const { keyCheck, observer } = deps;
-  const direct = forwardWith(deps.pipe, keyCheck.refuse);
+  const { keyCheck, observer, streams } = deps;
+  const send = forwardWith(deps.pipe, keyCheck.refuse);
+  const direct: Pass = streams
+    ? (call, req, res) => {
+        if ((call.route as ProxyRoute).stream) streams.watch(call, req, res);
+        send(call, req, res);
+      }
+    : send;
+  // An open stream holds one of its key's slots for as long as it lasts.
   const forward =
     deps.keyMaxConcurrent === undefined
       ? direct

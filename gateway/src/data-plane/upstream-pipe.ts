@@ -316,13 +316,15 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
     const streamsBody = framing !== null && framing[1] !== '0';
     const headers = upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host);
-    const relay = new Relay(
-      call,
-      res,
-      exchange,
-      { method: call.method, path: call.url, headers, body: body ?? (streamsBody ? req : null) },
-      !streamsBody && IDEMPOTENT.has(call.method),
-    );
+    const dispatch: Dispatcher.DispatchOptions = {
+      method: call.method,
+      path: call.url,
+      headers,
+      body: body ?? (streamsBody ? req : null),
+    };
+    // A stream (server-sent events) may stay silent between events as long as it likes.
+    if (exchange.route.stream) dispatch.bodyTimeout = 0;
+    const relay = new Relay(call, res, exchange, dispatch, !streamsBody && IDEMPOTENT.has(call.method));
     res.on('error', ignoreError);
     if (streamsBody && body === null) {
       if (req.headers.expect !== undefined) continueIfAwaited(res);

@@ -85,6 +85,8 @@ export interface KeyStore {
   findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
   /** Activity entries matching the filter, newest first. */
   listActivity(filter: ActivityFilter): Promise<Page<ActivityEntry>>;
+  /** Appends an activity entry about no key (`keyId` null, e.g. `sandbox.reset`); key changes go through `commitChange`. */
+  appendActivity(entry: ActivityEntry): Promise<void>;
   /** Adds usage buckets (summing into existing ones) and advances per-secret and per-key call counters and last-call times. */
   /**
    * A `flushId` makes the call idempotent: a store that writes in several steps records each
@@ -95,7 +97,7 @@ export interface KeyStore {
   queryUsage(query: UsageQuery): Promise<UsageBucket[]>;
   /** Deletes usage buckets of every key whose minute starts before `beforeMs` (epoch ms); returns how many went. */
   pruneUsage(beforeMs: number): Promise<number>;
-  /** Appends API log lines. */
+  /** Appends API log lines (with their `bodies` when they have some). */
   appendLogs(entries: ApiLogEntry[]): Promise<void>;
   /** A key's API log, newest first. */
   queryLogs(filter: LogFilter): Promise<Page<ApiLogEntry>>;

@@ -114,6 +114,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       track('listActivity');
       return page(activity.map(clone));
     },
+    async appendActivity(entry) {
+      track('appendActivity');
+      activity.push(clone(entry));
+    },
     async recordUsage(buckets) {
       track('recordUsage');
       store.usage.push(clone(buckets));

@@ -888,6 +888,40 @@ trait KeygateOperations
     }
 
     /**
+     * Trigger an event (test environment) (`POST /v2/webhooks/events:trigger`).
+     */
+    public function triggerWebhookEvent(
+        Model\TriggerEventRequest|array $body,
+    ): Model\TriggeredEvent {
+        $data = $this->send(
+            'POST',
+            '/v2/webhooks/events:trigger',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\TriggeredEvent::fromArray($data);
+    }
+
+    /**
+     * Stream the events (test environment) (`GET /v2/webhooks/events:stream`).
+     * @param string|null $lastEventID The `id` of the last event received.
+     */
+    public function streamWebhookEvents(
+        ?string $lastEventID = null,
+    ): void {
+        $this->send(
+            'GET',
+            '/v2/webhooks/events:stream',
+            [],
+            [],
+            ['Last-Event-ID' => $lastEventID],
+            null,
+        );
+    }
+
+    /**
      * Get this OpenAPI document (`GET /v2/openapi.json`).
      * @param string|null $ifNoneMatch The `ETag` of a copy held; 304 when current.
      */

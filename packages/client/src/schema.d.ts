@@ -957,6 +957,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks/events:trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trigger an event (test environment)
+         * @description Sandbox: makes a real change in the test environment that emits an event of `type` through the normal outbox (an order placed for `order.created`, a stock level changed for `stock.updated`, a customer or price created or changed for the others) and answers its id; subscribed endpoints get it as any other delivery. Test keys only: a live key gets 403 `SANDBOX_ONLY`.
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["triggerWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/events:stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the events (test environment)
+         * @description Sandbox: the test environment's events as server-sent events, in the order they were recorded, for forwarding to a local machine (`npx @keygate/cli listen`). Send `Last-Event-ID` to resume after an event: every later event comes, none twice. Counts as one call for the rate limit; no upstream timeout applies; the gateway ends the stream once the key is revoked, expires or its secret is closed. Test keys only: a live key gets 403 `SANDBOX_ONLY`.
+         *
+         *     **Required scope:** `webhook:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["streamWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -1306,7 +1354,7 @@ export interface components {
             keyId: string;
             environment: components["schemas"]["Environment"];
             /** @enum {string} */
-            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder";
+            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "sandbox.reset";
             actor: {
                 /** @enum {string} */
                 type: "key" | "admin" | "system";
@@ -1463,6 +1511,11 @@ export interface components {
             status: number;
             latencyMs: number;
             clientIp: string;
+            /** @description Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or without a body). Never a header. Live keys keep no bodies. */
+            bodies?: {
+                request: components["schemas"]["LoggedBody"] | null;
+                response: components["schemas"]["LoggedBody"] | null;
+            };
         };
         ApiLogPage: {
             items: components["schemas"]["ApiLogEntry"][];
@@ -1713,6 +1766,13 @@ export interface components {
          * @enum {string}
          */
         Environment: "live" | "test";
+        /**
+         * @description A text/event-stream: per event `id: evt_…`, `event: <type>` and `data: <the envelope every delivery sends>`, then a blank line; comment lines (`: keep-alive`) keep it open.
+         * @example id: evt_3kTMd0dYz0ZGJ3q5Rk2vXW
+         *     event: order.created
+         *     data: {"id":"evt_3kTMd0dYz0ZGJ3q5Rk2vXW","type":"order.created",…}
+         */
+        EventStream: string;
         /** @enum {string} */
         EventType: "order.created" | "order.status_changed" | "stock.updated" | "stock.out_of_stock" | "stock.back_in_stock" | "customer.created" | "customer.updated" | "customer.tier_changed" | "pricing.price.created" | "pricing.price.updated" | "pricing.price.deleted" | "pricing.vat_rate.updated";
         EventTypeList: {
@@ -1798,6 +1858,13 @@ export interface components {
                 lastCallAt: string | null;
                 secretId: string;
             }[];
+        };
+        LoggedBody: {
+            contentType: string;
+            /** @description The body as UTF-8 text, at most 16 KiB; secrets (`secret` members, `whsec_…`, keygate tokens) replaced by `[redacted]`. */
+            text: string;
+            /** @description The body was longer than 16 KiB and is cut. */
+            truncated: boolean;
         };
         /** @description This OpenAPI 3.1 document. */
         OpenApiDocument: {
@@ -2116,6 +2183,14 @@ export interface components {
         };
         /** @enum {string} */
         TaxClass: "standard" | "reduced" | "zero";
+        TriggeredEvent: {
+            /** @description The `evt_…` id: the `webhook-id` of its deliveries. */
+            eventId: string;
+            type: components["schemas"]["EventType"];
+        };
+        TriggerEventRequest: {
+            type: string;
+        };
         UnitPrice: {
             /** @description The stored price: gross in channels whose prices include VAT, else net (minor units). */
             amount: number;
@@ -2342,10 +2417,12 @@ export interface components {
         };
         /**
          * @description Forbidden. Problem types:
+         *     - `ADMIN_ONLY`: Administrators only
          *     - `ENVIRONMENT_MISMATCH`: Wrong environment
          *     - `ESCALATION_DENIED`: Privilege escalation refused
          *     - `INSUFFICIENT_SCOPE`: Missing scope
          *     - `IP_NOT_ALLOWED`: Client IP not allowed
+         *     - `SANDBOX_ONLY`: Test environment only
          */
         Forbidden: {
             headers: {
@@ -3295,7 +3372,7 @@ export interface operations {
     listKeyActivity: {
         parameters: {
             query?: {
-                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder";
+                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "sandbox.reset";
                 from?: string;
                 to?: string;
                 limit?: number;
@@ -7215,6 +7292,201 @@ export interface operations {
              *     - `VALIDATION_FAILED`: Invalid request
              */
             422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    triggerWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TriggerEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The emitted event. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggeredEvent"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             *     - `SANDBOX_ONLY`: Test environment only
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict:
+             *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    streamWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["EventStream"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             *     - `SANDBOX_ONLY`: Test environment only
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded

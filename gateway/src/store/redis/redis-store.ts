@@ -24,6 +24,7 @@ import { defineScripts } from './scripts.ts';
 import { openInvalidationSubscriber } from './subscriber.ts';
 import { readSweepCandidates } from './sweep.ts';
 import {
+  appendKeylessActivity,
   appendLogLines,
   commitKeyChange,
   createAdminUser,
@@ -110,6 +111,7 @@ export async function openRedisKeyStore(
     recordUsage: (buckets, flushId) => recordUsageBuckets(ctx, buckets, flushId),
     queryUsage: (query) => readUsage(ctx, query),
     pruneUsage: (beforeMs) => pruneUsageBuckets(ctx, beforeMs),
+    appendActivity: (entry) => appendKeylessActivity(ctx, entry),
     appendLogs: (entries) => appendLogLines(ctx, entries),
     queryLogs: (filter) => readLogPage(ctx, filter),
     pruneLogs: (before) => pruneLogLines(ctx, before),

@@ -44,5 +44,7 @@ internal static class OpenApiPaths
         "/v2/webhooks/endpoints/{id}:rotate-secret",
         "/v2/webhooks/endpoints/{id}:test",
         "/v2/webhooks/event-types",
+        "/v2/webhooks/events:stream",
+        "/v2/webhooks/events:trigger",
     ];
 }

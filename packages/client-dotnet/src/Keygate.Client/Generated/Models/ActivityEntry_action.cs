@@ -32,5 +32,9 @@ namespace Keygate.Client.Generated.Models
         #pragma warning disable CS1591
         KeyExpiry_reminder,
         #pragma warning restore CS1591
+        [EnumMember(Value = "sandbox.reset")]
+        #pragma warning disable CS1591
+        SandboxReset,
+        #pragma warning restore CS1591
     }
 }

@@ -16,6 +16,14 @@ namespace Keygate.Client.Generated.Models
         public IDictionary<string, object> AdditionalData { get; set; }
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? At { get; set; }
+        /// <summary>Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or without a body). Never a header. Live keys keep no bodies.</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public global::Keygate.Client.Generated.Models.ApiLogEntry_bodies? Bodies { get; set; }
+#nullable restore
+#else
+        public global::Keygate.Client.Generated.Models.ApiLogEntry_bodies Bodies { get; set; }
+#endif
         /// <summary>The clientIp property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -94,6 +102,7 @@ namespace Keygate.Client.Generated.Models
             return new Dictionary<string, Action<IParseNode>>
             {
                 { "at", n => { At = n.GetDateTimeOffsetValue(); } },
+                { "bodies", n => { Bodies = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiLogEntry_bodies>(global::Keygate.Client.Generated.Models.ApiLogEntry_bodies.CreateFromDiscriminatorValue); } },
                 { "clientIp", n => { ClientIp = n.GetStringValue(); } },
                 { "id", n => { Id = n.GetStringValue(); } },
                 { "keyId", n => { KeyId = n.GetStringValue(); } },
@@ -112,6 +121,7 @@ namespace Keygate.Client.Generated.Models
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteDateTimeOffsetValue("at", At);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiLogEntry_bodies>("bodies", Bodies);
             writer.WriteStringValue("clientIp", ClientIp);
             writer.WriteStringValue("id", Id);
             writer.WriteStringValue("keyId", KeyId);

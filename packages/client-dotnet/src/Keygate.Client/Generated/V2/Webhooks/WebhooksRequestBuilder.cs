@@ -3,6 +3,8 @@
 using Keygate.Client.Generated.V2.Webhooks.Deliveries;
 using Keygate.Client.Generated.V2.Webhooks.Endpoints;
 using Keygate.Client.Generated.V2.Webhooks.EventTypes;
+using Keygate.Client.Generated.V2.Webhooks.EventsStream;
+using Keygate.Client.Generated.V2.Webhooks.EventsTrigger;
 using Microsoft.Kiota.Abstractions.Extensions;
 using Microsoft.Kiota.Abstractions;
 using System.Collections.Generic;
@@ -26,6 +28,16 @@ namespace Keygate.Client.Generated.V2.Webhooks
         public global::Keygate.Client.Generated.V2.Webhooks.Endpoints.EndpointsRequestBuilder Endpoints
         {
             get => new global::Keygate.Client.Generated.V2.Webhooks.Endpoints.EndpointsRequestBuilder(PathParameters, RequestAdapter);
+        }
+        /// <summary>The eventsStream property</summary>
+        public global::Keygate.Client.Generated.V2.Webhooks.EventsStream.EventsStreamRequestBuilder EventsStream
+        {
+            get => new global::Keygate.Client.Generated.V2.Webhooks.EventsStream.EventsStreamRequestBuilder(PathParameters, RequestAdapter);
+        }
+        /// <summary>The eventsTrigger property</summary>
+        public global::Keygate.Client.Generated.V2.Webhooks.EventsTrigger.EventsTriggerRequestBuilder EventsTrigger
+        {
+            get => new global::Keygate.Client.Generated.V2.Webhooks.EventsTrigger.EventsTriggerRequestBuilder(PathParameters, RequestAdapter);
         }
         /// <summary>The eventTypes property</summary>
         public global::Keygate.Client.Generated.V2.Webhooks.EventTypes.EventTypesRequestBuilder EventTypes
