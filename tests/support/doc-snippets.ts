@@ -35,9 +35,9 @@ export function substitute(text: string, replacements: ReadonlyArray<readonly [s
   // One pass over the text: a replacement is never scanned again, so a free port such as 40001 put in
   // for 8080 is not then taken for the documented 4000.
   if (replacements.length === 0) return text;
-  const escape = (from: string) => from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escapeRegExp = (from: string) => from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const byLength = [...replacements].sort(([a], [b]) => b.length - a.length);
-  const pattern = new RegExp(byLength.map(([from]) => escape(from)).join('|'), 'g');
+  const pattern = new RegExp(byLength.map(([from]) => escapeRegExp(from)).join('|'), 'g');
   const to = new Map(replacements);
   return text.replace(pattern, (match) => to.get(match) ?? match);
 }
