@@ -1,37 +1,9 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { verifyWebhook } from '@keygate/webhooks';
-import { ROOT } from '../support/processes.ts';
+import { type CliProcess, printedSecret, startCli } from '../support/cli.ts';
 import { json, type System, startSystem } from '../support/system.ts';
 import { waitUntil } from '../support/traffic.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-
-/** `keygate-cli` (packages/cli) as an integrator runs it: its own process, a test key, the gateway's URL. */
-interface CliProcess {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function startCli(args: string[], env: Record<string, string>): CliProcess {
-  const child = spawn(process.execPath, [join(ROOT, 'packages/cli/src/main.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
 
 describe('keygate-cli listen: webhooks forwarded to a local receiver through the gateway', function () {
   this.timeout(180_000);
@@ -69,8 +41,8 @@ describe('keygate-cli listen: webhooks forwarded to a local receiver through the
         KEYGATE_BASE_URL: system.gateway.url,
       },
     );
-    await waitUntil('the CLI printed its secret', () => /whsec_\S+/.test(cli!.stdout()));
-    const secret = /(whsec_[A-Za-z0-9+/=]+)/.exec(cli.stdout())![1]!;
+    await waitUntil('the CLI printed its secret', () => printedSecret(cli!) !== undefined);
+    const secret = printedSecret(cli)!;
     // The stream is open once the gateway logged the call; give it the first event only then.
     await waitUntil('the stream is open', async () => {
       const first = await trigger(key.secret, 'customer.created');
