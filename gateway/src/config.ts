@@ -43,6 +43,15 @@ const EnvSchema = z.object({
     .refine((list) => list.every(isAddressOrCidr), 'must be a comma list of IP addresses or CIDR ranges'),
   KEYGATE_IDENTITY_KEY_FILE: z.string().min(1).optional(),
   KEYGATE_IDENTITY_PRIVATE_JWK: z.string().optional(),
+  KEYGATE_IDENTITY_BINDING: z
+    .enum(['key', 'request'], { error: "must be 'key' or 'request'" })
+    .default('key'),
+  KEYGATE_IDENTITY_TTL_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .pipe(z.number().min(10, 'must be at least 10 seconds').max(300, 'must be at most 300 seconds'))
+    .default(60),
   KEYGATE_EXPIRY_REMINDER_DAYS: z
     .string()
     .default('7,1')
@@ -130,6 +139,14 @@ export interface GatewayConfig {
   identityKeyFile: string;
   /** From KEYGATE_IDENTITY_PRIVATE_JWK; wins over the key file. */
   identityPrivateJwk: JWK | null;
+  /**
+   * `key`: one assertion per (key, secret, key version, environment, audience), reused until less
+   * than half its life is left; `request`: one per request, bound to its method, path and request id.
+   * See docs/identity-binding.md for the trade-off.
+   */
+  identityBinding: 'key' | 'request';
+  /** Lifetime of an identity assertion (`exp` − `iat`), 10–300 s. */
+  identityTtlSeconds: number;
   /** Reminder lead times in days, largest first. */
   expiryReminderDays: number[];
   maxOverlapDays: number;
@@ -260,6 +277,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     trustedProxies: vars.KEYGATE_TRUSTED_PROXIES,
     identityKeyFile: resolve(vars.KEYGATE_IDENTITY_KEY_FILE ?? join(dataDir, 'identity-key.json')),
     identityPrivateJwk: jwk,
+    identityBinding: vars.KEYGATE_IDENTITY_BINDING,
+    identityTtlSeconds: vars.KEYGATE_IDENTITY_TTL_SECONDS,
     expiryReminderDays: vars.KEYGATE_EXPIRY_REMINDER_DAYS,
     maxOverlapDays: vars.KEYGATE_MAX_OVERLAP_DAYS,
     defaultRateLimitPerMinute: vars.KEYGATE_DEFAULT_RATE_LIMIT,

@@ -66,7 +66,7 @@ export async function openGateway(
       privateJwk: config.identityPrivateJwk,
       keyFile: config.identityKeyFile,
     });
-    const signer = createGatewayIdentitySigner({ privateJwk });
+    const signer = createGatewayIdentitySigner({ privateJwk, ttlSeconds: config.identityTtlSeconds });
     signer.warmUp();
     const hasher = createArgon2Hasher();
     const { store, events } = backend;
