@@ -19,6 +19,7 @@ import { createUpstreamPipe } from './data-plane/upstream-pipe.ts';
 import { createDocsRouter } from './docs/docs-router.ts';
 import { createErrorHandler, notFound } from './http/error-handler.ts';
 import { createLogger } from './http/logger.ts';
+import { assertionSigningOf, createAssertionCache } from './identity/assertion-cache.ts';
 import { createJwksHandler } from './identity/jwks-route.ts';
 import type { KeyEvents } from './keys/events.ts';
 import type { SecretHasher } from './keys/hasher.ts';
@@ -122,6 +123,10 @@ export function createApp(deps: AppDeps): GatewayApp {
       timeoutMs: config.bodyTimeoutMs,
       minBytesPerSecond: config.bodyMinBytesPerSecond,
     },
+    assertions:
+      config.identityBinding === 'key'
+        ? createAssertionCache(assertionSigningOf(deps.signer), config.cacheMaxEntries)
+        : null,
     metrics,
     logger,
   });

@@ -52,6 +52,15 @@ const EnvSchema = z.object({
       'must be base64url (or base64) of at least 32 random bytes',
     ),
   KEYGATE_SECRET_TAG_KEY_FILE: z.string().min(1).optional(),
+  KEYGATE_IDENTITY_BINDING: z
+    .enum(['key', 'request'], { error: "must be 'key' or 'request'" })
+    .default('key'),
+  KEYGATE_IDENTITY_TTL_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .pipe(z.number().min(10, 'must be at least 10 seconds').max(300, 'must be at most 300 seconds'))
+    .default(60),
   KEYGATE_EXPIRY_REMINDER_DAYS: z
     .string()
     .default('7,1')
@@ -151,6 +160,14 @@ export interface GatewayConfig {
   secretTagKey: Buffer | null;
   /** `${dataDir}/secret-tag-key`, created on first start when no key is configured. */
   secretTagKeyFile: string;
+  /**
+   * `key`: one assertion per (key, secret, key version, environment, audience), reused until less
+   * than half its life is left; `request`: one per request, bound to its method, path and request id.
+   * See docs/identity-binding.md for the trade-off.
+   */
+  identityBinding: 'key' | 'request';
+  /** Lifetime of an identity assertion (`exp` − `iat`), 10–300 s. */
+  identityTtlSeconds: number;
   /** Reminder lead times in days, largest first. */
   expiryReminderDays: number[];
   maxOverlapDays: number;
@@ -296,6 +313,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     identityPrivateJwk: jwk,
     secretTagKey: vars.KEYGATE_SECRET_TAG_KEY === undefined ? null : parseTagKey(vars.KEYGATE_SECRET_TAG_KEY),
     secretTagKeyFile: resolve(vars.KEYGATE_SECRET_TAG_KEY_FILE ?? join(dataDir, 'secret-tag-key')),
+    identityBinding: vars.KEYGATE_IDENTITY_BINDING,
+    identityTtlSeconds: vars.KEYGATE_IDENTITY_TTL_SECONDS,
     expiryReminderDays: vars.KEYGATE_EXPIRY_REMINDER_DAYS,
     maxOverlapDays: vars.KEYGATE_MAX_OVERLAP_DAYS,
     defaultRateLimitPerMinute: vars.KEYGATE_DEFAULT_RATE_LIMIT,

@@ -67,7 +67,7 @@ export async function openGateway(
       privateJwk: config.identityPrivateJwk,
       keyFile: config.identityKeyFile,
     });
-    const signer = createGatewayIdentitySigner({ privateJwk });
+    const signer = createGatewayIdentitySigner({ privateJwk, ttlSeconds: config.identityTtlSeconds });
     signer.warmUp();
     const tagKey = await loadTagKey({ key: config.secretTagKey, keyFile: config.secretTagKeyFile });
     const hasher = createArgon2Hasher({}, createSecretTagger(tagKey));

@@ -27,6 +27,8 @@ const COMPOSE_VARIABLES = [
   'KEYGATE_PORT',
   'KEYGATE_LB_ADDRESS',
   'KEYGATE_SUBNET',
+  'KEYGATE_IDENTITY_BINDING',
+  'KEYGATE_IDENTITY_TTL_SECONDS',
 ];
 
 function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
@@ -197,6 +199,32 @@ describe('docker-compose.yml', () => {
       assert.match(nginx, /^\s*keepalive\s+\d+;/m);
       assert.match(nginx, /proxy_set_header\s+X-Forwarded-For\s+\$proxy_add_x_forwarded_for;/);
       assert.match(nginx, /^\s*listen\s+8080;/m);
+    });
+  });
+
+  describe('with KEYGATE_IDENTITY_BINDING and KEYGATE_IDENTITY_TTL_SECONDS', () => {
+    it('binds assertions to the key for 60 s in every gateway unless told, and passes request binding on', async () => {
+      const defaults = await loadServices({});
+      const request = await loadServices({
+        KEYGATE_IDENTITY_BINDING: 'request',
+        KEYGATE_IDENTITY_TTL_SECONDS: '30',
+      });
+      for (const name of gatewayNames(defaults)) {
+        const env = environmentOf(defaults[name]!, name);
+        assert.deepEqual(
+          [env.KEYGATE_IDENTITY_BINDING, String(env.KEYGATE_IDENTITY_TTL_SECONDS)],
+          ['key', '60'],
+          name,
+        );
+      }
+      for (const name of gatewayNames(request)) {
+        const env = environmentOf(request[name]!, name);
+        assert.deepEqual(
+          [env.KEYGATE_IDENTITY_BINDING, String(env.KEYGATE_IDENTITY_TTL_SECONDS)],
+          ['request', '30'],
+          name,
+        );
+      }
     });
   });
 

@@ -15,7 +15,7 @@ const verifier = createIdentityVerifier({
 });
 
 const app = express();
-// Signature, issuer, audience, expiry, method and path, each assertion accepted once, environment.
+// Signature, issuer, audience, expiry and environment (and method, path, once only, in request mode).
 app.use(requireIdentity({ verifier, environment }));
 
 app.get('/v2/reports/sales', requireScope('order:r'), (req, res) => {
