@@ -13,8 +13,23 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Per-process settings must not leak from this shell into both commerce processes: live and test
 // each get their own port and database file, derived from COMMERCE_ENV.
 const { COMMERCE_DB_FILE: _dbFile, COMMERCE_PORT: _port, COMMERCE_ENV: _env, ...inherited } = process.env;
-const env = { ...inherited, KEYGATE_DATA_DIR: resolve(process.env.KEYGATE_DATA_DIR ?? 'data') };
-const gatewayPort = env.GATEWAY_PORT ?? '8080';
+const gatewayPort = inherited.GATEWAY_PORT || '8080';
+const livePort = inherited.COMMERCE_LIVE_PORT || '8081';
+const testPort = inherited.COMMERCE_TEST_PORT || '8082';
+// The ports given here are wired through (DESIGN.md, "Running it"): the gateway proxies to the
+// commerce ports started here and commerce trusts this gateway's keys, unless the operator named
+// other upstreams or another JWKS explicitly. Without this, a second keygate on other ports would
+// proxy to (and take its keys from) the first one on the default ports.
+const env = {
+  ...inherited,
+  KEYGATE_DATA_DIR: resolve(inherited.KEYGATE_DATA_DIR || 'data'),
+  GATEWAY_PORT: gatewayPort,
+  COMMERCE_LIVE_PORT: livePort,
+  COMMERCE_TEST_PORT: testPort,
+  KEYGATE_UPSTREAM_LIVE: inherited.KEYGATE_UPSTREAM_LIVE || `http://127.0.0.1:${livePort}`,
+  KEYGATE_UPSTREAM_TEST: inherited.KEYGATE_UPSTREAM_TEST || `http://127.0.0.1:${testPort}`,
+  KEYGATE_JWKS_URL: inherited.KEYGATE_JWKS_URL || `http://127.0.0.1:${gatewayPort}/.well-known/jwks.json`,
+};
 
 /** Newest modification time (ms) of the files under `dir`, skipping node_modules and dist. */
 function newestMtime(dir: string): number {

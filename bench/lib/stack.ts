@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
@@ -24,17 +25,24 @@ export interface Stack {
   undiciPipeUrl: string;
   /** Express 5 + http-proxy-middleware alone, in front of the no-op upstream. */
   expressProxyUrl: string;
+  /** The peer: Fastify 5 + @fastify/reply-from + rate-limiter-flexible and a bearer check (signs and logs nothing). */
+  peerUrl: string;
+  /** The redis-server of Redis mode: its CPU counts with the Redis-mode gateway's. */
+  redisPid: number;
   expressUrl: string;
   /** The commerce process (10,000 products) behind `gateways.commerce`. */
   commercePid: number;
   gateways: {
     policiesOff: BenchGateway;
+    /** Policies off with KEYGATE_IDENTITY_BINDING=request: one assertion signed per request. */
+    policiesOffRequest: BenchGateway;
     memory: BenchGateway;
     memory100k: BenchGateway;
     redis: BenchGateway;
     commerce: BenchGateway;
   };
   tokens: {
+    peer: string;
     memory: string;
     memory100k: string;
     redis: string;
@@ -66,16 +74,21 @@ export function pidOf(url: string): number | undefined {
 }
 
 /** `node bench/servers/<script> PORT …` once it answers. */
-async function startServer(name: string, script: string, args: string[] = []): Promise<string> {
+async function startServer(
+  name: string,
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<string> {
   const port = await freePort();
-  const child = startChild(name, NODE, [join('bench/servers', script), String(port), ...args]);
+  const child = startChild(name, NODE, [join('bench/servers', script), String(port), ...args], env);
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(child, `${url}/healthz`);
   if (child.process.pid) pidsByOrigin.set(url, child.process.pid);
   return url;
 }
 
-async function startRedis(dir: string): Promise<string> {
+async function startRedis(dir: string): Promise<{ url: string; pid: number }> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const args = [
@@ -94,7 +107,7 @@ async function startRedis(dir: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.process.exitCode !== null) break;
-    if (await pingOnce(port)) return `redis://127.0.0.1:${port}`;
+    if (await pingOnce(port)) return { url: `redis://127.0.0.1:${port}`, pid: child.process.pid ?? 0 };
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`redis-server did not start:\n${child.output()}`);
@@ -132,10 +145,10 @@ export async function startGateway(
 }
 
 /**
- * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), bare Express app,
- * redis-server, commerce (live, 10,000 products) and five gateways (policies off; memory mode with
- * 100 and with 100k keys; Redis mode; memory mode in front of commerce, live keys to commerce, test
- * keys to bare Express).
+ * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), the Fastify peer, bare
+ * Express app, redis-server, commerce (live, 10,000 products) and six gateways (policies off, in the
+ * default key binding and in request binding; memory mode with 100 and with 100k keys; Redis mode;
+ * memory mode in front of commerce, live keys to commerce, test keys to bare Express).
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { log } = options;
@@ -143,16 +156,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const data = (name: string) => join(dir, name);
   log(`data in ${dir}`);
 
-  const [noopUrl, expressUrl, redisUrl] = await Promise.all([
+  const peerToken = `peer_${randomBytes(24).toString('base64url')}`;
+  const [noopUrl, expressUrl, redisServer] = await Promise.all([
     startServer('noop-upstream', 'noop-upstream.ts'),
     startServer('bare-express', 'bare-express.ts'),
     startRedis(data('redis')),
   ]);
-  const [pipeUrl, signingPipeUrl, undiciPipeUrl, expressProxyUrl] = await Promise.all([
+  const redisUrl = redisServer.url;
+  const [pipeUrl, signingPipeUrl, undiciPipeUrl, expressProxyUrl, peerUrl] = await Promise.all([
     startServer('pipe-proxy', 'pipe-proxy.ts', [noopUrl]),
     startServer('signing-pipe-proxy', 'signing-pipe-proxy.ts', [noopUrl]),
     startServer('undici-pipe-proxy', 'undici-pipe-proxy.ts', [noopUrl]),
     startServer('express-hpm-proxy', 'express-hpm-proxy.ts', [noopUrl]),
+    startServer('fastify-peer', 'fastify-peer.ts', [noopUrl], { BENCH_PEER_TOKEN: peerToken }),
   ]);
 
   log(
@@ -204,10 +220,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     LOG_LEVEL: 'warn',
   });
   await waitForOk(commerceChild, `${commerceUrl}/healthz`);
-  const [policiesOff, memory, memory100k, redis, commerce] = await Promise.all([
+  const off = { ...toNoop, KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' };
+  const [policiesOff, policiesOffRequest, memory, memory100k, redis, commerce] = await Promise.all([
+    startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level, 0),
     startGateway(
-      'gateway (policies off)',
-      { ...toNoop, KEYGATE_DATA_DIR: data('off'), KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' },
+      'gateway (policies off, request binding)',
+      { ...off, KEYGATE_DATA_DIR: data('off-request'), KEYGATE_IDENTITY_BINDING: 'request' },
       level,
       0,
     ),
@@ -243,10 +261,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     signingPipeUrl,
     undiciPipeUrl,
     expressProxyUrl,
+    peerUrl,
+    redisPid: redisServer.pid,
     expressUrl,
     commercePid: commerceChild.process.pid ?? 0,
-    gateways: { policiesOff, memory, memory100k, redis, commerce },
+    gateways: { policiesOff, policiesOffRequest, memory, memory100k, redis, commerce },
     tokens: {
+      peer: peerToken,
       memory: memoryKeys.test!,
       memory100k: largeKeys.test!,
       redis: redisKeys.test!,

@@ -18,13 +18,18 @@ interface Run {
   stderr: string;
 }
 
+/** A secret tag key every gateway replica must share (base64 of 32 bytes). */
+const SECRET_TAG_KEY = Buffer.alloc(32, 7).toString('base64');
 const SERVICES = ['redis', 'gateway-1', 'gateway-2', 'lb', 'commerce-live', 'commerce-test'];
 /** Variables the compose file reads; cleared so the operator's shell can't change what is tested. */
 const COMPOSE_VARIABLES = [
   'KEYGATE_IDENTITY_PRIVATE_JWK',
+  'KEYGATE_SECRET_TAG_KEY',
   'KEYGATE_PORT',
   'KEYGATE_LB_ADDRESS',
   'KEYGATE_SUBNET',
+  'KEYGATE_IDENTITY_BINDING',
+  'KEYGATE_IDENTITY_TTL_SECONDS',
 ];
 
 function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
@@ -116,7 +121,7 @@ describe('docker-compose.yml', () => {
   describe('with a shared identity key in the environment', () => {
     let services: Record<string, Service> = {};
     before(async () => {
-      services = await loadServices();
+      services = await loadServices({ KEYGATE_SECRET_TAG_KEY: SECRET_TAG_KEY });
     });
 
     it('validates and defines redis, two gateways, the load balancer and both commerce services', async () => {
@@ -133,7 +138,7 @@ describe('docker-compose.yml', () => {
       for (const name of gatewayNames(services)) assert.equal(services[name]!.ports, undefined, name);
     });
 
-    it('gives every gateway the same Redis, upstreams and identity key, trusting only lb', () => {
+    it('gives every gateway the same Redis, upstreams, identity and secret tag keys, trusting only lb', () => {
       const lbAddress = asMap(
         asMap(services.lb!.networks, 'lb.networks').keygate,
         'lb on keygate',
@@ -143,6 +148,7 @@ describe('docker-compose.yml', () => {
         const env = environmentOf(services[name]!, name);
         assert.equal(env.REDIS_URL, 'redis://redis:6379', name);
         assert.equal(env.KEYGATE_IDENTITY_PRIVATE_JWK, privateJwk, name);
+        assert.equal(env.KEYGATE_SECRET_TAG_KEY, SECRET_TAG_KEY, name);
         assert.equal(env.KEYGATE_UPSTREAM_LIVE, 'http://commerce-live:8081', name);
         assert.equal(env.KEYGATE_UPSTREAM_TEST, 'http://commerce-test:8082', name);
         assert.equal(env.KEYGATE_TRUSTED_PROXIES, lbAddress, name);
@@ -194,6 +200,32 @@ describe('docker-compose.yml', () => {
       assert.match(nginx, /^\s*keepalive\s+\d+;/m);
       assert.match(nginx, /proxy_set_header\s+X-Forwarded-For\s+\$proxy_add_x_forwarded_for;/);
       assert.match(nginx, /^\s*listen\s+8080;/m);
+    });
+  });
+
+  describe('with KEYGATE_IDENTITY_BINDING and KEYGATE_IDENTITY_TTL_SECONDS', () => {
+    it('binds assertions to the key for 60 s in every gateway unless told, and passes request binding on', async () => {
+      const defaults = await loadServices({});
+      const request = await loadServices({
+        KEYGATE_IDENTITY_BINDING: 'request',
+        KEYGATE_IDENTITY_TTL_SECONDS: '30',
+      });
+      for (const name of gatewayNames(defaults)) {
+        const env = environmentOf(defaults[name]!, name);
+        assert.deepEqual(
+          [env.KEYGATE_IDENTITY_BINDING, String(env.KEYGATE_IDENTITY_TTL_SECONDS)],
+          ['key', '60'],
+          name,
+        );
+      }
+      for (const name of gatewayNames(request)) {
+        const env = environmentOf(request[name]!, name);
+        assert.deepEqual(
+          [env.KEYGATE_IDENTITY_BINDING, String(env.KEYGATE_IDENTITY_TTL_SECONDS)],
+          ['request', '30'],
+          name,
+        );
+      }
     });
   });
 

@@ -6,6 +6,7 @@ import { createIdentitySigner, generateIdentityKeyPair } from '@keygate/identity
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import ts from 'typescript';
+import { type CliInstall, printedSecret, startCli } from '../support/cli.ts';
 import {
   mustRun,
   type PackedPackage,
@@ -13,6 +14,7 @@ import {
   type PublishedName,
   packPackages,
   runCommand,
+  userShellEnv,
   workspaceRange,
 } from '../support/packages.ts';
 import { freePort, ROOT, type Service, startService, tempDir } from '../support/processes.ts';
@@ -149,9 +151,11 @@ describe('the published npm packages, packed and installed outside the workspace
       });
 
       it('shows the install line a user types in its README', () => {
+        // A package with a command is installed globally; a library into the user's project.
+        const line = pkg().manifest.bin ? `npm install -g ${name}` : `npm install ${name}`;
         assert.ok(
-          readFileSync(join(pkg().dir, 'README.md'), 'utf8').includes(`npm install ${name}\n`),
-          `README.md shows \`npm install ${name}\``,
+          readFileSync(join(pkg().dir, 'README.md'), 'utf8').includes(`${line}\n`),
+          `README.md shows \`${line}\``,
         );
       });
 
@@ -213,6 +217,42 @@ describe('the published npm packages, packed and installed outside the workspace
     });
   }
 
+  describe('@keygate/cli, the command', () => {
+    it('installs `keygate-cli` as the built JavaScript with a Node shebang, never the TypeScript source', () => {
+      const cli = packed.get('@keygate/cli') as PackedPackage;
+      // pnpm pack takes `bin` from publishConfig as it does `exports`: the workspace keeps src/main.ts.
+      assert.deepEqual(cli.manifest.bin, { 'keygate-cli': './dist/main.js' });
+      assert.match(readFileSync(join(cli.dir, 'dist/main.js'), 'utf8'), /^#!\/usr\/bin\/env node\n/);
+      const installed = realpathSync(join(project, 'node_modules/.bin/keygate-cli'));
+      assert.equal(installed, realpathSync(join(project, 'node_modules/@keygate/cli/dist/main.js')));
+    });
+
+    it('shows the npx line in its README', () => {
+      const readme = readFileSync(
+        join((packed.get('@keygate/cli') as PackedPackage).dir, 'README.md'),
+        'utf8',
+      );
+      assert.ok(readme.includes('npx @keygate/cli listen --forward-to '));
+    });
+
+    it('runs through npx outside the workspace and refuses a live key before any call', async () => {
+      const help = await runCommand('npx', ['--no', '@keygate/cli', 'help'], {
+        cwd: project,
+        outsideWorkspace: true,
+      });
+      assert.equal(help.code, 0, help.output);
+      assert.match(help.output, /^Usage: keygate-cli <command>/);
+      const live = await runCommand('npx', ['--no', '@keygate/cli', 'trigger', 'order.created'], {
+        cwd: project,
+        outsideWorkspace: true,
+        // Nothing listens on port 9: had it called out, the error would be a connection refused.
+        env: { KEYGATE_API_KEY: 'kg_live_x', KEYGATE_BASE_URL: 'http://127.0.0.1:9' },
+      });
+      assert.equal(live.code, 2, live.output);
+      assert.match(live.output, /test keys only/);
+    });
+  });
+
   it('loads in a CommonJS script too, through require() of ESM', async () => {
     const result = await runCommand(process.execPath, [join(project, 'require-all.cjs')], {
       cwd: project,
@@ -220,6 +260,7 @@ describe('the published npm packages, packed and installed outside the workspace
     });
     assert.equal(result.code, 0, result.output);
     assert.deepEqual(JSON.parse(result.output), {
+      cli: 'function',
       client: 'function',
       identity: 'function',
       problem: 'https://keygate.dev/problems/note-not-found',
@@ -367,6 +408,106 @@ describe('the published npm packages, packed and installed outside the workspace
         const res = await system.call(other.secret, '/v2/notes/n1');
         assert.equal(res.status, 403);
         assert.equal(((await res.json()) as { requiredScope: string }).requiredScope, 'customer:r');
+      });
+    });
+
+    describe('the installed keygate-cli', () => {
+      let installed: CliInstall;
+      let key: { id: string; secret: string };
+
+      before(async () => {
+        installed = {
+          command: join(project, 'node_modules/.bin/keygate-cli'),
+          args: [],
+          cwd: project,
+          env: userShellEnv(),
+        };
+        key = await system.createKey({ name: 'cli', env: 'test', scopes: ['webhook:rw'] });
+      });
+
+      const triggerWithCli = async (type: string) => {
+        const result = await runCommand('npx', ['--no', '@keygate/cli', 'trigger', type], {
+          cwd: project,
+          outsideWorkspace: true,
+          env: { KEYGATE_API_KEY: key.secret, KEYGATE_BASE_URL: system.gateway.url },
+        });
+        assert.equal(result.code, 0, result.output);
+        const printed = new RegExp(`^Triggered ${type.replace('.', '\\.')}: (evt_\\S+)\n$`).exec(
+          result.output,
+        );
+        assert.ok(printed, result.output);
+        return printed[1] as string;
+      };
+
+      it('npx @keygate/cli trigger stock.updated succeeds with a test key, and shows a refusal of the API', async () => {
+        // That the event is real, the listener below shows: it forwards one the CLI triggered.
+        assert.match(await triggerWithCli('stock.updated'), /^evt_/);
+        const unknown = await runCommand('npx', ['--no', '@keygate/cli', 'trigger', 'stock.exploded'], {
+          cwd: project,
+          outsideWorkspace: true,
+          env: { KEYGATE_API_KEY: key.secret, KEYGATE_BASE_URL: system.gateway.url },
+        });
+        assert.equal(unknown.code, 2, unknown.output);
+        assert.match(unknown.output, /trigger refused: 422 UNKNOWN_EVENT_TYPE/);
+      });
+
+      it('keygate-cli listen forwards a triggered event that @keygate/webhooks verifies with the printed whsec_', async () => {
+        const receiverPort = await freePort();
+        const env = { KEYGATE_API_KEY: key.secret, KEYGATE_BASE_URL: system.gateway.url };
+        const forwardTo = `http://127.0.0.1:${receiverPort}/hooks`;
+        const listener = startCli(
+          ['listen', '--forward-to', forwardTo, '--events', 'stock.updated'],
+          env,
+          installed,
+        );
+        try {
+          await waitUntil('the CLI printed its secret', () => printedSecret(listener) !== undefined, {
+            timeoutMs: 30_000,
+          });
+          const receiver = await startConsumer('webhook-receiver.mjs', receiverPort, {
+            WEBHOOK_SECRET: printedSecret(listener) as string,
+          });
+          // One JSON line per request the receiver got: verified, or the reason it was refused.
+          const deliveries = () =>
+            receiver
+              .output()
+              .trim()
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => JSON.parse(line) as { verified: boolean; id: string; type: string });
+          // The stream is open once an event triggered through the API reaches the receiver.
+          await waitUntil('the stream is open', async () => {
+            const res = await system.call(key.secret, '/v2/webhooks/events:trigger', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ type: 'stock.updated' }),
+            });
+            assert.equal(res.status, 200, await res.clone().text());
+            const { eventId } = (await res.json()) as { eventId: string };
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return deliveries().some((delivery) => delivery.verified && delivery.id === eventId);
+          });
+
+          const eventId = await triggerWithCli('stock.updated');
+          await waitUntil('the receiver verified the triggered event', () =>
+            deliveries().some((delivery) => delivery.verified && delivery.id === eventId),
+          );
+          for (const delivery of deliveries()) {
+            assert.deepEqual(
+              { verified: delivery.verified, type: delivery.type },
+              { verified: true, type: 'stock.updated' },
+            );
+          }
+          assert.match(
+            listener.stdout(),
+            new RegExp(`stock\\.updated {2}${eventId} {2}-> 204 \\(\\d+ ms\\)`),
+          );
+          // Ctrl-C: the listener closes its stream and exits 0.
+          listener.child.kill('SIGINT');
+          assert.equal(await listener.exited, 0, listener.stderr());
+        } finally {
+          listener.child.kill('SIGTERM');
+        }
       });
     });
 

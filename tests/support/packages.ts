@@ -11,6 +11,7 @@ import { ROOT } from './processes.ts';
 export const PUBLISHED_PACKAGES = [
   { name: '@keygate/problem', dir: 'packages/problem' },
   { name: '@keygate/webhooks', dir: 'packages/webhooks' },
+  { name: '@keygate/cli', dir: 'packages/cli' },
   { name: '@keygate/identity', dir: 'packages/identity' },
   { name: '@keygate/client', dir: 'packages/client' },
 ] as const;
@@ -34,15 +35,17 @@ export interface CommandOptions {
   outsideWorkspace?: boolean;
 }
 
+/** This process's environment without the npm_* variables npx and pnpm set: a user's own shell. */
+export function userShellEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+}
+
 /** Runs a command to completion, stdout and stderr interleaved as a person would see them. */
 export function runCommand(command: string, args: string[], options: CommandOptions): Promise<CommandResult> {
-  const inherited = Object.entries(process.env).filter(
-    ([name]) => !(options.outsideWorkspace && /^npm_/i.test(name)),
-  );
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: { ...Object.fromEntries(inherited), ...options.env },
+      env: { ...(options.outsideWorkspace ? userShellEnv() : process.env), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

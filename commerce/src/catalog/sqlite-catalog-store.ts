@@ -15,7 +15,14 @@ const productColumns = {
   allocated: stock.allocated,
 };
 
-type PageParams = { channel: string; at: string; limit: number; afterSku?: string };
+type PageParams = {
+  channel: string;
+  at: string;
+  limit: number;
+  afterSku?: string;
+  match?: string;
+  like?: string;
+};
 
 type ProductRow = {
   id: string;
@@ -40,6 +47,27 @@ function toStockedProduct(row: ProductRow): StockedProduct {
 
 function toPriceRow(row: typeof prices.$inferSelect): PriceRow {
   return { ...row, level: row.level as PriceLevel };
+}
+
+/**
+ * How a search runs: the trigram index (migration 0005) answers any text of three or more
+ * characters; it cannot see shorter ones, which a scan of name and SKU answers instead.
+ */
+type SearchKind = 'none' | 'index' | 'scan';
+const TRIGRAM = 3;
+
+function searchKindOf(search: string | null): SearchKind {
+  if (search === null || search === '') return 'none';
+  return [...search].length >= TRIGRAM ? 'index' : 'scan';
+}
+
+/** An FTS5 phrase: the text matched as one substring, its double quotes doubled (no query syntax). */
+function ftsPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 const p = sql.placeholder;
@@ -139,8 +167,13 @@ export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
      WHERE channel_code = ? AND product_id IN (SELECT value FROM json_each(?))`,
   );
   const pageQueries = new Map<string, Statement<PageParams, ProductRow>>();
-  function pageQuery(hasCursor: boolean, inStock: boolean | null): Statement<PageParams, ProductRow> {
-    const key = `${hasCursor}:${inStock}`;
+  /** One prepared page query per filter shape: cursor or not × inStock null/true/false × search kind. */
+  function pageQuery(
+    hasCursor: boolean,
+    inStock: boolean | null,
+    search: SearchKind,
+  ): Statement<PageParams, ProductRow> {
+    const key = `${hasCursor}:${inStock}:${search}`;
     const known = pageQueries.get(key);
     if (known) return known;
     const available = 'coalesce(s.on_hand, 0) - coalesce(s.allocated, 0)';
@@ -151,6 +184,11 @@ export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
          AND r.level = 'base' AND r.min_quantity = 1
          AND (r.valid_from IS NULL OR r.valid_from <= @at) AND (r.valid_to IS NULL OR r.valid_to > @at))`,
       inStock === null ? null : inStock ? `${available} > 0` : `${available} <= 0`,
+      search === 'index'
+        ? 'p.rowid IN (SELECT rowid FROM product_search WHERE product_search MATCH @match)'
+        : search === 'scan'
+          ? "(p.name LIKE @like ESCAPE '\\' OR p.sku LIKE @like ESCAPE '\\')"
+          : null,
     ].filter((f) => f !== null);
     const statement = client.prepare<PageParams, ProductRow>(
       `SELECT p.id, p.sku, p.name, p.tax_class AS taxClass, s.on_hand AS onHand, s.allocated
@@ -182,13 +220,16 @@ export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
       return result;
     },
     listSellableProducts(query: ProductPageQuery) {
-      const statement = pageQuery(query.afterSku !== null, query.inStock);
+      const search = searchKindOf(query.search);
+      const statement = pageQuery(query.afterSku !== null, query.inStock, search);
       const params: PageParams = {
         channel: query.channelCode,
         at: query.at.toISOString(),
         limit: query.limit,
       };
       if (query.afterSku !== null) params.afterSku = query.afterSku;
+      if (search === 'index') params.match = ftsPhrase(query.search ?? '');
+      if (search === 'scan') params.like = `%${escapeLike(query.search ?? '')}%`;
       return statement.all(params).map(toStockedProduct);
     },
     findProductBySku(sku) {

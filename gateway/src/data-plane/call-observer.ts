@@ -157,6 +157,7 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
       latencyMs,
       clientIp: principal.clientIp,
       atMs: clock(),
+      bodies: call.bodies && principal.key.environment === 'test' ? call.bodies.finish() : undefined,
     });
   }
 

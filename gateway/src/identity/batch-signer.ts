@@ -16,7 +16,7 @@ export type SignatureCallback = (error: Error | null, signature: string) => void
 export interface BatchSigner {
   /** Queues `input` for this turn's batch; `done` gets its signature, or an error if the worker dies. */
   sign(input: string, done: SignatureCallback): void;
-  /** Starts the worker now (if none runs), so the first batch does not wait for it to boot (~85 ms). */
+  /** Starts the worker now (if none runs), so the first batch does not wait for a thread to boot. */
   start(): void;
   /** Terminates the worker: signatures not answered yet fail, and so do later ones. */
   close(): Promise<void>;
@@ -29,7 +29,7 @@ interface WorkerRun {
   error: Error | null;
 }
 
-/** Signatures per answer from the worker: ~100 µs of signing, so no request waits on a whole batch. */
+/** Signatures per answer from the worker: a few, so no request waits on a whole batch to be signed. */
 const ANSWER_EVERY = 4;
 
 const WORKER_URL = new URL('./signing-worker.ts', import.meta.url);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DAY_MS } from '../keys/lifecycle.ts';
-import { type ApiLogEntry, LATENCY_BUCKETS_MS, type UsageBucket } from '../keys/model.ts';
+import { type ApiLogEntry, LATENCY_BUCKETS_MS, type LoggedBodies, type UsageBucket } from '../keys/model.ts';
 import { redactTokens } from '../keys/token.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createLogBuffer } from './log-buffer.ts';
@@ -19,6 +19,8 @@ export interface CallRecord {
   clientIp: string;
   /** Epoch ms when the response finished. */
   atMs: number;
+  /** A test key's call: its request and response bodies as kept (the sandbox); live keys keep none. */
+  bodies?: LoggedBodies | undefined;
 }
 
 export interface UsageRecorder {
@@ -217,7 +219,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       bucket.latencyHistogram[bucketIndex(call.latencyMs)]! += 1;
       if (at > bucket.lastCallAt) bucket.lastCallAt = at;
       if (buckets.size + unsentCount() > maxBuckets) trimBuckets();
-      logs.push({
+      const line: ApiLogEntry = {
         id: call.requestId,
         keyId: call.keyId,
         secretId: call.secretId,
@@ -227,7 +229,9 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         status: call.status,
         latencyMs: Math.round(call.latencyMs * 1000) / 1000,
         clientIp: call.clientIp,
-      });
+      };
+      if (call.bodies) line.bodies = call.bodies;
+      logs.push(line);
       if (logs.size >= EARLY_FLUSH_LINES && timers.length > 0 && !flushingEarly && !failing) {
         flushingEarly = true;
         flushing = flushing.then(writeLogs);

@@ -52,7 +52,10 @@ function assertFails(run: Run, pattern: RegExp): void {
   assert.match(run.stderr, pattern);
 }
 
-describe('keygate CLI', () => {
+describe('keygate CLI', function () {
+  // Each test spawns CLI processes (Node start-up, argon2); a loaded 2-core machine needs more than
+  // the suite's default 20 s for the longer sequences.
+  this.timeout(60_000);
   let dir: string;
   let dataDir: string;
   beforeEach(() => {
@@ -284,7 +287,8 @@ describe('keygate CLI', () => {
   });
 });
 
-describe('keygate CLI with REDIS_URL set', () => {
+describe('keygate CLI with REDIS_URL set', function () {
+  this.timeout(60_000);
   let redis: TestRedis;
   let dir: string;
   before(async () => {

@@ -231,12 +231,13 @@ trait KeygateOperations
         ?bool $inStock = null,
         ?int $limit = null,
         ?string $cursor = null,
+        ?string $q = null,
     ): Model\ProductPage {
         $data = $this->send(
             'GET',
             '/v2/catalog/products',
             [],
-            ['customer' => $customer, 'inStock' => ($inStock === null ? null : ($inStock ? 'true' : 'false')), 'limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor],
+            ['customer' => $customer, 'inStock' => ($inStock === null ? null : ($inStock ? 'true' : 'false')), 'limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor, 'q' => $q],
             ['X-Channel' => $channel],
             null,
         );
@@ -353,6 +354,47 @@ trait KeygateOperations
             [],
             [],
             $body,
+        );
+        return Model\Cart::fromArray($data);
+    }
+
+    /**
+     * Change the quantity of a cart line (`PATCH /v2/carts/{id}/items/{sku}`).
+     * @param string $id The cart id (`crt_…`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     */
+    public function updateCartItem(
+        string $id,
+        string $sku,
+        Model\UpdateCartItemRequest|array $body,
+    ): Model\Cart {
+        $data = $this->send(
+            'PATCH',
+            '/v2/carts/{id}/items/{sku}',
+            ['id' => $id, 'sku' => $sku],
+            [],
+            [],
+            $body,
+        );
+        return Model\Cart::fromArray($data);
+    }
+
+    /**
+     * Remove a line from a cart (`DELETE /v2/carts/{id}/items/{sku}`).
+     * @param string $id The cart id (`crt_…`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     */
+    public function removeCartItem(
+        string $id,
+        string $sku,
+    ): Model\Cart {
+        $data = $this->send(
+            'DELETE',
+            '/v2/carts/{id}/items/{sku}',
+            ['id' => $id, 'sku' => $sku],
+            [],
+            [],
+            null,
         );
         return Model\Cart::fromArray($data);
     }
@@ -845,6 +887,40 @@ trait KeygateOperations
             new \stdClass(),
         );
         return Model\WebhookDelivery::fromArray($data);
+    }
+
+    /**
+     * Trigger an event (test environment) (`POST /v2/webhooks/events:trigger`).
+     */
+    public function triggerWebhookEvent(
+        Model\TriggerEventRequest|array $body,
+    ): Model\TriggeredEvent {
+        $data = $this->send(
+            'POST',
+            '/v2/webhooks/events:trigger',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\TriggeredEvent::fromArray($data);
+    }
+
+    /**
+     * Stream the events (test environment) (`GET /v2/webhooks/events:stream`).
+     * @param string|null $lastEventID The `id` of the last event received.
+     */
+    public function streamWebhookEvents(
+        ?string $lastEventID = null,
+    ): void {
+        $this->send(
+            'GET',
+            '/v2/webhooks/events:stream',
+            [],
+            [],
+            ['Last-Event-ID' => $lastEventID],
+            null,
+        );
     }
 
     /**

@@ -13,7 +13,8 @@ import type { Environment, KeyStatus } from '../../keys/model.ts';
  * |                                   |        | environment, status, lastCallAt (absent = null)            |
  * | P key:<id>:secrets                | zset   | secret ids, score = createdAt (ms)                         |
  * | P secret:<id>                     | hash   | keyId, data (immutable JSON), closing (closesAt/closedAt/  |
- * |                                   |        | closedReason JSON), callCount, lastCallAt                  |
+ * |                                   |        | closedReason JSON), callCount, lastCallAt, tag (set after  |
+ * |                                   |        | the first verification of a secret stored without one)     |
  * | P lookups                         | hash   | token lookup → secret id (unique)                          |
  * | P keys:all, P keys:env:<e>,       | zset   | key ids, score = createdAt (ms)                            |
  * | P keys:status:<s>, P keys:env:<e>:status:<s> |  |                                                    |

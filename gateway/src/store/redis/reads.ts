@@ -51,7 +51,7 @@ export async function readByLookup(
     names.keyPrefix,
   )) as (string | null)[] | null;
   if (!reply) return null;
-  const secret = decodeSecret(reply.slice(0, 4));
+  const secret = decodeSecret([...reply.slice(0, 4), reply[7] ?? null]);
   const key = decodeKey(reply.slice(4, 7));
   return secret && key ? { key, secret } : null;
 }

@@ -24,6 +24,7 @@ import { defineScripts } from './scripts.ts';
 import { openInvalidationSubscriber } from './subscriber.ts';
 import { readSweepCandidates } from './sweep.ts';
 import {
+  appendKeylessActivity,
   appendLogLines,
   commitKeyChange,
   createAdminUser,
@@ -103,10 +104,14 @@ export async function openRedisKeyStore(
     listSecrets: (keyId) => readSecrets(ctx, keyId),
     listSweepCandidates: (nowMs, reminderLeadDays) => readSweepCandidates(ctx, nowMs, reminderLeadDays),
     findByLookup: (lookup) => readByLookup(ctx, lookup),
+    async setSecretTag(secretId, tag) {
+      await ctx.scripts.setSecretTag(1, ctx.names.secret(secretId), tag);
+    },
     listActivity: (filter) => readActivityPage(ctx, filter),
     recordUsage: (buckets, flushId) => recordUsageBuckets(ctx, buckets, flushId),
     queryUsage: (query) => readUsage(ctx, query),
     pruneUsage: (beforeMs) => pruneUsageBuckets(ctx, beforeMs),
+    appendActivity: (entry) => appendKeylessActivity(ctx, entry),
     appendLogs: (entries) => appendLogLines(ctx, entries),
     queryLogs: (filter) => readLogPage(ctx, filter),
     pruneLogs: (before) => pruneLogLines(ctx, before),

@@ -1,6 +1,6 @@
 import { type Redis, ReplyError } from 'ioredis';
 import { GatewayError } from '../../errors.ts';
-import type { AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
+import type { ActivityEntry, AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
 import {
   closingScore,
   encodeHistogram,
@@ -53,9 +53,9 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     names.lookups,
     names.activity,
     names.activityAll,
-    names.activityByKey(activity.keyId),
+    names.activityByKey(key.id),
     names.activityByEnv(activity.environment),
-    names.key(activity.keyId),
+    names.key(key.id),
     names.keysAll,
     names.keysByEnv(key.environment),
     names.keysByStatus(key.status),
@@ -267,4 +267,16 @@ export async function createAdminUser(ctx: RedisStoreContext, user: AdminUser): 
     JSON.stringify(user),
   );
   return created === 1;
+}
+
+/** Appends an activity entry about no key: the entry and the global and environment indexes, in one transaction. */
+export async function appendKeylessActivity(ctx: RedisStoreContext, entry: ActivityEntry): Promise<void> {
+  const { names } = ctx;
+  const member = lexMember(entry.at, entry.id);
+  await ctx.client
+    .multi()
+    .hset(names.activity, entry.id, JSON.stringify(entry))
+    .zadd(names.activityAll, 0, member)
+    .zadd(names.activityByEnv(entry.environment), 0, member)
+    .exec();
 }

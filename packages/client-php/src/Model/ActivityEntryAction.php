@@ -15,4 +15,5 @@ enum ActivityEntryAction: string
     case KeySecretClosed = 'key.secret_closed';
     case KeyRevoked = 'key.revoked';
     case KeyExpiryReminder = 'key.expiry_reminder';
+    case SandboxReset = 'sandbox.reset';
 }

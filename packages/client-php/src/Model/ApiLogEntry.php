@@ -21,6 +21,11 @@ final class ApiLogEntry implements \JsonSerializable
         public readonly int $status,
         public readonly float $latencyMs,
         public readonly string $clientIp,
+        /**
+         * Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or
+         * without a body). Never a header. Live keys keep no bodies.
+         */
+        public readonly ?ApiLogEntryBodies $bodies = null,
     ) {
     }
 
@@ -37,6 +42,7 @@ final class ApiLogEntry implements \JsonSerializable
             $data['status'],
             (float) $data['latencyMs'],
             $data['clientIp'],
+            bodies: (static fn ($v) => $v === null ? null : ApiLogEntryBodies::fromArray($v))($data['bodies'] ?? null),
         );
     }
 
@@ -53,6 +59,9 @@ final class ApiLogEntry implements \JsonSerializable
         $data['status'] = $this->status;
         $data['latencyMs'] = $this->latencyMs;
         $data['clientIp'] = $this->clientIp;
+        if ($this->bodies !== null) {
+            $data['bodies'] = $this->bodies?->toArray();
+        }
         return $data;
     }
 
