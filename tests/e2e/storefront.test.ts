@@ -432,7 +432,10 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Add to cart');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/WEB_DE\/cart$/);
-    assert.equal(await page.locator('tbody tr').count(), 1);
+    // The cart page streams in behind its loading state: the line shows once it has rendered.
+    await eventually('the cart shows the added line', async () => {
+      assert.equal(await page.locator('tbody tr').count(), 1);
+    });
   });
 
   it('never lets the API key or its prefix reach the browser', async () => {

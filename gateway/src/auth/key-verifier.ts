@@ -144,7 +144,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     maxTrackedLookups: Math.min(maxEntries, 10_000),
   });
   // Fingerprint = SHA-256 of a per-process random salt and the token, in node:crypto's one-shot
-  // `hash` (0.4 µs here against 2.0 µs for an Hmac object per request): cache keys only ever
+  // `hash` (no Hmac object per request, which costs several times more): cache keys only ever
   // compared in this process's memory, never shown, and useless without the salt.
   const fingerprintSalt = randomBytes(32).toString('base64url');
   const verified = createLruCache<SecretRef>(maxEntries);

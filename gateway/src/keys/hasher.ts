@@ -13,7 +13,7 @@ export interface SecretHasher {
   checkTag?(tag: string | null | undefined, secret: string): 'match' | 'mismatch' | 'unknown';
 }
 
-/** OWASP minimum for argon2id: 19 MiB, 2 iterations, 1 lane (about 20–30 ms here). */
+/** OWASP minimum for argon2id: 19 MiB, 2 iterations, 1 lane (tens of milliseconds a verification). */
 export const ARGON2_OPTIONS = {
   type: argon2.argon2id,
   memoryCost: 19_456,
