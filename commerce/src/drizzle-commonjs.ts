@@ -3,8 +3,8 @@ import { registerHooks } from 'node:module';
 /**
  * Loaded with `node --import` before commerce's own modules: drizzle-orm resolves to its CommonJS
  * build instead of its ES modules. drizzle's ES build re-exports hundreds of modules through
- * `export *` chains, and linking those made V8 hold well over 100 MiB while the app loaded, which the
- * process then kept as heap for its whole life (about 270 MiB RSS at idle against about 130 MiB).
+ * `export *` chains, and linking those made V8 hold a large heap while the app loaded, which the
+ * process then kept for its whole life: idle RSS about twice that of the CommonJS build.
  * The CommonJS build is the same code; nothing else changes, and without this hook commerce runs
  * the same, only bigger.
  */
