@@ -14,7 +14,8 @@
 //   BENCH_MAX_STEAL (5, in %) and BENCH_STEAL_RETRIES (2): a run during which the hypervisor took
 //   more than that share of the machine's CPU (steal) is measured again, up to that many times, and
 //   the attempt with the least steal is kept.
-import { readFileSync } from 'node:fs';
+//   BENCH_SOAK=1 (BENCH_SOAK_SECONDS, 600) to also soak the memory-mode gateway at steady load and
+//   judge its RSS growth after the first minute (see lib/memory.ts).
 import { join } from 'node:path';
 import {
   DEFAULT_IDENTITY_ALGORITHM,
@@ -22,6 +23,7 @@ import {
   type IdentityAlgorithm,
 } from '../packages/identity/src/index.ts';
 import { machineCpuTimes, mainThreadMicrosPerRequest, stealShareSince, stealSince } from './lib/cpu.ts';
+import { type MemoryWatch, soak, watchMemory } from './lib/memory.ts';
 import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
 import {
   collectFacts,
@@ -60,6 +62,7 @@ const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
 const CPU = process.env.BENCH_CPU === '1';
 const MAX_STEAL = Number(process.env.BENCH_MAX_STEAL ?? 5) / 100;
 const STEAL_RETRIES = Number(process.env.BENCH_STEAL_RETRIES ?? 2);
+const SOAK_SECONDS = process.env.BENCH_SOAK === '1' ? Number(process.env.BENCH_SOAK_SECONDS ?? 600) : 0;
 const PRODUCTS = 10_000;
 const SMALL_KEYS = 100;
 const LARGE_KEYS = 100_000;
@@ -186,12 +189,6 @@ function argon2Verifications(gateway: BenchGateway): Promise<number> {
   return metricSum(gateway.url, 'keygate_argon2_verifications_total');
 }
 
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kib / 1024;
-}
-
 /** Main-thread CPU µs per request of each scenario's server, per round (BENCH_CPU=1 only). */
 const cpuRuns = new Map<string, number[]>();
 /** Garbage-collection pause µs per request of each gateway scenario, per round (BENCH_CPU=1 only). */
@@ -287,6 +284,7 @@ interface Attempt {
 async function measure(
   scenarios: readonly Scenario[],
   gatewayOrigins: ReadonlySet<string>,
+  memory: MemoryWatch,
 ): Promise<Map<string, Summary>> {
   const load = createLoadRunner(tempDir('keygate-bench-wrk-'));
   if (WARMUP_SECONDS > 0) {
@@ -330,6 +328,7 @@ async function measure(
       }
       if (kept.steal > MAX_STEAL) stealRepeats.keptAbove++;
       runs.get(scenario.id)!.push(kept.result);
+      memory.afterRun(scenario.id, pidOf(scenario.url));
       if (kept.micros !== null) addRound(cpuRuns, scenario.id, kept.micros);
       if (kept.gcMicros !== null) addRound(gcRuns, scenario.id, kept.gcMicros);
     }
@@ -445,12 +444,20 @@ async function main(): Promise<void> {
     products: PRODUCTS,
     log,
   });
+  const memory = watchMemory(stack, pidOf(stack.pipeUrl));
+  await memory.readIdle();
   const scenarios = scenariosOf(stack).filter((s) => !ONLY || ONLY.includes(s.id));
   await checkScenarios(scenarios);
   const results = await measure(
     scenarios,
     new Set(Object.values(stack.gateways).map((gateway) => new URL(gateway.url).origin)),
+    memory,
   );
+  const memoryFigures = memory.section(new Set(scenarios.map((s) => s.id)));
+  const soaked =
+    SOAK_SECONDS > 0
+      ? await soak(stack, createLoadRunner(tempDir('keygate-bench-soak-')), SOAK_SECONDS, log)
+      : null;
 
   const exercised = new Set(scenarios.map((s) => new URL(s.url).origin));
   const gateways = Object.values(stack.gateways).filter(
@@ -458,14 +465,17 @@ async function main(): Promise<void> {
   );
   const verifications = new Map<BenchGateway, number>();
   for (const gateway of gateways) verifications.set(gateway, await argon2Verifications(gateway));
-  const rss = Object.values(stack.gateways).map((g) => `- ${g.name}: ${rssMiB(g.pid).toFixed(1)} MiB`);
 
   const assertionCosts: Array<[IdentityAlgorithm, Awaited<ReturnType<typeof measureAssertionCost>>]> = [];
   for (const algorithm of IDENTITY_ALGORITHMS) {
     assertionCosts.push([algorithm, await measureAssertionCost(algorithm)]);
   }
   const rows = scenarios.map((s) => formatRow(s.label, s.connections, results.get(s.id)!));
-  const targets = targetsOf(results, verifications);
+  const targets = [
+    ...targetsOf(results, verifications),
+    ...memoryFigures.targets,
+    ...(soaked?.targets ?? []),
+  ];
   const libraries = [
     [
       'raw pipe with undici ÷ raw pipe (node:http), the client library alone',
@@ -504,8 +514,9 @@ async function main(): Promise<void> {
     'Commerce (no targets):',
     ...commerce,
     '',
-    'Gateway RSS after the runs:',
-    ...rss,
+    'Memory (RSS; the raw pipe is the floor a Node proxy starts from):',
+    ...memoryFigures.lines,
+    ...(soaked ? ['', ...soaked.lines] : []),
     '',
     ...assertionSection(assertionCosts),
     ...(CPU ? ['', ...cpuSection(scenarios)] : []),

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
+import { GATEWAY_MALLOC_ENV, GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { pingOnce } from '../../gateway/test/support/redis-server.ts';
 import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
 
@@ -117,7 +117,14 @@ async function startGateway(
     name,
     NODE,
     [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'gateway/src/main.ts'],
-    { GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: logLevel, ...env },
+    // The allocator settings of the container image, so the RSS figures are the image's.
+    {
+      ...GATEWAY_MALLOC_ENV,
+      GATEWAY_PORT: String(port),
+      GATEWAY_HOST: '127.0.0.1',
+      LOG_LEVEL: logLevel,
+      ...env,
+    },
     `${dataDir}.log`,
   );
   const url = `http://127.0.0.1:${port}`;
