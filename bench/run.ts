@@ -16,7 +16,8 @@
 //   BENCH_MAX_STEAL (5, in %) and BENCH_STEAL_RETRIES (2): a run during which the hypervisor took
 //   more than that share of the machine's CPU (steal) is measured again, up to that many times, and
 //   the attempt with the least steal is kept.
-import { readFileSync } from 'node:fs';
+//   BENCH_SOAK=1 (BENCH_SOAK_SECONDS, 600) to also soak the memory-mode gateway at steady load and
+//   judge its RSS growth after the first minute (see lib/memory.ts).
 import { join } from 'node:path';
 import {
   DEFAULT_IDENTITY_ALGORITHM,
@@ -31,6 +32,7 @@ import {
   withCommerceCpu,
 } from './commerce/bench-commerce.ts';
 import { cpuMicrosPerRequest, machineCpuTimes, stealShareSince, stealSince } from './lib/cpu.ts';
+import { type MemoryWatch, soak, watchMemory } from './lib/memory.ts';
 import { killAllNow, ROOT, stopAll, tempDir } from './lib/processes.ts';
 import {
   collectFacts,
@@ -38,6 +40,7 @@ import {
   formatPaired,
   formatRow,
   formatTarget,
+  median,
   type Paired,
   pairedP50Difference,
   pairedRatio,
@@ -68,6 +71,7 @@ const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? null;
 const GC = process.env.BENCH_CPU === '1';
 const MAX_STEAL = Number(process.env.BENCH_MAX_STEAL ?? 5) / 100;
 const STEAL_RETRIES = Number(process.env.BENCH_STEAL_RETRIES ?? (SMOKE ? 0 : 2));
+const SOAK_SECONDS = process.env.BENCH_SOAK === '1' ? Number(process.env.BENCH_SOAK_SECONDS ?? 600) : 0;
 const PRODUCTS = 10_000;
 const SMALL_KEYS = 100;
 const LARGE_KEYS = 100_000;
@@ -213,12 +217,6 @@ function argon2Verifications(gateway: BenchGateway): Promise<number> {
   return metricSum(gateway.url, 'keygate_argon2_verifications_total');
 }
 
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kib / 1024;
-}
-
 /**
  * CPU µs per request of each scenario's processes (all threads), one entry per round in round order
  * (null where it could not be read), so two scenarios' figures of one round can be divided.
@@ -240,17 +238,11 @@ function addRound<T>(runs: Map<string, T[]>, id: string, value: T): void {
   runs.set(id, [...(runs.get(id) ?? []), value]);
 }
 
-function medianOf(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** A scenario's CPU per request over the rounds it was read in: median, lowest, highest; null if never. */
 function cpuOf(id: string): Paired | null {
   const values = (cpuRuns.get(id) ?? []).filter((value): value is number => value !== null);
   return values.length
-    ? { value: medianOf(values), low: Math.min(...values), high: Math.max(...values) }
+    ? { value: median(values), low: Math.min(...values), high: Math.max(...values) }
     : null;
 }
 
@@ -266,7 +258,7 @@ function cpuRatio(a: string, b: string): Paired | null {
     return value !== null && other !== null && other !== undefined && other > 0 ? [value / other] : [];
   });
   return ratios.length
-    ? { value: medianOf(ratios), low: Math.min(...ratios), high: Math.max(...ratios) }
+    ? { value: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) }
     : null;
 }
 
@@ -280,7 +272,7 @@ function cpuSection(scenarios: readonly Scenario[]): string[] {
     const values = gcRuns.get(s.id);
     if (values === undefined) return [];
     const rounds = values.map((value) => value.toFixed(1)).join(' / ');
-    return [`- ${s.label}, ${s.connections} conn: ${medianOf(values).toFixed(1)} µs (rounds ${rounds})`];
+    return [`- ${s.label}, ${s.connections} conn: ${median(values).toFixed(1)} µs (rounds ${rounds})`];
   });
   return [
     'CPU per request (user + system of every thread of the proxy process, plus redis-server for Redis mode), median over rounds:',
@@ -335,6 +327,7 @@ interface Attempt {
 async function measure(
   scenarios: readonly Scenario[],
   gatewayOrigins: ReadonlySet<string>,
+  memory: MemoryWatch,
 ): Promise<Map<string, Summary>> {
   const load = createLoadRunner(tempDir('keygate-bench-wrk-'));
   if (WARMUP_SECONDS > 0) {
@@ -380,6 +373,7 @@ async function measure(
       }
       if (kept.steal > MAX_STEAL) stealRepeats.keptAbove++;
       runs.get(scenario.id)!.push(kept.result);
+      memory.afterRun(scenario.id, pidOf(scenario.url));
       addRound(cpuRuns, scenario.id, kept.micros);
       if (kept.gcMicros !== null) addRound(gcRuns, scenario.id, kept.gcMicros);
     }
@@ -521,6 +515,8 @@ async function main(): Promise<void> {
     products: PRODUCTS,
     log,
   });
+  const memory = watchMemory(stack, pidOf(stack.pipeUrl));
+  await memory.readIdle();
   const large =
     !ONLY || ONLY.includes('commerce-catalog-100k')
       ? await startLargeCommerce({
@@ -537,7 +533,13 @@ async function main(): Promise<void> {
   const results = await measure(
     scenarios,
     new Set(Object.values(stack.gateways).map((gateway) => new URL(gateway.url).origin)),
+    memory,
   );
+  const memoryFigures = memory.section(new Set(scenarios.map((s) => s.id)));
+  const soaked =
+    SOAK_SECONDS > 0
+      ? await soak(stack, createLoadRunner(tempDir('keygate-bench-soak-')), SOAK_SECONDS, log)
+      : null;
 
   const exercised = new Set(scenarios.map((s) => new URL(s.url).origin));
   const gateways = Object.values(stack.gateways).filter(
@@ -545,7 +547,6 @@ async function main(): Promise<void> {
   );
   const verifications = new Map<BenchGateway, number>();
   for (const gateway of gateways) verifications.set(gateway, await argon2Verifications(gateway));
-  const rss = Object.values(stack.gateways).map((g) => `- ${g.name}: ${rssMiB(g.pid).toFixed(1)} MiB`);
 
   const assertionCosts: Array<[IdentityAlgorithm, Awaited<ReturnType<typeof measureAssertionCost>>]> = [];
   for (const algorithm of IDENTITY_ALGORITHMS) {
@@ -553,7 +554,12 @@ async function main(): Promise<void> {
   }
   const rows = scenarios.map((s) => formatRow(s.label, s.connections, results.get(s.id)!, cpuOf(s.id)));
   const commerceResults = commerceTargets(results, large);
-  const targets = [...targetsOf(results, verifications), ...commerceResults.targets];
+  const targets = [
+    ...targetsOf(results, verifications),
+    ...commerceResults.targets,
+    ...memoryFigures.targets,
+    ...(soaked?.targets ?? []),
+  ];
   const libraries = [
     [
       'raw pipe with undici ÷ raw pipe (node:http), the client library alone',
@@ -593,8 +599,9 @@ async function main(): Promise<void> {
     ...commerce,
     ...commerceResults.lines,
     '',
-    'Gateway RSS after the runs:',
-    ...rss,
+    'Memory (RSS; the raw pipe is the floor a Node proxy starts from):',
+    ...memoryFigures.lines,
+    ...(soaked ? ['', ...soaked.lines] : []),
     '',
     ...assertionSection(assertionCosts),
     '',

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { COMMERCE_NODE_FLAGS } from '../commerce/src/node-flags.ts';
-import { GATEWAY_NODE_FLAGS } from '../gateway/src/node-flags.ts';
+import { GATEWAY_MALLOC_ENV, GATEWAY_NODE_FLAGS } from '../gateway/src/node-flags.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Per-process settings must not leak from this shell into both commerce processes: live and test
@@ -79,7 +79,13 @@ const services: Array<{
     env: { COMMERCE_ENV: 'test' },
     nodeFlags: COMMERCE_NODE_FLAGS,
   },
-  { name: 'gateway', script: 'gateway/src/main.ts', env: {}, nodeFlags: GATEWAY_NODE_FLAGS },
+  // The allocator settings the container image sets too: glibc then gives freed memory back.
+  {
+    name: 'gateway',
+    script: 'gateway/src/main.ts',
+    env: { ...GATEWAY_MALLOC_ENV },
+    nodeFlags: GATEWAY_NODE_FLAGS,
+  },
 ];
 
 const children = new Map<string, ChildProcess>();

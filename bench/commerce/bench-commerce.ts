@@ -2,11 +2,11 @@
 // the commerce scenarios, a second commerce with 100,000 products behind its own gateway, commerce
 // process CPU per request (what the commerce targets are judged by, with rps beside), the targets
 // and commerce RSS.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuMicros } from '../lib/cpu.ts';
+import { rssMiB } from '../lib/memory.ts';
 import { freePort, runToEnd, startChild, tempDir, waitForOk } from '../lib/processes.ts';
-import { type Summary, type Target, target } from '../lib/report.ts';
+import { median, type Summary, type Target, target } from '../lib/report.ts';
 import { COMMERCE_NODE_ARGS, pidOf, type Stack, seedKeys, startGateway } from '../lib/stack.ts';
 import { GOLD_CUSTOMER, GRAPHQL_PRODUCTS_QUERY } from './scenarios.ts';
 
@@ -165,17 +165,6 @@ export async function withCommerceCpu<T extends { requests: number }>(
   return result;
 }
 
-function medianOf(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-
 /**
  * The issue's targets. Ratios are of commerce CPU per request (the slower's CPU in the
  * denominator, so 0.5 means "twice the CPU"), with the rps ratio of the same runs beside them in
@@ -187,7 +176,7 @@ export function commerceTargets(
 ): { targets: Target[]; lines: string[] } {
   const cpu = (id: string) => {
     const runs = commerceCpuRuns.get(id);
-    return runs?.length ? medianOf(runs) : null;
+    return runs?.length ? median(runs) : null;
   };
   const targets: Target[] = [];
   const lines: string[] = [];
@@ -250,7 +239,7 @@ export function commerceTargets(
     );
   const cpuLines = [...commerceCpuRuns].map(
     ([id, runs]) =>
-      `- ${id}: ${medianOf(runs).toFixed(0)} µs (rounds ${runs.map((r) => r.toFixed(0)).join(' / ')})`,
+      `- ${id}: ${median(runs).toFixed(0)} µs (rounds ${runs.map((r) => r.toFixed(0)).join(' / ')})`,
   );
   return {
     targets,

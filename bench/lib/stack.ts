@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
-import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
+import { GATEWAY_MALLOC_ENV, GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { pingOnce } from '../../gateway/test/support/redis-server.ts';
 import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
 
@@ -135,7 +135,14 @@ export async function startGateway(
     name,
     NODE,
     [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'gateway/src/main.ts'],
-    { GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: logLevel, ...env },
+    // The allocator settings of the container image, so the RSS figures are the image's.
+    {
+      ...GATEWAY_MALLOC_ENV,
+      GATEWAY_PORT: String(port),
+      GATEWAY_HOST: '127.0.0.1',
+      LOG_LEVEL: logLevel,
+      ...env,
+    },
     `${dataDir}.log`,
   );
   const url = `http://127.0.0.1:${port}`;

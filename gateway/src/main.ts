@@ -5,6 +5,7 @@ import { type GatewayConfig, loadConfig } from './config.ts';
 import { createLogger, createStdoutDestination } from './http/logger.ts';
 import { startSweeper } from './keys/sweeper.ts';
 import { type OpenedGateway, openGateway } from './open-gateway.ts';
+import { releaseStartupGarbage } from './ops/heap.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /**
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     onError: (error) => logger.error({ err: error }, 'key sweep failed'),
   });
 
+  releaseStartupGarbage();
   const server = gateway.app.listen(config.port, config.host);
   // Idle keep-alive connections outlive the load balancer's own idle timeout, so the balancer never
   // reuses a socket the gateway is closing; headers must arrive within a slightly longer bound.

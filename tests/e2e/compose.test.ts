@@ -7,7 +7,11 @@ import { join, resolve } from 'node:path';
 import { generateIdentityKeyPair } from '@keygate/identity';
 import { parse as parseYaml } from 'yaml';
 import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
-import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
+import {
+  GATEWAY_MALLOC_ENV,
+  GATEWAY_MEMORY_LIMIT_MIB,
+  GATEWAY_NODE_FLAGS,
+} from '../../gateway/src/node-flags.ts';
 import { ROOT, runNode, tempDir } from '../support/processes.ts';
 
 type Yaml = string | number | boolean | null | Yaml[] | { [key: string]: Yaml };
@@ -66,6 +70,16 @@ const portsOf = (service: Service, name: string) =>
     const { published, target } = asMap(port, `${name} port`);
     return { published: Number(published), target: Number(target) };
   });
+
+/** A compose memory size in MiB: v1 prints it as written (`384m`), v2 in bytes. */
+function mebibytesOf(value: Yaml | undefined, what: string): number {
+  const match = /^(\d+)([kmg]?)b?$/i.exec(String(value ?? ''));
+  assert.ok(match, `${what}: no memory size (${String(value)})`);
+  const scale = { '': 1 / 2 ** 20, k: 1 / 1024, m: 1, g: 1024 }[
+    match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'
+  ];
+  return Number(match[1]) * scale;
+}
 
 /** `source:target` of each mount (v1 prints `source:target:mode`, v2 a mapping). */
 const mountsOf = (service: Service) =>
@@ -193,6 +207,17 @@ describe('docker-compose.yml', () => {
       }
     });
 
+    it('limits each gateway container to the memory an instance was measured to need', () => {
+      for (const name of gatewayNames(services)) {
+        assert.equal(mebibytesOf(services[name]!.mem_limit, `${name}.mem_limit`), GATEWAY_MEMORY_LIMIT_MIB);
+      }
+      // The limit sits above V8's own heap limit, so a heap that outgrows it stops with V8's
+      // out-of-memory error instead of a silent kill by the kernel.
+      const oldSpace = GATEWAY_NODE_FLAGS.find((flag) => flag.startsWith('--max-old-space-size='));
+      assert.ok(oldSpace, 'the gateway runs with a heap limit');
+      assert.ok(Number(oldSpace.split('=')[1]) < GATEWAY_MEMORY_LIMIT_MIB);
+    });
+
     it('has nginx balance over exactly the gateway services, forwarding the client address', () => {
       const nginx = readFileSync(resolve(ROOT, 'deploy/nginx.conf'), 'utf8');
       const servers = [...nginx.matchAll(/^\s*server\s+([\w.-]+):8080\b/gm)].map((match) => match[1]);
@@ -267,6 +292,17 @@ describe('the container images', () => {
         assert.deepEqual(JSON.parse(command[1]!), ['node', ...flags, `${service}/src/main.ts`]);
         assert.ok(existsSync(resolve(ROOT, service, 'src/main.ts')));
       });
+
+      if (service === 'gateway') {
+        it("sets glibc's allocator as the bench measured it (GATEWAY_MALLOC_ENV)", () => {
+          const env = [...dockerfile().matchAll(/^ENV\s+((?:.*\\\n)*.*)$/gm)]
+            .map((match) => match[1])
+            .join(' ');
+          for (const [name, value] of Object.entries(GATEWAY_MALLOC_ENV)) {
+            assert.match(env, new RegExp(`(^|\\s)${name}=${value}(\\s|$)`), `ENV ${name}=${value}`);
+          }
+        });
+      }
     });
   }
 

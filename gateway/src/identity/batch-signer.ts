@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { WORKER_RESOURCE_LIMITS } from '../ops/heap.ts';
 import type { SigningWorkerData } from './signing-worker.ts';
 
 /**
@@ -62,7 +63,11 @@ export function createBatchSigner(
 
   function spawn(): WorkerRun {
     const workerData: SigningWorkerData = { key, answerEvery: ANSWER_EVERY };
-    const started: WorkerRun = { worker: new Worker(WORKER_URL, { workerData }), waiting: [], error: null };
+    const started: WorkerRun = {
+      worker: new Worker(WORKER_URL, { workerData, resourceLimits: WORKER_RESOURCE_LIMITS }),
+      waiting: [],
+      error: null,
+    };
     const { worker, waiting } = started;
     worker.on('message', (signatures: string[]) => {
       for (const [index, done] of waiting.splice(0, signatures.length).entries()) {
