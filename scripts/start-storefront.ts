@@ -7,13 +7,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CATALOGUE_EVENTS } from '../packages/storefront/src/lib/catalogue-events.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const shopDir = join(root, 'packages/storefront');
 const nextBin = join(shopDir, 'node_modules/next/dist/bin/next');
 /** The scopes the shop needs and no more: read the catalogue, stock and prices, place orders. */
 const SCOPES = ['article:r', 'order:rw', 'stock:r', 'pricing:r'];
-const STOCK_EVENTS = ['stock.updated', 'stock.out_of_stock', 'stock.back_in_stock'];
 
 function fail(message: string): never {
   process.stderr.write(`config error: ${message}\n`);
@@ -87,7 +87,7 @@ async function registerWebhook(): Promise<string | null> {
       body: JSON.stringify({
         url: `http://${shopHost === '0.0.0.0' ? '127.0.0.1' : shopHost}:${shopPort}/api/webhooks/keygate`,
         description: 'storefront catalogue cache (pnpm start:storefront)',
-        eventTypes: STOCK_EVENTS,
+        eventTypes: CATALOGUE_EVENTS,
       }),
     });
     const body = (await res.json()) as { secret?: string; code?: string; detail?: string };

@@ -52,7 +52,7 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     assertStorefrontBuilt();
     system = await startSystem({ commerceEnv: { KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true' } });
     shopKey = await system.createKey({ name: 'storefront', env: 'test', scopes: STOREFRONT_SCOPES });
-    adminKey = await system.createKey({ name: 'ops', env: 'test', scopes: ['stock:rw', 'webhook:rw'] });
+    adminKey = await system.createKey({ name: 'ops', env: 'test', scopes: ['stock:rw', 'pricing:rw', 'webhook:rw'] });
     const port = await freePort();
     webhook = await registerWebhook(system, adminKey.secret, `http://127.0.0.1:${port}/api/webhooks/keygate`);
     shop = await startStorefront({
@@ -347,6 +347,33 @@ describe('the storefront starter (next start) in headless Debian chromium', func
       assert.equal(await stock(), 'Only 3 left');
     });
     await checkPage(page, 'product-low-stock');
+  });
+
+  it('shows a price change on the next load once the pricing webhook arrives', async () => {
+    const sku = 'KG-00014';
+    const page = await context.newPage();
+    const price = () => page.getByTestId('price-amount').first().textContent();
+    await page.goto(`${shop.url}/WEB_DE/products/${sku}`);
+    const before = await price();
+    // A dated base price beats the undated seed price (commerce's rule 3): 987.65 EUR from now on.
+    const res = await system.call(adminKey.secret, '/v2/prices', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        sku,
+        channel: 'WEB_DE',
+        level: 'base',
+        amount: 98_765,
+        validFrom: new Date(Date.now() - 60_000).toISOString(),
+      }),
+    });
+    assert.equal(res.status, 201, await res.text());
+    assert.notEqual(before, money(98_765, 'EUR'));
+    // The pricing.price.created delivery expires the cache: well within the cache's five minutes.
+    await eventually('the next load after the delivery shows the new price', async () => {
+      await page.reload();
+      assert.equal(await price(), money(98_765, 'EUR'));
+    });
   });
 
   it('refuses a webhook with a bad signature and changes nothing', async () => {

@@ -50,7 +50,7 @@ export async function registerWebhook(
     body: JSON.stringify({
       url,
       description: 'storefront cache',
-      eventTypes: ['stock.updated', 'stock.out_of_stock', 'stock.back_in_stock'],
+      // No filter: every event type reaches the receiver, which decides which ones expire the cache.
     }),
   });
   const body = (await res.json()) as { id: string; secret: string };

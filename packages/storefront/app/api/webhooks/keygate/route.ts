@@ -1,12 +1,9 @@
 import { verifyWebhook, WebhookVerificationError } from '@keygate/webhooks';
 import { revalidateTag } from 'next/cache';
 import { CATALOG_TAG } from '../../../../src/lib/catalog.ts';
+import { changesCatalogue } from '../../../../src/lib/catalogue-events.ts';
 import { storefrontEnv } from '../../../../src/lib/env.ts';
 
-/** Events after which cached catalogue data (prices, stock) may be wrong. */
-function changesCatalogue(type: string): boolean {
-  return type.startsWith('stock.') || type.startsWith('price.') || type === 'customer.tier_changed';
-}
 
 /** The most a delivery body may hold; commerce events are a few kilobytes. */
 const MAX_BODY_BYTES = 256 * 1024;
