@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/database.ts';
 import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
+import { createStdoutDestination } from './http/stdout-destination.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
 import type { DeliveryStore } from './webhooks/delivery-store.ts';
 import { sendWebhookOverHttp } from './webhooks/http-sender.ts';
@@ -90,7 +91,11 @@ function createWorker(config: CommerceConfig, store: DeliveryStore, log: Logger)
 function main(): void {
   const config = loadConfig();
   const keys = loadJwks(config);
-  const rootLogger = pino({ level: config.logLevel, base: { service: 'commerce', pid: process.pid } });
+  // Not pino's default stdout: its exit flush would retry a write to a departed reader forever.
+  const rootLogger = pino(
+    { level: config.logLevel, base: { service: 'commerce', pid: process.pid } },
+    createStdoutDestination(),
+  );
   const log = rootLogger.child({ environment: config.environment });
   const db = openEnvironmentDatabase(config);
   if (isDatabaseEmpty(db)) {

@@ -179,28 +179,51 @@ describe('shutdown in bounded time', () => {
     }
   });
 
+  /** A gateway or a commerce (test environment) with the short grace period, logging at info. */
+  async function spawnWithShortGrace(service: 'gateway' | 'commerce'): Promise<Running> {
+    const dir = tempDir();
+    dirs.push(dir);
+    const port = await freePort();
+    return service === 'gateway'
+      ? await spawnService('gateway/src/main.ts', port, {
+          KEYGATE_DATA_DIR: dir.path,
+          GATEWAY_PORT: String(port),
+          KEYGATE_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+        })
+      : await spawnService('commerce/src/main.ts', port, {
+          KEYGATE_DATA_DIR: dir.path,
+          COMMERCE_PORT: String(port),
+          COMMERCE_ENV: 'test',
+          COMMERCE_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+        });
+  }
+
+  /** `count` requests one after the other, each logging an access line. */
+  async function logLines(port: number, count: number): Promise<void> {
+    for (let i = 0; i < count; i++) await (await fetch(`http://127.0.0.1:${port}/v2/nothing`)).arrayBuffer();
+  }
+
   describe('with stdout closed by its reader', () => {
     for (const service of ['gateway', 'commerce'] as const) {
       it(`the ${service} exits within the grace period plus a few seconds`, async () => {
-        const dir = tempDir();
-        dirs.push(dir);
-        const port = await freePort();
-        const running =
-          service === 'gateway'
-            ? await spawnService('gateway/src/main.ts', port, {
-                KEYGATE_DATA_DIR: dir.path,
-                GATEWAY_PORT: String(port),
-                KEYGATE_SHUTDOWN_GRACE_MS: String(GRACE_MS),
-              })
-            : await spawnService('commerce/src/main.ts', port, {
-                KEYGATE_DATA_DIR: dir.path,
-                COMMERCE_PORT: String(port),
-                COMMERCE_ENV: 'test',
-                COMMERCE_SHUTDOWN_GRACE_MS: String(GRACE_MS),
-              });
-        // Lines still buffered when stdout goes: the exit's flush must not spin on EPIPE.
-        for (let i = 0; i < 20; i++) await (await fetch(`http://127.0.0.1:${port}/v2/nothing`)).arrayBuffer();
+        const running = await spawnWithShortGrace(service);
+        // Lines still buffered when stdout goes: the exit's flush must not spin on EPIPE. (A line
+        // logged while the write before it is still in flight, as "stopped" is, waits for that flush.)
+        await logLines(running.port, 20);
         running.child.stdout!.destroy();
+        running.child.kill('SIGTERM');
+        assert.ok(await exitsWithin(running, EXIT_BOUND_MS), `still running:\n${running.output()}`);
+      });
+    }
+  });
+
+  describe('with stdout no longer read (a stalled log collector)', () => {
+    for (const service of ['gateway', 'commerce'] as const) {
+      it(`the ${service} exits within the grace period plus a few seconds`, async () => {
+        const running = await spawnWithShortGrace(service);
+        running.child.stdout!.pause();
+        // Far more than a pipe holds: the exit's flush meets a full pipe and must give up on it.
+        await logLines(running.port, 3000);
         running.child.kill('SIGTERM');
         assert.ok(await exitsWithin(running, EXIT_BOUND_MS), `still running:\n${running.output()}`);
       });
