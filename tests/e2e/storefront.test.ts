@@ -52,7 +52,11 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     assertStorefrontBuilt();
     system = await startSystem({ commerceEnv: { KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true' } });
     shopKey = await system.createKey({ name: 'storefront', env: 'test', scopes: STOREFRONT_SCOPES });
-    adminKey = await system.createKey({ name: 'ops', env: 'test', scopes: ['stock:rw', 'pricing:rw', 'webhook:rw'] });
+    adminKey = await system.createKey({
+      name: 'ops',
+      env: 'test',
+      scopes: ['stock:rw', 'pricing:rw', 'webhook:rw'],
+    });
     const port = await freePort();
     webhook = await registerWebhook(system, adminKey.secret, `http://127.0.0.1:${port}/api/webhooks/keygate`);
     shop = await startStorefront({

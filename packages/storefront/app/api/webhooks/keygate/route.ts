@@ -4,7 +4,6 @@ import { CATALOG_TAG } from '../../../../src/lib/catalog.ts';
 import { changesCatalogue } from '../../../../src/lib/catalogue-events.ts';
 import { storefrontEnv } from '../../../../src/lib/env.ts';
 
-
 /** The most a delivery body may hold; commerce events are a few kilobytes. */
 const MAX_BODY_BYTES = 256 * 1024;
 
