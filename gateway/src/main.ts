@@ -5,6 +5,7 @@ import { type GatewayConfig, loadConfig } from './config.ts';
 import { createLogger, createStdoutDestination } from './http/logger.ts';
 import { startSweeper } from './keys/sweeper.ts';
 import { type OpenedGateway, openGateway } from './open-gateway.ts';
+import { describeRedisTarget } from './store/redis/target.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /** While shutting down, connections that went idle are closed this often. */
@@ -95,7 +96,9 @@ async function main(): Promise<void> {
   );
   server.on('listening', () => {
     const { port } = server.address() as AddressInfo;
-    const store = config.redisUrl ? `redis (prefix ${config.redisPrefix})` : config.databaseFile;
+    const store = config.redisUrl
+      ? `redis ${describeRedisTarget(config.redisUrl)} (prefix ${config.redisPrefix})`
+      : config.databaseFile;
     logger.info(
       { store, nodeFlags: process.execArgv },
       `keygate gateway listening on http://${config.host}:${port}`,

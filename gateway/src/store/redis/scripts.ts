@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.ts';
 
 /**
  * The Lua scripts of the Redis key store. Each runs atomically on the server (EVALSHA through
@@ -317,8 +317,17 @@ end
 return out
 `;
 
+/**
+ * CALL_BATCH for a Cluster: one call carries the operations of every slot its node serves (each
+ * operation touches one key, so no operation spans slots), hence one round trip per master touched.
+ * Script flags need Redis 7, which is why standalone keeps the plain script.
+ */
+const CALL_BATCH_CROSS_SLOT = `#!lua flags=allow-cross-slot-keys
+${CALL_BATCH}`;
+
 const SCRIPTS = {
   callBatch: CALL_BATCH,
+  callBatchCrossSlot: CALL_BATCH_CROSS_SLOT,
   commitChange: COMMIT_CHANGE,
   recordUsage: RECORD_USAGE,
   scanPage: SCAN_PAGE,
@@ -339,7 +348,7 @@ export type ScriptRunner = (...args: (string | number)[]) => Promise<unknown>;
 export type RedisScripts = Record<keyof typeof SCRIPTS, ScriptRunner>;
 
 /** Registers every script on the client (as `keygate<Name>` commands) and returns callers for them. */
-export function defineScripts(client: Redis): RedisScripts {
+export function defineScripts(client: RedisClient): RedisScripts {
   const entries = Object.entries(SCRIPTS).map(([name, lua]) => {
     const command = `keygate${name[0]!.toUpperCase()}${name.slice(1)}`;
     client.defineCommand(command, { lua });
