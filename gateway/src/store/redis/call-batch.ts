@@ -66,7 +66,8 @@ export function createRedisCallBatch(
     const args = operations.map((op) => op.arg);
     let reply: Promise<unknown>;
     try {
-      reply = run(operations.length, ...names, ...args);
+      // The Cluster script takes one routing key and every name in ARGV (see scripts.ts).
+      reply = nodeOf ? run(1, names[0]!, ...names, ...args) : run(operations.length, ...names, ...args);
     } catch (error) {
       reply = Promise.reject(error);
     }
