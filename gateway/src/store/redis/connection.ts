@@ -168,8 +168,10 @@ export function createRedisClient(
       ...base,
       sentinels: target.sentinels,
       name: target.name,
-      // Follow a switchover announced by the sentinels at once, not only once the old master drops.
-      failoverDetector: true,
+      // A master demoted by a switchover answers READONLY: reconnect, asking the sentinels for the
+      // new master (never re-sending the refused command). ioredis' failoverDetector is left off:
+      // a +switch-master arriving while reconnecting ended the connection for good in tests.
+      reconnectOnError: (error) => error.message.startsWith('READONLY'),
       sentinelRetryStrategy: (attempt) => reconnectDelayMs(attempt, options.maxReconnectDelayMs ?? 2000),
     });
   } else {
