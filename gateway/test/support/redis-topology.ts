@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+import { hashSlotOf } from '../../src/store/redis/keys.ts';
 import type { ClusterTarget, SentinelTarget } from '../../src/store/redis/target.ts';
 import { findRedisServer, freePort, pingOnce } from './redis-server.ts';
 
@@ -213,5 +214,26 @@ export async function startRedisSentinel(): Promise<TestTopology<SentinelTarget>
     await group.stopAll();
     rmSync(dir, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/**
+ * The node of `cluster` serving the slot of key name `name`, once every master's writes so far
+ * reached a replica (WAIT), so killing it loses nothing acknowledged.
+ */
+export async function masterOfSynced(
+  cluster: TestTopology<ClusterTarget>,
+  name: string,
+): Promise<TopologyNode> {
+  const client = new Cluster(cluster.target.clusterNodes, { lazyConnect: true });
+  try {
+    await client.connect();
+    await Promise.all(client.nodes('master').map((node) => node.call('WAIT', '1', '2000')));
+    const owner = client.slots[hashSlotOf(name)]?.[0];
+    const node = cluster.nodes.find((candidate) => `127.0.0.1:${candidate.port}` === owner);
+    if (!node) throw new Error(`no started node serves ${name} (${owner})`);
+    return node;
+  } finally {
+    client.disconnect();
   }
 }
