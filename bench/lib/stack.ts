@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { pingOnce } from '../../gateway/test/support/redis-server.ts';
+import { startRedisCluster } from '../../gateway/test/support/redis-topology.ts';
 import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
 
 /** A gateway process under test and what the bench expects of it. */
@@ -29,12 +30,15 @@ export interface Stack {
     memory: BenchGateway;
     memory100k: BenchGateway;
     redis: BenchGateway;
+    /** Redis mode on a 3-master Redis Cluster. */
+    cluster: BenchGateway;
     commerce: BenchGateway;
   };
   tokens: {
     memory: string;
     memory100k: string;
     redis: string;
+    cluster: string;
     commerceLive: string;
     commerceTest: string;
   };
@@ -126,6 +130,14 @@ async function startGateway(
   return { name, url, pid: child.process.pid ?? 0, expectedVerifications };
 }
 
+/** Stops of what `startStack` started outside the child-process set (the Redis Cluster). */
+const topologyStops: Array<() => Promise<void>> = [];
+
+/** Stops the Redis Cluster of the stack, if one was started. */
+export async function stopTopologies(): Promise<void> {
+  await Promise.all(topologyStops.splice(0).map((stop) => stop()));
+}
+
 /**
  * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), bare Express app,
  * redis-server, commerce (live, 10,000 products) and five gateways (policies off; memory mode with
@@ -138,11 +150,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const data = (name: string) => join(dir, name);
   log(`data in ${dir}`);
 
-  const [noopUrl, expressUrl, redisUrl] = await Promise.all([
+  const [noopUrl, expressUrl, redisUrl, cluster] = await Promise.all([
     startServer('noop-upstream', 'noop-upstream.ts'),
     startServer('bare-express', 'bare-express.ts'),
     startRedis(data('redis')),
+    // Stopped with the bench process (the topology kills its servers on exit).
+    startRedisCluster(),
   ]);
+  topologyStops.push(() => cluster.stop());
+  const clusterNodes = cluster.target.clusterNodes.map((node) => `${node.host}:${node.port}`).join(',');
   const [pipeUrl, signingPipeUrl, undiciPipeUrl, expressProxyUrl] = await Promise.all([
     startServer('pipe-proxy', 'pipe-proxy.ts', [noopUrl]),
     startServer('signing-pipe-proxy', 'signing-pipe-proxy.ts', [noopUrl]),
@@ -154,7 +170,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     `seeding commerce (${options.products} products) and keys (${options.largeKeyCount} in the largest store)`,
   );
   const commerceDb = data('commerce-live.db');
-  const [memoryKeys, largeKeys, commerceKeys, redisKeys] = await Promise.all([
+  const [memoryKeys, largeKeys, commerceKeys, redisKeys, clusterKeys] = await Promise.all([
     seedKeys([
       '--db',
       data('memory/gateway.db'),
@@ -173,6 +189,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ]),
     seedKeys(['--db', data('commerce-gw/gateway.db'), '--key', 'live', '--key', 'test']),
     seedKeys(['--redis', redisUrl, '--prefix', 'bench:', '--key', 'test']),
+    seedKeys(['--cluster', clusterNodes, '--prefix', 'bench:', '--key', 'test']),
     runToEnd('seed-commerce', NODE, [
       'commerce/src/seed-cli.ts',
       '--env',
@@ -199,7 +216,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     LOG_LEVEL: 'warn',
   });
   await waitForOk(commerceChild, `${commerceUrl}/healthz`);
-  const [policiesOff, memory, memory100k, redis, commerce] = await Promise.all([
+  const [policiesOff, memory, memory100k, redis, clusterGateway, commerce] = await Promise.all([
     startGateway(
       'gateway (policies off)',
       { ...toNoop, KEYGATE_DATA_DIR: data('off'), KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' },
@@ -216,6 +233,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     startGateway(
       'gateway (redis)',
       { ...toNoop, KEYGATE_DATA_DIR: data('redis-gw'), REDIS_URL: redisUrl, KEYGATE_REDIS_PREFIX: 'bench:' },
+      level,
+      1,
+    ),
+    startGateway(
+      'gateway (redis cluster)',
+      {
+        ...toNoop,
+        KEYGATE_DATA_DIR: data('cluster-gw'),
+        KEYGATE_REDIS_CLUSTER_NODES: clusterNodes,
+        KEYGATE_REDIS_PREFIX: 'bench:',
+      },
       level,
       1,
     ),
@@ -239,11 +267,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     undiciPipeUrl,
     expressProxyUrl,
     expressUrl,
-    gateways: { policiesOff, memory, memory100k, redis, commerce },
+    gateways: { policiesOff, memory, memory100k, redis, cluster: clusterGateway, commerce },
     tokens: {
       memory: memoryKeys.test!,
       memory100k: largeKeys.test!,
       redis: redisKeys.test!,
+      cluster: clusterKeys.test!,
       commerceLive: commerceKeys.live!,
       commerceTest: commerceKeys.test!,
     },
