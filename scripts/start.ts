@@ -6,14 +6,30 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { GATEWAY_NODE_FLAGS } from '../gateway/src/node-flags.ts';
+import { COMMERCE_NODE_FLAGS } from '../commerce/src/node-flags.ts';
+import { GATEWAY_MALLOC_ENV, GATEWAY_NODE_FLAGS } from '../gateway/src/node-flags.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Per-process settings must not leak from this shell into both commerce processes: live and test
 // each get their own port and database file, derived from COMMERCE_ENV.
 const { COMMERCE_DB_FILE: _dbFile, COMMERCE_PORT: _port, COMMERCE_ENV: _env, ...inherited } = process.env;
-const env = { ...inherited, KEYGATE_DATA_DIR: resolve(process.env.KEYGATE_DATA_DIR ?? 'data') };
-const gatewayPort = env.GATEWAY_PORT ?? '8080';
+const gatewayPort = inherited.GATEWAY_PORT || '8080';
+const livePort = inherited.COMMERCE_LIVE_PORT || '8081';
+const testPort = inherited.COMMERCE_TEST_PORT || '8082';
+// The ports given here are wired through (DESIGN.md, "Running it"): the gateway proxies to the
+// commerce ports started here and commerce trusts this gateway's keys, unless the operator named
+// other upstreams or another JWKS explicitly. Without this, a second keygate on other ports would
+// proxy to (and take its keys from) the first one on the default ports.
+const env = {
+  ...inherited,
+  KEYGATE_DATA_DIR: resolve(inherited.KEYGATE_DATA_DIR || 'data'),
+  GATEWAY_PORT: gatewayPort,
+  COMMERCE_LIVE_PORT: livePort,
+  COMMERCE_TEST_PORT: testPort,
+  KEYGATE_UPSTREAM_LIVE: inherited.KEYGATE_UPSTREAM_LIVE || `http://127.0.0.1:${livePort}`,
+  KEYGATE_UPSTREAM_TEST: inherited.KEYGATE_UPSTREAM_TEST || `http://127.0.0.1:${testPort}`,
+  KEYGATE_JWKS_URL: inherited.KEYGATE_JWKS_URL || `http://127.0.0.1:${gatewayPort}/.well-known/jwks.json`,
+};
 
 /** Newest modification time (ms) of the files under `dir`, skipping node_modules and dist. */
 function newestMtime(dir: string): number {
@@ -51,9 +67,25 @@ const services: Array<{
   env: Record<string, string>;
   nodeFlags?: readonly string[];
 }> = [
-  { name: 'commerce-live', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'live' } },
-  { name: 'commerce-test', script: 'commerce/src/main.ts', env: { COMMERCE_ENV: 'test' } },
-  { name: 'gateway', script: 'gateway/src/main.ts', env: {}, nodeFlags: GATEWAY_NODE_FLAGS },
+  {
+    name: 'commerce-live',
+    script: 'commerce/src/main.ts',
+    env: { COMMERCE_ENV: 'live' },
+    nodeFlags: COMMERCE_NODE_FLAGS,
+  },
+  {
+    name: 'commerce-test',
+    script: 'commerce/src/main.ts',
+    env: { COMMERCE_ENV: 'test' },
+    nodeFlags: COMMERCE_NODE_FLAGS,
+  },
+  // The allocator settings the container image sets too: glibc then gives freed memory back.
+  {
+    name: 'gateway',
+    script: 'gateway/src/main.ts',
+    env: { ...GATEWAY_MALLOC_ENV },
+    nodeFlags: GATEWAY_NODE_FLAGS,
+  },
 ];
 
 const children = new Map<string, ChildProcess>();

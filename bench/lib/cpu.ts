@@ -13,17 +13,24 @@ export function cpuMicros(pid: number, mainThreadOnly: boolean): number {
 }
 
 /**
- * Main-thread CPU a server spent per request during `run` (µs): Node serves every request on its
- * main thread, so this is what caps a proxy's throughput, and it is far steadier than rps on a
- * machine shared with other work. Null when the process is gone or the run served nothing.
+ * CPU time (µs, user + system, every thread) the processes `pids` spent per request during `run`:
+ * what a proxy costs the machine per request, its worker threads (identity signing) and, for Redis
+ * mode, the redis-server it needs included. Far steadier than rps on a machine shared with other
+ * work. Null when a process is gone or the run served nothing.
  */
-export async function mainThreadMicrosPerRequest<T extends { requests: number }>(
-  pid: number,
+export async function cpuMicrosPerRequest<T extends { requests: number }>(
+  pids: readonly number[],
   run: () => Promise<T>,
 ): Promise<{ result: T; micros: number | null }> {
-  const before = cpuMicros(pid, true);
+  const total = () => pids.reduce((sum, pid) => sum + cpuMicros(pid, false), 0);
+  const before = total();
   const result = await run();
-  const after = cpuMicros(pid, true);
+  let after: number;
+  try {
+    after = total();
+  } catch {
+    return { result, micros: null };
+  }
   return { result, micros: result.requests > 0 ? (after - before) / result.requests : null };
 }
 

@@ -69,6 +69,8 @@ export interface Target {
   pass: boolean;
   /** For a figure compared within each round: its lowest and highest round. */
   rounds?: { low: number; high: number };
+  /** For a CPU-per-request target: the rps ratio of the same two scenarios, shown beside it. */
+  rps?: Paired | null;
 }
 
 export function target(
@@ -120,15 +122,16 @@ export function collectFacts(settings: string, steal: string): RunFacts {
 
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 
-export function formatRow(label: string, connections: number, summary: Summary): string {
+export function formatRow(label: string, connections: number, summary: Summary, cpu: Paired | null): string {
   const spread = summary.rounds.map((rps) => Math.round(rps)).join(' / ');
   const errors = summary.errors > 0 ? ` **${summary.errors} errors**` : '';
-  return `| ${label} | ${connections} | ${Math.round(summary.rps)} | ${fixed(summary.p50Ms, 3)} | ${fixed(summary.p99Ms, 3)} | ${spread}${errors} |`;
+  const cpuCell = cpu === null ? '–' : fixed(cpu.value, 1);
+  return `| ${label} | ${connections} | ${cpuCell} | ${Math.round(summary.rps)} | ${fixed(summary.p50Ms, 3)} | ${fixed(summary.p99Ms, 3)} | ${spread}${errors} |`;
 }
 
 export const TABLE_HEAD = [
-  '| scenario | conns | rps (median) | p50 ms | p99 ms | rps per round |',
-  '|---|---:|---:|---:|---:|---|',
+  '| scenario | conns | CPU µs per request (median) | rps (median) | p50 ms | p99 ms | rps per round |',
+  '|---|---:|---:|---:|---:|---:|---|',
 ];
 
 /** A figure compared within each round, with its unit and its lowest and highest round. */
@@ -145,10 +148,14 @@ export function formatTarget(t: Target): string {
     ? formatPaired({ value: t.value, ...t.rounds }, digits, t.unit)
     : `${fixed(t.value, digits)}${t.unit ? ` ${t.unit}` : ''}`;
   const bound = `${t.op} ${fixed(t.bound, t.op === '=' ? 0 : 2)}${t.unit ? ` ${t.unit}` : ''}`;
-  return `| ${t.name} | ${value} | ${bound} | ${t.pass ? 'PASS' : 'MISS'} |`;
+  const rps = t.rps ? formatPaired(t.rps) : '–';
+  return `| ${t.name} | ${value} | ${bound} | ${t.pass ? 'PASS' : 'MISS'} | ${rps} |`;
 }
 
-export const TARGET_HEAD = ['| target | measured | bound | result |', '|---|---:|---:|---|'];
+export const TARGET_HEAD = [
+  '| target | measured: median (lowest to highest round) | bound | result | rps ratio beside it |',
+  '|---|---:|---:|---|---:|',
+];
 
 export function formatFacts(facts: RunFacts): string[] {
   return [
@@ -167,7 +174,9 @@ const INTRO = [
   '',
   'Written by `pnpm bench` (bench/run.ts): the newest run under "Latest", the one before it under',
   '"Previous". Figures are medians over interleaved rounds on one shared machine; compare ratios, not',
-  'absolute numbers across machines. Target ratios are taken within each round, then the median.',
+  'absolute numbers across machines. Target ratios are taken within each round, then the median;',
+  'ratio targets are judged on CPU per request (all threads of each proxy process, and redis-server',
+  'for Redis mode), with the rps ratio beside them.',
   '',
 ];
 

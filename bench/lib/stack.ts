@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
+import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
+import { GATEWAY_MALLOC_ENV, GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { pingOnce } from '../../gateway/test/support/redis-server.ts';
 import { startRedisCluster } from '../../gateway/test/support/redis-topology.ts';
 import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
@@ -24,9 +26,17 @@ export interface Stack {
   undiciPipeUrl: string;
   /** Express 5 + http-proxy-middleware alone, in front of the no-op upstream. */
   expressProxyUrl: string;
+  /** The peer: Fastify 5 + @fastify/reply-from + rate-limiter-flexible and a bearer check (signs and logs nothing). */
+  peerUrl: string;
+  /** The redis-server of Redis mode: its CPU counts with the Redis-mode gateway's. */
+  redisPid: number;
   expressUrl: string;
+  /** The commerce process (10,000 products) behind `gateways.commerce`. */
+  commercePid: number;
   gateways: {
     policiesOff: BenchGateway;
+    /** Policies off with KEYGATE_IDENTITY_BINDING=request: one assertion signed per request. */
+    policiesOffRequest: BenchGateway;
     memory: BenchGateway;
     memory100k: BenchGateway;
     redis: BenchGateway;
@@ -35,6 +45,7 @@ export interface Stack {
     commerce: BenchGateway;
   };
   tokens: {
+    peer: string;
     memory: string;
     memory100k: string;
     redis: string;
@@ -55,6 +66,8 @@ export interface StackOptions {
 }
 
 const NODE = process.execPath;
+/** Commerce runs with its production Node flags (commerce/src/node-flags.ts). */
+export const COMMERCE_NODE_ARGS = COMMERCE_NODE_FLAGS;
 
 /** Process id of every server the bench started, by origin (`http://127.0.0.1:PORT`). */
 const pidsByOrigin = new Map<string, number>();
@@ -65,16 +78,21 @@ export function pidOf(url: string): number | undefined {
 }
 
 /** `node bench/servers/<script> PORT …` once it answers. */
-async function startServer(name: string, script: string, args: string[] = []): Promise<string> {
+async function startServer(
+  name: string,
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<string> {
   const port = await freePort();
-  const child = startChild(name, NODE, [join('bench/servers', script), String(port), ...args]);
+  const child = startChild(name, NODE, [join('bench/servers', script), String(port), ...args], env);
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(child, `${url}/healthz`);
   if (child.process.pid) pidsByOrigin.set(url, child.process.pid);
   return url;
 }
 
-async function startRedis(dir: string): Promise<string> {
+async function startRedis(dir: string): Promise<{ url: string; pid: number }> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const args = [
@@ -93,19 +111,19 @@ async function startRedis(dir: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.process.exitCode !== null) break;
-    if (await pingOnce(port)) return `redis://127.0.0.1:${port}`;
+    if (await pingOnce(port)) return { url: `redis://127.0.0.1:${port}`, pid: child.process.pid ?? 0 };
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`redis-server did not start:\n${child.output()}`);
 }
 
 /** Runs bench/setup/seed-keys.ts and returns the tokens it created, by environment. */
-async function seedKeys(args: string[]): Promise<Record<string, string>> {
+export async function seedKeys(args: string[]): Promise<Record<string, string>> {
   const out = await runToEnd('seed-keys', NODE, ['bench/setup/seed-keys.ts', ...args]);
   return (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { tokens: Record<string, string> }).tokens;
 }
 
-async function startGateway(
+export async function startGateway(
   name: string,
   env: Record<string, string>,
   logLevel: string,
@@ -121,7 +139,14 @@ async function startGateway(
     name,
     NODE,
     [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'gateway/src/main.ts'],
-    { GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: logLevel, ...env },
+    // The allocator settings of the container image, so the RSS figures are the image's.
+    {
+      ...GATEWAY_MALLOC_ENV,
+      GATEWAY_PORT: String(port),
+      GATEWAY_HOST: '127.0.0.1',
+      LOG_LEVEL: logLevel,
+      ...env,
+    },
     `${dataDir}.log`,
   );
   const url = `http://127.0.0.1:${port}`;
@@ -139,10 +164,10 @@ export async function stopTopologies(): Promise<void> {
 }
 
 /**
- * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), bare Express app,
- * redis-server, commerce (live, 10,000 products) and five gateways (policies off; memory mode with
- * 100 and with 100k keys; Redis mode; memory mode in front of commerce, live keys to commerce, test
- * keys to bare Express).
+ * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), the Fastify peer, bare
+ * Express app, redis-server, commerce (live, 10,000 products) and six gateways (policies off, in the
+ * default key binding and in request binding; memory mode with 100 and with 100k keys; Redis mode;
+ * memory mode in front of commerce, live keys to commerce, test keys to bare Express).
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { log } = options;
@@ -150,7 +175,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const data = (name: string) => join(dir, name);
   log(`data in ${dir}`);
 
-  const [noopUrl, expressUrl, redisUrl, cluster] = await Promise.all([
+  const peerToken = `peer_${randomBytes(24).toString('base64url')}`;
+  const [noopUrl, expressUrl, redisServer, cluster] = await Promise.all([
     startServer('noop-upstream', 'noop-upstream.ts'),
     startServer('bare-express', 'bare-express.ts'),
     startRedis(data('redis')),
@@ -159,11 +185,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ]);
   topologyStops.push(() => cluster.stop());
   const clusterNodes = cluster.target.clusterNodes.map((node) => `${node.host}:${node.port}`).join(',');
-  const [pipeUrl, signingPipeUrl, undiciPipeUrl, expressProxyUrl] = await Promise.all([
+  const redisUrl = redisServer.url;
+  const [pipeUrl, signingPipeUrl, undiciPipeUrl, expressProxyUrl, peerUrl] = await Promise.all([
     startServer('pipe-proxy', 'pipe-proxy.ts', [noopUrl]),
     startServer('signing-pipe-proxy', 'signing-pipe-proxy.ts', [noopUrl]),
     startServer('undici-pipe-proxy', 'undici-pipe-proxy.ts', [noopUrl]),
     startServer('express-hpm-proxy', 'express-hpm-proxy.ts', [noopUrl]),
+    startServer('fastify-peer', 'fastify-peer.ts', [noopUrl], { BENCH_PEER_TOKEN: peerToken }),
   ]);
 
   log(
@@ -207,7 +235,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const [commercePort, commerceGatewayPort] = await Promise.all([freePort(), freePort()]);
   const commerceUrl = `http://127.0.0.1:${commercePort}`;
   // Commerce fetches the gateway's JWKS on its first request, so it can start before the gateway.
-  const commerceChild = startChild('commerce', NODE, ['commerce/src/main.ts'], {
+  const commerceChild = startChild('commerce', NODE, [...COMMERCE_NODE_ARGS, 'commerce/src/main.ts'], {
     COMMERCE_ENV: 'live',
     COMMERCE_PORT: String(commercePort),
     COMMERCE_DB_FILE: commerceDb,
@@ -216,49 +244,57 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     LOG_LEVEL: 'warn',
   });
   await waitForOk(commerceChild, `${commerceUrl}/healthz`);
-  const [policiesOff, memory, memory100k, redis, clusterGateway, commerce] = await Promise.all([
-    startGateway(
-      'gateway (policies off)',
-      { ...toNoop, KEYGATE_DATA_DIR: data('off'), KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' },
-      level,
-      0,
-    ),
-    startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level, 1),
-    startGateway(
-      'gateway (memory, 100k keys)',
-      { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') },
-      level,
-      1,
-    ),
-    startGateway(
-      'gateway (redis)',
-      { ...toNoop, KEYGATE_DATA_DIR: data('redis-gw'), REDIS_URL: redisUrl, KEYGATE_REDIS_PREFIX: 'bench:' },
-      level,
-      1,
-    ),
-    startGateway(
-      'gateway (redis cluster)',
-      {
-        ...toNoop,
-        KEYGATE_DATA_DIR: data('cluster-gw'),
-        KEYGATE_REDIS_CLUSTER_NODES: clusterNodes,
-        KEYGATE_REDIS_PREFIX: 'bench:',
-      },
-      level,
-      1,
-    ),
-    startGateway(
-      'gateway (commerce)',
-      {
-        KEYGATE_DATA_DIR: data('commerce-gw'),
-        KEYGATE_UPSTREAM_LIVE: commerceUrl,
-        KEYGATE_UPSTREAM_TEST: expressUrl,
-      },
-      level,
-      2,
-      commerceGatewayPort,
-    ),
-  ]);
+  const off = { ...toNoop, KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' };
+  const [policiesOff, policiesOffRequest, memory, memory100k, redis, clusterGateway, commerce] =
+    await Promise.all([
+      startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level, 0),
+      startGateway(
+        'gateway (policies off, request binding)',
+        { ...off, KEYGATE_DATA_DIR: data('off-request'), KEYGATE_IDENTITY_BINDING: 'request' },
+        level,
+        0,
+      ),
+      startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level, 1),
+      startGateway(
+        'gateway (memory, 100k keys)',
+        { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') },
+        level,
+        1,
+      ),
+      startGateway(
+        'gateway (redis)',
+        {
+          ...toNoop,
+          KEYGATE_DATA_DIR: data('redis-gw'),
+          REDIS_URL: redisUrl,
+          KEYGATE_REDIS_PREFIX: 'bench:',
+        },
+        level,
+        1,
+      ),
+      startGateway(
+        'gateway (redis cluster)',
+        {
+          ...toNoop,
+          KEYGATE_DATA_DIR: data('cluster-gw'),
+          KEYGATE_REDIS_CLUSTER_NODES: clusterNodes,
+          KEYGATE_REDIS_PREFIX: 'bench:',
+        },
+        level,
+        1,
+      ),
+      startGateway(
+        'gateway (commerce)',
+        {
+          KEYGATE_DATA_DIR: data('commerce-gw'),
+          KEYGATE_UPSTREAM_LIVE: commerceUrl,
+          KEYGATE_UPSTREAM_TEST: expressUrl,
+        },
+        level,
+        2,
+        commerceGatewayPort,
+      ),
+    ]);
 
   return {
     noopUrl,
@@ -266,9 +302,21 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     signingPipeUrl,
     undiciPipeUrl,
     expressProxyUrl,
+    peerUrl,
+    redisPid: redisServer.pid,
     expressUrl,
-    gateways: { policiesOff, memory, memory100k, redis, cluster: clusterGateway, commerce },
+    commercePid: commerceChild.process.pid ?? 0,
+    gateways: {
+      policiesOff,
+      policiesOffRequest,
+      memory,
+      memory100k,
+      redis,
+      cluster: clusterGateway,
+      commerce,
+    },
     tokens: {
+      peer: peerToken,
       memory: memoryKeys.test!,
       memory100k: largeKeys.test!,
       redis: redisKeys.test!,

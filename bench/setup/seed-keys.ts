@@ -22,7 +22,8 @@ import type { KeyStore } from '../../gateway/src/store/store.ts';
 
 /** Far above anything wrk can send in a minute on one machine. */
 const LOAD_KEY_RATE_LIMIT = 1_000_000_000;
-const SCOPES = ['article:r'];
+// pricing:r: the commerce bench reads a customer's pricing (#24).
+const SCOPES = ['article:r', 'pricing:r'];
 const FILLERS_PER_TRANSACTION = 10_000;
 /** Rows per INSERT statement, well below SQLite's bound on bound parameters. */
 const ROWS_PER_INSERT = 200;

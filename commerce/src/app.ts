@@ -14,6 +14,8 @@ import { createHttpMetrics } from './http/metrics.ts';
 import { trackRequests } from './http/request-context.ts';
 import { createOrderRouter } from './orders/order-routes.ts';
 import { createPriceRouter } from './prices/price-routes.ts';
+import { createEventStreamRouter } from './sandbox/event-stream-routes.ts';
+import { createResetRouter } from './sandbox/reset-routes.ts';
 import { createServices, type WebhookAppOptions } from './services.ts';
 import { createStockRouter } from './stock/stock-routes.ts';
 import { createEndpointRouter } from './webhooks/endpoint-routes.ts';
@@ -35,6 +37,8 @@ export interface AppDeps {
   webhooks?: WebhookAppOptions;
   /** Wraps the transactional outbox (tests use it to inject failures). */
   wrapOutbox?: (outbox: EventOutbox) => EventOutbox;
+  /** How often (ms) the sandbox's event stream reads the outbox (default 250). */
+  eventStreamPollMs?: number;
 }
 
 /** Refuses a request body that is not JSON (415) before any parser or route sees it. */
@@ -80,7 +84,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(createOrderRouter(services.orders));
   app.use(createCustomerRouter({ store: services.catalogStore, customers: services.customers, clock }));
   app.use(createPriceRouter(services.prices));
-  app.use(createEndpointRouter(services.endpoints));
+  app.use(createEndpointRouter(services.endpoints, services.events));
+  app.use(createResetRouter({ db, environment }));
+  app.use(createEventStreamRouter({ db, environment, pollMs: deps.eventStreamPollMs }));
   app.use(createGraphqlRouter({ catalog: services.catalog, logger }));
   app.use(answerRouteNotFound);
   app.use(handleErrors(logger));

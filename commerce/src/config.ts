@@ -18,6 +18,8 @@ import {
  * - KEYGATE_JWKS_URL       http://127.0.0.1:8080/.well-known/jwks.json (fetched lazily)
  * - COMMERCE_AUDIENCE      commerce
  * - LOG_LEVEL              info (fatal, error, warn, info, debug, trace, silent)
+ * - COMMERCE_SHUTDOWN_GRACE_MS  10000 (on SIGTERM, in-flight requests get this long; a second
+ *                               signal exits at once)
  * Webhooks (see src/webhooks/retry-policy.ts for the rules):
  * - KEYGATE_WEBHOOKS_ALLOW_PRIVATE           false; true lets endpoints be loopback/private addresses
  * - COMMERCE_WEBHOOK_RETRY_SCHEDULE          0,5,300,1800,7200,18000,36000,36000 (seconds before each
@@ -40,6 +42,8 @@ export interface CommerceConfig {
   jwks: { kind: 'file'; path: string } | { kind: 'url'; url: URL };
   audience: string;
   logLevel: LogLevel;
+  /** On SIGTERM/SIGINT, in-flight requests get this long before connections are cut. */
+  shutdownGraceMs: number;
   webhooks: WebhookConfig;
 }
 
@@ -101,6 +105,7 @@ const EnvSchema = z.object({
     .default('http://127.0.0.1:8080/.well-known/jwks.json'),
   COMMERCE_AUDIENCE: z.string().default('commerce'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  COMMERCE_SHUTDOWN_GRACE_MS: positiveInt(3_600_000).default(10_000),
   KEYGATE_WEBHOOKS_ALLOW_PRIVATE: BooleanSchema.default(false),
   COMMERCE_WEBHOOK_RETRY_SCHEDULE: RetryScheduleSchema.default([...DEFAULT_RETRY_SCHEDULE_SECONDS]),
   COMMERCE_WEBHOOK_JITTER: z.coerce
@@ -152,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
       : { kind: 'url' as const, url: new URL(e.KEYGATE_JWKS_URL) },
     audience: e.COMMERCE_AUDIENCE,
     logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.COMMERCE_SHUTDOWN_GRACE_MS,
     webhooks: Object.freeze({
       allowPrivateAddresses: e.KEYGATE_WEBHOOKS_ALLOW_PRIVATE,
       retryScheduleMs: e.COMMERCE_WEBHOOK_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),

@@ -18,6 +18,11 @@ import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.ts';
 
 /** The only place that reads process.env, opens sockets and exits. */
 
+/** Exit status for a signal, as a shell reports it (128 + its number). */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+/** Past the grace period, how long the rest of the shutdown may take before the process exits anyway. */
+const SHUTDOWN_OVERRUN_MS = 3_000;
+
 function exitWithConfigError(message: string): never {
   process.stderr.write(`config error: ${message}\n`);
   process.exit(1);
@@ -129,7 +134,11 @@ function main(): void {
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator does not want to wait for in-flight work.
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(SIGNAL_EXIT[signal as keyof typeof SIGNAL_EXIT] ?? 1);
+    }
     stopping = true;
     log.info({ signal }, 'shutting down');
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -137,9 +146,16 @@ function main(): void {
     Promise.all([stopped, worker.stop(), retention.stop()]).then(() => {
       db.close();
       log.info('stopped');
+      process.exit(0);
     });
     server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs).unref();
+    // Whatever still holds the process past the grace period (a stuck worker, a stalled stdout)
+    // must not keep a commerce with a closed listener alive.
+    setTimeout(() => {
+      log.error('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + SHUTDOWN_OVERRUN_MS).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

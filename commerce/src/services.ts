@@ -12,6 +12,8 @@ import { createOrderService } from './orders/order-service.ts';
 import { createSqliteOrderStore } from './orders/sqlite-order-store.ts';
 import { createPriceService } from './prices/price-service.ts';
 import { createSqlitePriceStore } from './prices/sqlite-price-store.ts';
+import { createEventCapture } from './sandbox/event-capture.ts';
+import { createEventTrigger } from './sandbox/trigger-event.ts';
 import { createSqliteStockStore } from './stock/sqlite-stock-store.ts';
 import { createStockService } from './stock/stock-service.ts';
 import { createEndpointService } from './webhooks/endpoint-service.ts';
@@ -45,8 +47,10 @@ export function createServices(deps: ServiceDeps) {
   const notify = deps.webhooks?.notify ?? (() => {});
   const atomically = createAtomically(db);
   const baseOutbox = createSqliteOutbox(db, { environment: deps.environment, clock, onRecorded: notify });
-  const outbox = deps.wrapOutbox ? deps.wrapOutbox(baseOutbox) : baseOutbox;
-  const catalogStore = createSqliteCatalogStore(db.orm);
+  // The sandbox's event trigger learns the ids of the events its changes emit through the capture.
+  const capture = createEventCapture(deps.wrapOutbox ? deps.wrapOutbox(baseOutbox) : baseOutbox);
+  const { outbox } = capture;
+  const catalogStore = createSqliteCatalogStore(db);
   const catalog = createCatalogService({ store: catalogStore, clock });
   const cartStore = createSqliteCartStore(db);
   const carts = createCartService({
@@ -57,34 +61,50 @@ export function createServices(deps: ServiceDeps) {
     newCartId: () => createRandomId('crt'),
   });
   const stockStore = createSqliteStockStore(db);
+  const stock = createStockService({ store: stockStore, outbox, atomically });
+  const orders = createOrderService({
+    orders: createSqliteOrderStore(db),
+    carts,
+    cartStore,
+    stock: stockStore,
+    outbox,
+    atomically,
+    clock,
+    newOrderId: () => createRandomId('ord'),
+  });
+  const customers = createCustomerService({
+    store: createSqliteCustomerStore(db),
+    outbox,
+    atomically,
+    clock,
+    newCustomerId: () => createRandomId('cus'),
+  });
+  const prices = createPriceService({
+    store: createSqlitePriceStore(db),
+    catalog: catalogStore,
+    outbox,
+    atomically,
+    newPriceId: () => createRandomId('prc'),
+  });
   return {
     catalogStore,
     catalog,
     carts,
-    stock: createStockService({ store: stockStore, outbox, atomically }),
-    orders: createOrderService({
-      orders: createSqliteOrderStore(db),
+    stock,
+    orders,
+    customers,
+    prices,
+    events: createEventTrigger({
+      environment: deps.environment,
+      capture,
+      atomically,
+      catalogStore,
       carts,
-      cartStore,
-      stock: stockStore,
-      outbox,
-      atomically,
+      orders,
+      stock,
+      customers,
+      prices,
       clock,
-      newOrderId: () => createRandomId('ord'),
-    }),
-    customers: createCustomerService({
-      store: createSqliteCustomerStore(db),
-      outbox,
-      atomically,
-      clock,
-      newCustomerId: () => createRandomId('cus'),
-    }),
-    prices: createPriceService({
-      store: createSqlitePriceStore(db),
-      catalog: catalogStore,
-      outbox,
-      atomically,
-      newPriceId: () => createRandomId('prc'),
     }),
     endpoints: createEndpointService({
       store: createSqliteEndpointStore(db),

@@ -14,10 +14,12 @@ import {
 } from './data-plane/data-plane.ts';
 import { createGatewayListener, type GatewayListener } from './data-plane/gateway-listener.ts';
 import { createKeyCheck } from './data-plane/key-check.ts';
+import { createStreamWatch, type StreamWatch } from './data-plane/stream-watch.ts';
 import { createUpstreamPipe } from './data-plane/upstream-pipe.ts';
 import { createDocsRouter } from './docs/docs-router.ts';
 import { createErrorHandler, notFound } from './http/error-handler.ts';
 import { createLogger } from './http/logger.ts';
+import { assertionSigningOf, createAssertionCache } from './identity/assertion-cache.ts';
 import { createJwksHandler } from './identity/jwks-route.ts';
 import type { KeyEvents } from './keys/events.ts';
 import type { SecretHasher } from './keys/hasher.ts';
@@ -116,6 +118,15 @@ export function createApp(deps: AppDeps): GatewayApp {
     signer: deps.signer,
     timeoutMs: config.upstreamTimeoutMs,
     connectionsPerUpstream: config.upstreamConnections,
+    bodyLimits: {
+      maxBytes: config.bufferedBodyMaxBytes,
+      timeoutMs: config.bodyTimeoutMs,
+      minBytesPerSecond: config.bodyMinBytesPerSecond,
+    },
+    assertions:
+      config.identityBinding === 'key'
+        ? createAssertionCache(assertionSigningOf(deps.signer), config.cacheMaxEntries)
+        : null,
     metrics,
     logger,
   });
@@ -143,10 +154,13 @@ export function createApp(deps: AppDeps): GatewayApp {
         trustedProxies,
         clock,
         logger,
+        sign: (identity, audience) => deps.signer.sign(identity, audience),
       }),
     );
   }
   let proxied: Parameters<typeof createGatewayListener>[0]['proxied'];
+  /** Watches stream routes' answers (policies on). */
+  let streams: StreamWatch | undefined;
   /** Set when the key pipeline runs (policies on): policies off writes no access lines. */
   let flushAccessLog = () => {};
   if (config.policies === 'off') {
@@ -162,10 +176,18 @@ export function createApp(deps: AppDeps): GatewayApp {
       reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
       clock,
       logger,
+      upstreamTimeoutMs: config.upstreamTimeoutMs,
     });
     const observer = createCallObserver({ metrics, recorder, logger, clock });
     flushAccessLog = observer.flush;
-    proxied = createProxiedHandler({ keyCheck, observer, pipe });
+    streams = createStreamWatch({ verifier, events: deps.events });
+    proxied = createProxiedHandler({
+      keyCheck,
+      observer,
+      pipe,
+      streams,
+      keyMaxConcurrent: config.keyMaxConcurrent,
+    });
     app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
@@ -183,6 +205,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     async close() {
       flushAccessLog();
       stopResets?.();
+      streams?.close();
       verifier.close();
       await recorder.close();
       pipe.close();

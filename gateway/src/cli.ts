@@ -1,4 +1,6 @@
+#!/usr/bin/env node
 import { userInfo } from 'node:os';
+import { createInterface } from 'node:readline/promises';
 import { text } from 'node:stream/consumers';
 import { runCli } from './cli/run-cli.ts';
 
@@ -21,4 +23,14 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   readStdin: () => text(process.stdin),
+  readLine: process.stdin.isTTY
+    ? async (question) => {
+        const terminal = createInterface({ input: process.stdin, output: process.stderr });
+        try {
+          return await terminal.question(question);
+        } finally {
+          terminal.close();
+        }
+      }
+    : undefined,
 });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { isAddressOrCidr } from './auth/ip-rules.ts';
+import { parseTagKey } from './keys/secret-tag.ts';
 import { applyUpstreamOverrides, type RouteTable, RouteTableSchema } from './routes/route-table.ts';
 import { RedisEnvSchema, type RedisTarget, redisTargetOf } from './store/redis/target.ts';
 
@@ -44,6 +45,23 @@ const EnvSchema = z.object({
     .refine((list) => list.every(isAddressOrCidr), 'must be a comma list of IP addresses or CIDR ranges'),
   KEYGATE_IDENTITY_KEY_FILE: z.string().min(1).optional(),
   KEYGATE_IDENTITY_PRIVATE_JWK: z.string().optional(),
+  KEYGATE_SECRET_TAG_KEY: z
+    .string()
+    .optional()
+    .refine(
+      (text) => text === undefined || parseTagKey(text) !== null,
+      'must be base64url (or base64) of at least 32 random bytes',
+    ),
+  KEYGATE_SECRET_TAG_KEY_FILE: z.string().min(1).optional(),
+  KEYGATE_IDENTITY_BINDING: z
+    .enum(['key', 'request'], { error: "must be 'key' or 'request'" })
+    .default('key'),
+  KEYGATE_IDENTITY_TTL_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .pipe(z.number().min(10, 'must be at least 10 seconds').max(300, 'must be at most 300 seconds'))
+    .default(60),
   KEYGATE_EXPIRY_REMINDER_DAYS: z
     .string()
     .default('7,1')
@@ -62,6 +80,11 @@ const EnvSchema = z.object({
   KEYGATE_MAX_CONCURRENT_VERIFICATIONS: positiveInt(2 * availableParallelism()),
   KEYGATE_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
   KEYGATE_UPSTREAM_CONNECTIONS: positiveInt(256),
+  KEYGATE_KEY_MAX_CONCURRENT: positiveInt(32),
+  KEYGATE_REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  KEYGATE_BODY_TIMEOUT_MS: positiveInt(10_000),
+  KEYGATE_BODY_MIN_BYTES_PER_SECOND: positiveInt(1024),
+  KEYGATE_BUFFERED_BODY_MAX_BYTES: positiveInt(64 * 1024),
   KEYGATE_CACHE_MAX_ENTRIES: positiveInt(100_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   KEYGATE_REDIS_PREFIX: z
@@ -130,6 +153,21 @@ export interface GatewayConfig {
   identityKeyFile: string;
   /** From KEYGATE_IDENTITY_PRIVATE_JWK; wins over the key file. */
   identityPrivateJwk: JWK | null;
+  /**
+   * The key of the secrets' fast tags (keys/secret-tag.ts), from KEYGATE_SECRET_TAG_KEY; wins over
+   * the key file. Every instance sharing a store (and the CLI) needs the same one.
+   */
+  secretTagKey: Buffer | null;
+  /** `${dataDir}/secret-tag-key`, created on first start when no key is configured. */
+  secretTagKeyFile: string;
+  /**
+   * `key`: one assertion per (key, secret, key version, environment, audience), reused until less
+   * than half its life is left; `request`: one per request, bound to its method, path and request id.
+   * See docs/identity-binding.md for the trade-off.
+   */
+  identityBinding: 'key' | 'request';
+  /** Lifetime of an identity assertion (`exp` − `iat`), 10–300 s. */
+  identityTtlSeconds: number;
   /** Reminder lead times in days, largest first. */
   expiryReminderDays: number[];
   maxOverlapDays: number;
@@ -144,6 +182,19 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   /** Connections kept open to each upstream URL at most; calls beyond wait for one. */
   upstreamConnections: number;
+  /**
+   * Proxied requests one key may have in flight on this instance; beyond it 429
+   * TOO_MANY_CONCURRENT_REQUESTS. Below `upstreamConnections`, so one key never holds the whole pool.
+   */
+  keyMaxConcurrent: number;
+  /** A request (head and body) must have arrived in full within this long (node's requestTimeout), else 408. */
+  requestTimeoutMs: number;
+  /** A body read before it goes upstream must arrive within this long at most, else 408. */
+  bodyTimeoutMs: number;
+  /** ... and within one second plus its length at this rate (bytes per second), whichever is sooner. */
+  bodyMinBytesPerSecond: number;
+  /** Bodies with a Content-Length up to this are read in full before an upstream connection is taken. */
+  bufferedBodyMaxBytes: number;
   cacheMaxEntries: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /**
@@ -266,6 +317,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     trustedProxies: vars.KEYGATE_TRUSTED_PROXIES,
     identityKeyFile: resolve(vars.KEYGATE_IDENTITY_KEY_FILE ?? join(dataDir, 'identity-key.json')),
     identityPrivateJwk: jwk,
+    secretTagKey: vars.KEYGATE_SECRET_TAG_KEY === undefined ? null : parseTagKey(vars.KEYGATE_SECRET_TAG_KEY),
+    secretTagKeyFile: resolve(vars.KEYGATE_SECRET_TAG_KEY_FILE ?? join(dataDir, 'secret-tag-key')),
+    identityBinding: vars.KEYGATE_IDENTITY_BINDING,
+    identityTtlSeconds: vars.KEYGATE_IDENTITY_TTL_SECONDS,
     expiryReminderDays: vars.KEYGATE_EXPIRY_REMINDER_DAYS,
     maxOverlapDays: vars.KEYGATE_MAX_OVERLAP_DAYS,
     defaultRateLimitPerMinute: vars.KEYGATE_DEFAULT_RATE_LIMIT,
@@ -275,6 +330,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     maxConcurrentVerifications: vars.KEYGATE_MAX_CONCURRENT_VERIFICATIONS,
     upstreamTimeoutMs: vars.KEYGATE_UPSTREAM_TIMEOUT_MS,
     upstreamConnections: vars.KEYGATE_UPSTREAM_CONNECTIONS,
+    keyMaxConcurrent: vars.KEYGATE_KEY_MAX_CONCURRENT,
+    requestTimeoutMs: vars.KEYGATE_REQUEST_TIMEOUT_MS,
+    bodyTimeoutMs: vars.KEYGATE_BODY_TIMEOUT_MS,
+    bodyMinBytesPerSecond: vars.KEYGATE_BODY_MIN_BYTES_PER_SECOND,
+    bufferedBodyMaxBytes: vars.KEYGATE_BUFFERED_BODY_MAX_BYTES,
     cacheMaxEntries: vars.KEYGATE_CACHE_MAX_ENTRIES,
     logLevel: vars.LOG_LEVEL,
     redisUrl: redisTargetOf(redis.data),

@@ -5,9 +5,16 @@ import { type GatewayConfig, loadConfig } from './config.ts';
 import { createLogger, createStdoutDestination } from './http/logger.ts';
 import { startSweeper } from './keys/sweeper.ts';
 import { type OpenedGateway, openGateway } from './open-gateway.ts';
+import { releaseStartupGarbage } from './ops/heap.ts';
 import { describeRedisTarget } from './store/redis/target.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
+/**
+ * Past the grace period, how long closing the store (a flush to Redis, its QUIT) may still take
+ * before the process exits anyway: a Redis that died or froze mid-shutdown must not keep a gateway
+ * with a closed listener alive.
+ */
+const SHUTDOWN_OVERRUN_MS = 3_000;
 /** While shutting down, connections that went idle are closed this often. */
 const IDLE_SWEEP_MS = 100;
 
@@ -86,11 +93,16 @@ async function main(): Promise<void> {
     onError: (error) => logger.error({ err: error }, 'key sweep failed'),
   });
 
+  releaseStartupGarbage();
   const server = gateway.app.listen(config.port, config.host);
   // Idle keep-alive connections outlive the load balancer's own idle timeout, so the balancer never
   // reuses a socket the gateway is closing; headers must arrive within a slightly longer bound.
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   server.headersTimeout = config.keepAliveTimeoutMs + 1000;
+  // A request must arrive in full within this bound (node's own default is 300 s): a body trickled
+  // a byte a second would otherwise hold its socket, and a streamed body its upstream connection,
+  // for five minutes. Bodies read before going upstream have their own, tighter deadline.
+  server.requestTimeout = config.requestTimeoutMs;
   server.on('error', (error) =>
     fail(`gateway error: cannot listen on ${config.host}:${config.port} (${error.message})`),
   );
@@ -107,10 +119,20 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
+  const shutdown = async (signal: keyof typeof SIGNAL_EXIT) => {
+    if (stopping) {
+      // A second signal: the operator does not want to wait for in-flight work.
+      logger.warn({ signal }, 'second signal: exiting now');
+      flushLog();
+      process.exit(SIGNAL_EXIT[signal]);
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    setTimeout(() => {
+      logger.error({ overrunMs: SHUTDOWN_OVERRUN_MS }, 'shutdown did not finish in time: exiting');
+      flushLog();
+      process.exit(1);
+    }, config.shutdownGraceMs + SHUTDOWN_OVERRUN_MS).unref();
     stopSweeper();
     try {
       await shutDown(server, opened, config.shutdownGraceMs);
@@ -119,6 +141,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     logger.info('stopped');
+    flushLog();
     process.exit(0);
   };
   onSignal = (signal) => void shutdown(signal);

@@ -6,6 +6,7 @@ import { loadIdentityKey } from './identity/identity-key.ts';
 import { createGatewayIdentitySigner } from './identity/identity-signer.ts';
 import { createArgon2Hasher } from './keys/hasher.ts';
 import { createKeyService, type KeyService } from './keys/key-service.ts';
+import { createSecretTagger, loadTagKey } from './keys/secret-tag.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
 import { type GatewayBackend, openGatewayBackend } from './store/open-backend.ts';
 
@@ -66,9 +67,10 @@ export async function openGateway(
       privateJwk: config.identityPrivateJwk,
       keyFile: config.identityKeyFile,
     });
-    const signer = createGatewayIdentitySigner({ privateJwk });
+    const signer = createGatewayIdentitySigner({ privateJwk, ttlSeconds: config.identityTtlSeconds });
     signer.warmUp();
-    const hasher = createArgon2Hasher();
+    const tagKey = await loadTagKey({ key: config.secretTagKey, keyFile: config.secretTagKeyFile });
+    const hasher = createArgon2Hasher({}, createSecretTagger(tagKey));
     const { store, events } = backend;
     const keyService = createKeyService({
       store,

@@ -57,6 +57,7 @@ export function makeSecret(keyId: string, over: Partial<SecretRecord> = {}): Sec
     lookup,
     prefix: `kg_live_${lookup}`,
     hash: '$argon2id$v=19$m=19456,t=2,p=1$fake',
+    tag: null,
     createdAt: iso(0),
     closesAt: null,
     closedAt: null,
@@ -215,6 +216,33 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         assert.deepEqual(await store.findByLookup(secret.lookup), { key, secret });
       });
 
+      it('keeps a secret’s tag beside its hash, and sets one later for a secret stored without', async () => {
+        const key = makeKey();
+        const tagged = makeSecret(key.id, { tag: 'kid1.taggedmac' });
+        const untagged = makeSecret(key.id, { createdAt: iso(1000) });
+        await store.commitChange({
+          key,
+          expectedVersion: null,
+          secrets: [tagged, untagged],
+          activity: makeActivity(key),
+        });
+        assert.equal((await store.findByLookup(tagged.lookup))?.secret.tag, 'kid1.taggedmac');
+        assert.equal((await store.findByLookup(untagged.lookup))?.secret.tag, null);
+        await store.setSecretTag(untagged, 'kid1.latermac');
+        await store.setSecretTag({ id: 'sec_missing', keyId: key.id }, 'kid1.nothing');
+        assert.equal((await store.findByLookup(untagged.lookup))?.secret.tag, 'kid1.latermac');
+        assert.deepEqual(
+          (await store.listSecrets(key.id)).map((secret) => secret.tag),
+          ['kid1.latermac', 'kid1.taggedmac'],
+        );
+        // A later change carrying the secret as it was read before (closing it) keeps the tag.
+        const closed = { ...untagged, closedAt: iso(2000), closedReason: 'manual' as const };
+        assert.equal(await store.commitChange(update(key, {}, [closed])), true);
+        const after = await store.findByLookup(untagged.lookup);
+        assert.equal(after?.secret.closedAt, iso(2000));
+        assert.equal(after?.secret.tag, 'kid1.latermac');
+      });
+
       it('lists keys newest first and filters by environment and status', async () => {
         const a = (await seedKey(store, { createdAt: iso(0), environment: 'live' })).key;
         const b = (await seedKey(store, { createdAt: iso(1000), environment: 'test' })).key;
@@ -293,6 +321,65 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         }
         return { key, other };
       }
+
+      it('appends an entry about no key (a sandbox reset): listed overall and by environment', async () => {
+        const { key } = await seedKey(store, { environment: 'test' });
+        const entry = {
+          id: uid('act'),
+          keyId: null,
+          environment: 'test' as const,
+          action: 'sandbox.reset' as const,
+          actor: { type: 'admin' as const, id: 'adm_000001' },
+          at: iso(10 * 60_000),
+          sourceIp: '127.0.0.1',
+          before: null,
+          after: null,
+          details: { upstreams: ['commerce'] },
+        };
+        await store.appendActivity(entry);
+        assert.deepEqual((await store.listActivity({})).items[0], entry);
+        assert.deepEqual((await store.listActivity({ environment: 'test' })).items[0], entry);
+        assert.deepEqual((await store.listActivity({ action: 'sandbox.reset' })).items, [entry]);
+        assert.deepEqual(
+          (await store.listActivity({ keyId: key.id })).items.map((e) => e.action),
+          ['key.created'],
+        );
+        assert.deepEqual((await store.listActivity({ environment: 'live' })).items.length, 0);
+      });
+
+      it('pages an entry about no key in its place among the keys’ entries, overall and by environment', async () => {
+        await seedActivity();
+        const reset = {
+          id: uid('act'),
+          keyId: null,
+          environment: 'live' as const,
+          action: 'sandbox.reset' as const,
+          actor: { type: 'admin' as const, id: 'adm_000001' },
+          at: iso(3 * 60_000 + 30_000),
+          sourceIp: '127.0.0.1',
+          before: null,
+          after: null,
+          details: { upstreams: [] },
+        };
+        await store.appendActivity(reset);
+        for (const filter of [{}, { environment: 'live' as const }]) {
+          const walked: ActivityEntry[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await store.listActivity({ ...filter, limit: 2, cursor });
+            walked.push(...page.items);
+            cursor = page.nextCursor ?? undefined;
+          } while (cursor);
+          const all = (await store.listActivity({ ...filter, limit: 100 })).items;
+          assert.deepEqual(walked, all);
+          assert.equal(walked.filter((entry) => entry.id === reset.id).length, 1);
+          const at = walked.map((entry) => entry.at);
+          assert.deepEqual(at, [...at].sort().reverse());
+          const position = walked.findIndex((entry) => entry.id === reset.id);
+          assert.equal(walked[position - 1]?.at, iso(4 * 60_000));
+          assert.equal(walked[position + 1]?.at, iso(3 * 60_000));
+        }
+      });
 
       it('lists entries newest first with the fields as written', async () => {
         const { key } = await seedKey(store);
@@ -450,6 +537,24 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         const ranged = await store.queryLogs({ keyId: key.id, from: iso(1000), to: iso(3000) });
         assert.equal(ranged.items.length, 2);
         assert.deepEqual((await store.queryLogs({ keyId: 'key_other' })).items, []);
+      });
+
+      it('keeps the bodies of a line that has them (test keys), and none on a line without', async () => {
+        const { key, secret } = await seedKey(store);
+        const withBodies = {
+          ...logLine(key, secret.id, 1000),
+          bodies: {
+            request: { contentType: 'application/json', text: '{"qty":1}', truncated: false },
+            response: { contentType: 'text/plain; charset=utf-8', text: 'ok…', truncated: true },
+          },
+        };
+        const withNone = { ...logLine(key, secret.id, 2000), bodies: { request: null, response: null } };
+        const plain = logLine(key, secret.id, 3000);
+        await store.appendLogs([withBodies, plain, withNone]);
+        await store.appendLogs([withBodies]);
+        const page = await store.queryLogs({ keyId: key.id });
+        assert.deepEqual(page.items, [plain, withNone, withBodies]);
+        assert.equal('bodies' in page.items[0]!, false);
       });
 
       it('prunes lines older than a time and says how many went', async () => {

@@ -174,25 +174,31 @@ describe('the typed client (@keygate/client) against the real gateway and commer
     assert.deepEqual(notices, [{ kind: 'key-expiry', expiresOn: isoDay(3), daysLeft: 4 }]);
   });
 
-  describe('over the rate limit', () => {
+  describe('over the rate limit (a test key forcing it with Keygate-Test-Scenario: rate-limited)', () => {
     let secret: string;
+    const forced = { headers: { 'Keygate-Test-Scenario': 'rate-limited' } };
 
     before(async () => {
       ({ secret } = await system.createKey({
-        name: 'tiny',
-        env: 'live',
+        name: 'sandbox',
+        env: 'test',
         scopes: ['article:r', 'order:rw'],
         extra: ['--rate-limit', '2'],
       }));
+      // The forced refusals leave the real budget alone: a plain call still passes afterwards.
       const client = clientFor(secret);
-      for (let i = 0; i < 2; i++) assert.equal((await client.GET('/v2/channels')).response.status, 200);
-      assert.deepEqual([client.rateLimit?.limit, client.rateLimit?.remaining], [2, 0]);
+      assert.equal((await client.GET('/v2/channels')).response.status, 200);
+      assert.deepEqual([client.rateLimit?.limit, client.rateLimit?.remaining], [2, 1]);
     });
 
     it('never retries a POST: one request, and the 429 comes back as a typed problem', async () => {
       const counter = countingFetch();
       const delays: number[] = [];
-      const client = clientFor(secret, { fetch: counter.fetch, sleep: async (ms) => void delays.push(ms) });
+      const client = clientFor(secret, {
+        ...forced,
+        fetch: counter.fetch,
+        sleep: async (ms) => void delays.push(ms),
+      });
       const { error, response } = await client.POST('/v2/carts', { body: { channel: 'WEB_DE' } });
       assert.equal(response.status, 429);
       assert.equal(error?.code, 'RATE_LIMITED');
@@ -202,7 +208,7 @@ describe('the typed client (@keygate/client) against the real gateway and commer
     });
 
     it('with retries off, surfaces Retry-After on the problem and the rate-limit state', async () => {
-      const client = clientFor(secret, { retry: false });
+      const client = clientFor(secret, { ...forced, retry: false });
       const { error, response } = await client.GET('/v2/channels');
       assert.equal(error?.code, 'RATE_LIMITED');
       assert.equal(String(error?.retryAfter), response.headers.get('retry-after'));
@@ -215,6 +221,7 @@ describe('the typed client (@keygate/client) against the real gateway and commer
       const delays: number[] = [];
       // The window is a minute long: the injected sleep records the wait instead of sleeping it.
       const client = clientFor(secret, {
+        ...forced,
         fetch: counter.fetch,
         sleep: async (ms) => void delays.push(ms),
         retry: { maxRetries: 2, maxWaitSeconds: 600 },

@@ -6,7 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { generateIdentityKeyPair } from '@keygate/identity';
 import { parse as parseYaml } from 'yaml';
-import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
+import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
+import {
+  GATEWAY_MALLOC_ENV,
+  GATEWAY_MEMORY_LIMIT_MIB,
+  GATEWAY_NODE_FLAGS,
+} from '../../gateway/src/node-flags.ts';
 import { ROOT, runNode, tempDir } from '../support/processes.ts';
 
 type Yaml = string | number | boolean | null | Yaml[] | { [key: string]: Yaml };
@@ -17,6 +22,8 @@ interface Run {
   stderr: string;
 }
 
+/** A secret tag key every gateway replica must share (base64 of 32 bytes). */
+const SECRET_TAG_KEY = Buffer.alloc(32, 7).toString('base64');
 const SERVICES = ['redis', 'gateway-1', 'gateway-2', 'lb', 'commerce-live', 'commerce-test'];
 /** The optional `cluster` profile (docker-compose 1.x lists them always, 2.x only with the profile). */
 const CLUSTER_SERVICES = ['redis-node-1', 'redis-node-2', 'redis-node-3', 'redis-cluster-init'];
@@ -24,9 +31,12 @@ const withoutProfiles = (names: string[]) => names.filter((name) => !CLUSTER_SER
 /** Variables the compose file reads; cleared so the operator's shell can't change what is tested. */
 const COMPOSE_VARIABLES = [
   'KEYGATE_IDENTITY_PRIVATE_JWK',
+  'KEYGATE_SECRET_TAG_KEY',
   'KEYGATE_PORT',
   'KEYGATE_LB_ADDRESS',
   'KEYGATE_SUBNET',
+  'KEYGATE_IDENTITY_BINDING',
+  'KEYGATE_IDENTITY_TTL_SECONDS',
 ];
 
 function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
@@ -63,6 +73,16 @@ const portsOf = (service: Service, name: string) =>
     const { published, target } = asMap(port, `${name} port`);
     return { published: Number(published), target: Number(target) };
   });
+
+/** A compose memory size in MiB: v1 prints it as written (`384m`), v2 in bytes. */
+function mebibytesOf(value: Yaml | undefined, what: string): number {
+  const match = /^(\d+)([kmg]?)b?$/i.exec(String(value ?? ''));
+  assert.ok(match, `${what}: no memory size (${String(value)})`);
+  const scale = { '': 1 / 2 ** 20, k: 1 / 1024, m: 1, g: 1024 }[
+    match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'
+  ];
+  return Number(match[1]) * scale;
+}
 
 /** `source:target` of each mount (v1 prints `source:target:mode`, v2 a mapping). */
 const mountsOf = (service: Service) =>
@@ -118,7 +138,7 @@ describe('docker-compose.yml', () => {
   describe('with a shared identity key in the environment', () => {
     let services: Record<string, Service> = {};
     before(async () => {
-      services = await loadServices();
+      services = await loadServices({ KEYGATE_SECRET_TAG_KEY: SECRET_TAG_KEY });
     });
 
     it('validates and defines redis, two gateways, the load balancer and both commerce services', async () => {
@@ -146,7 +166,7 @@ describe('docker-compose.yml', () => {
       for (const name of gatewayNames(services)) assert.equal(services[name]!.ports, undefined, name);
     });
 
-    it('gives every gateway the same Redis, upstreams and identity key, trusting only lb', () => {
+    it('gives every gateway the same Redis, upstreams, identity and secret tag keys, trusting only lb', () => {
       const lbAddress = asMap(
         asMap(services.lb!.networks, 'lb.networks').keygate,
         'lb on keygate',
@@ -157,6 +177,7 @@ describe('docker-compose.yml', () => {
         assert.equal(env.REDIS_URL, 'redis://redis:6379', name);
         assert.equal(env.KEYGATE_REDIS_CLUSTER_NODES ?? '', '', name);
         assert.equal(env.KEYGATE_IDENTITY_PRIVATE_JWK, privateJwk, name);
+        assert.equal(env.KEYGATE_SECRET_TAG_KEY, SECRET_TAG_KEY, name);
         assert.equal(env.KEYGATE_UPSTREAM_LIVE, 'http://commerce-live:8081', name);
         assert.equal(env.KEYGATE_UPSTREAM_TEST, 'http://commerce-test:8082', name);
         assert.equal(env.KEYGATE_TRUSTED_PROXIES, lbAddress, name);
@@ -202,6 +223,17 @@ describe('docker-compose.yml', () => {
       }
     });
 
+    it('limits each gateway container to the memory an instance was measured to need', () => {
+      for (const name of gatewayNames(services)) {
+        assert.equal(mebibytesOf(services[name]!.mem_limit, `${name}.mem_limit`), GATEWAY_MEMORY_LIMIT_MIB);
+      }
+      // The limit sits above V8's own heap limit, so a heap that outgrows it stops with V8's
+      // out-of-memory error instead of a silent kill by the kernel.
+      const oldSpace = GATEWAY_NODE_FLAGS.find((flag) => flag.startsWith('--max-old-space-size='));
+      assert.ok(oldSpace, 'the gateway runs with a heap limit');
+      assert.ok(Number(oldSpace.split('=')[1]) < GATEWAY_MEMORY_LIMIT_MIB);
+    });
+
     it('has nginx balance over exactly the gateway services, forwarding the client address', () => {
       const nginx = readFileSync(resolve(ROOT, 'deploy/nginx.conf'), 'utf8');
       const servers = [...nginx.matchAll(/^\s*server\s+([\w.-]+):8080\b/gm)].map((match) => match[1]);
@@ -209,6 +241,32 @@ describe('docker-compose.yml', () => {
       assert.match(nginx, /^\s*keepalive\s+\d+;/m);
       assert.match(nginx, /proxy_set_header\s+X-Forwarded-For\s+\$proxy_add_x_forwarded_for;/);
       assert.match(nginx, /^\s*listen\s+8080;/m);
+    });
+  });
+
+  describe('with KEYGATE_IDENTITY_BINDING and KEYGATE_IDENTITY_TTL_SECONDS', () => {
+    it('binds assertions to the key for 60 s in every gateway unless told, and passes request binding on', async () => {
+      const defaults = await loadServices({});
+      const request = await loadServices({
+        KEYGATE_IDENTITY_BINDING: 'request',
+        KEYGATE_IDENTITY_TTL_SECONDS: '30',
+      });
+      for (const name of gatewayNames(defaults)) {
+        const env = environmentOf(defaults[name]!, name);
+        assert.deepEqual(
+          [env.KEYGATE_IDENTITY_BINDING, String(env.KEYGATE_IDENTITY_TTL_SECONDS)],
+          ['key', '60'],
+          name,
+        );
+      }
+      for (const name of gatewayNames(request)) {
+        const env = environmentOf(request[name]!, name);
+        assert.deepEqual(
+          [env.KEYGATE_IDENTITY_BINDING, String(env.KEYGATE_IDENTITY_TTL_SECONDS)],
+          ['request', '30'],
+          name,
+        );
+      }
     });
   });
 
@@ -245,11 +303,22 @@ describe('the container images', () => {
         assert.match(dockerfile(), /^HEALTHCHECK\s/m);
         const command = /^CMD\s+(\[.*\])\s*$/m.exec(dockerfile());
         assert.ok(command, 'exec-form CMD');
-        // The gateway runs with the Node flags of gateway/src/node-flags.ts, as `pnpm start` does.
-        const flags = service === 'gateway' ? GATEWAY_NODE_FLAGS : [];
+        // Each service runs with the Node flags of its src/node-flags.ts, as `pnpm start` does.
+        const flags = service === 'gateway' ? GATEWAY_NODE_FLAGS : COMMERCE_NODE_FLAGS;
         assert.deepEqual(JSON.parse(command[1]!), ['node', ...flags, `${service}/src/main.ts`]);
         assert.ok(existsSync(resolve(ROOT, service, 'src/main.ts')));
       });
+
+      if (service === 'gateway') {
+        it("sets glibc's allocator as the bench measured it (GATEWAY_MALLOC_ENV)", () => {
+          const env = [...dockerfile().matchAll(/^ENV\s+((?:.*\\\n)*.*)$/gm)]
+            .map((match) => match[1])
+            .join(' ');
+          for (const [name, value] of Object.entries(GATEWAY_MALLOC_ENV)) {
+            assert.match(env, new RegExp(`(^|\\s)${name}=${value}(\\s|$)`), `ENV ${name}=${value}`);
+          }
+        });
+      }
     });
   }
 

@@ -190,6 +190,11 @@ describe('the OpenAPI document against the running system', function () {
       const cart = await call('createCart', 201, { body: { channel: 'WEB_DE', customerId } });
       const params = { id: String(cart.id) };
       await call('addCartItem', 200, { params, body: { sku, qty: 2 } });
+      await call('updateCartItem', 200, { params: { ...params, sku }, body: { qty: 3 } });
+      await call('updateCartItem', 422, { params: { ...params, sku }, body: { qty: 0 } });
+      await call('removeCartItem', 404, { params: { ...params, sku: 'KG-00010' } });
+      await call('addCartItem', 200, { params, body: { sku: 'KG-00010', qty: 1 } });
+      await call('removeCartItem', 200, { params: { ...params, sku: 'KG-00010' } });
       await call('getCart', 200, { params });
       const order = await call('checkoutCart', 201, { params });
       await call('getOrder', 200, { params: { id: String(order.id) } });
@@ -282,6 +287,49 @@ describe('the OpenAPI document against the running system', function () {
       await call('resendWebhookDelivery', 404, { params: { id: 'nothing' } });
       await call('getWebhookEndpoint', 404, { params: { id: 'whe_nothing' } });
       await call('deleteWebhookEndpoint', 204, { params });
+    });
+  });
+
+  describe('the sandbox (a test key)', () => {
+    let testKey: string;
+    before(async () => {
+      testKey = (await system.createKey({ name: 'sandbox', env: 'test', scopes: ['webhook:rw'] })).secret;
+    });
+
+    it('triggers an event, refused to a live key and for an unknown type', async () => {
+      const triggered = await call('triggerWebhookEvent', 200, {
+        key: testKey,
+        body: { type: 'order.created' },
+      });
+      assert.match(String(triggered.eventId), /^evt_/);
+      await call('triggerWebhookEvent', 403, { body: { type: 'order.created' } });
+      await call('triggerWebhookEvent', 422, { key: testKey, body: { type: 'order.exploded' } });
+    });
+
+    it('streams the events as the document describes, refused to a live key', async () => {
+      const { path } = checker.operation('streamWebhookEvents');
+      const controller = new AbortController();
+      const res = await system.call(testKey, path, { signal: controller.signal });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const triggered = await system.call(testKey, '/v2/webhooks/events:trigger', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ type: 'stock.updated' }),
+      });
+      const { eventId } = (await triggered.json()) as { eventId: string };
+      let text = '';
+      while (!text.includes(`id: ${eventId}\n`) || !text.endsWith('\n\n')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      controller.abort();
+      assert.equal(res.status, 200);
+      assert.deepEqual(
+        checker.check('streamWebhookEvents', { status: res.status, headers: res.headers, text }),
+        [],
+      );
+      await call('streamWebhookEvents', 403);
     });
   });
 

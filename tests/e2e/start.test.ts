@@ -3,24 +3,28 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
-import { freePort, ROOT, tempDir, waitForOk } from '../support/processes.ts';
+import { freePort, ROOT, runNode, tempDir, waitForOk } from '../support/processes.ts';
 import { waitUntil } from '../support/traffic.ts';
 
 describe('pnpm start', () => {
   it('starts the gateway and both commerce services, and Ctrl-C stops them all', async () => {
     const dir = tempDir();
     const [gatewayPort, livePort, testPort] = [await freePort(), await freePort(), await freePort()];
+    // No KEYGATE_UPSTREAM_* or KEYGATE_JWKS_URL: `pnpm start` must wire its own ports through.
+    const {
+      KEYGATE_UPSTREAM_LIVE: _live,
+      KEYGATE_UPSTREAM_TEST: _test,
+      KEYGATE_JWKS_URL: _jwks,
+      ...inherited
+    } = process.env;
     const child = spawn(process.execPath, [resolve(ROOT, 'scripts/start.ts')], {
       cwd: ROOT,
       env: {
-        ...process.env,
+        ...inherited,
         KEYGATE_DATA_DIR: dir.path,
         GATEWAY_PORT: String(gatewayPort),
         COMMERCE_LIVE_PORT: String(livePort),
         COMMERCE_TEST_PORT: String(testPort),
-        KEYGATE_UPSTREAM_LIVE: `http://127.0.0.1:${livePort}`,
-        KEYGATE_UPSTREAM_TEST: `http://127.0.0.1:${testPort}`,
-        KEYGATE_JWKS_URL: `http://127.0.0.1:${gatewayPort}/.well-known/jwks.json`,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -47,6 +51,21 @@ describe('pnpm start', () => {
       const listening = output.split('\n').find((line) => line.includes('keygate gateway listening'))!;
       const fields = JSON.parse(listening.slice(listening.indexOf('{'))) as { nodeFlags?: string[] };
       assert.deepEqual(fields.nodeFlags, [...GATEWAY_NODE_FLAGS]);
+      // A proxied call reaches commerce on the ports given, and commerce trusts this gateway's
+      // signature (its JWKS fetched from GATEWAY_PORT, not 8080): both environments answer 200.
+      for (const environment of ['live', 'test'] as const) {
+        const created = await runNode(
+          'gateway/src/cli.ts',
+          ['keys', 'create', '--name', environment, '--env', environment, '--scopes', 'article:r', '--json'],
+          { KEYGATE_DATA_DIR: dir.path },
+        );
+        assert.equal(created.code, 0, created.stderr);
+        const { secret } = JSON.parse(created.stdout) as { secret: string };
+        const res = await fetch(`http://127.0.0.1:${gatewayPort}/v2/channels`, {
+          headers: { Authorization: `Bearer ${secret}` },
+        });
+        assert.equal(res.status, 200, `${environment}: ${await res.text()}`);
+      }
     } finally {
       child.kill('SIGINT');
     }

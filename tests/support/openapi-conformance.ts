@@ -177,6 +177,10 @@ function checkResponse(
       ...problems,
       `content type ${type || '(none)'} is not documented (${Object.keys(content).join(', ')})`,
     ];
+  // A documented text body (the sandbox's event stream) is checked as the string it is.
+  if (type.startsWith('text/')) {
+    return [...problems, ...validate(asNode(media).schema, response.text).map((error) => `body ${error}`)];
+  }
   let body: unknown;
   try {
     body = JSON.parse(response.text);

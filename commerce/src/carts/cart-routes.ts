@@ -1,4 +1,4 @@
-import { AddItemSchema, CreateCartSchema } from '@keygate/contracts/commerce';
+import { AddItemSchema, CreateCartSchema, UpdateItemSchema } from '@keygate/contracts/commerce';
 import { requireScope } from '@keygate/identity';
 import { Router } from 'express';
 import { presentPrice } from '../catalog/present.ts';
@@ -6,7 +6,7 @@ import { callerKeyId } from '../http/params.ts';
 import { parseInput } from '../http/validate.ts';
 import type { CartService, CartView } from './cart-service.ts';
 
-export { AddItemSchema, CreateCartSchema };
+export { AddItemSchema, CreateCartSchema, UpdateItemSchema };
 
 /** The JSON shape of a cart; money in integer minor units of `currency`, never floats. */
 export function presentCart(view: CartView) {
@@ -33,7 +33,7 @@ export function presentCart(view: CartView) {
   };
 }
 
-/** Cart routes: create (order:rw), add items (order:rw), read (order:r); a cart is its key's only. */
+/** Cart routes: create, add, change and remove items (order:rw), read (order:r); a cart is its key's only. */
 export function createCartRouter(carts: CartService): Router {
   const router = Router();
 
@@ -47,6 +47,17 @@ export function createCartRouter(carts: CartService): Router {
   router.post('/v2/carts/:id/items', requireScope('order:rw'), (req, res) => {
     const body = parseInput(AddItemSchema, req.body, 'body');
     res.json(presentCart(carts.addItem(String(req.params.id), callerKeyId(req), body)));
+  });
+
+  router.patch('/v2/carts/:id/items/:sku', requireScope('order:rw'), (req, res) => {
+    const body = parseInput(UpdateItemSchema, req.body, 'body');
+    const { id, sku } = req.params;
+    res.json(presentCart(carts.setItemQuantity(String(id), callerKeyId(req), String(sku), body.qty)));
+  });
+
+  router.delete('/v2/carts/:id/items/:sku', requireScope('order:rw'), (req, res) => {
+    const { id, sku } = req.params;
+    res.json(presentCart(carts.removeItem(String(id), callerKeyId(req), String(sku))));
   });
 
   router.get('/v2/carts/:id', requireScope('order:r'), (req, res) => {

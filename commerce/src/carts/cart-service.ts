@@ -50,6 +50,13 @@ export interface CartService {
    * failure, pricing included, leaves the cart unchanged (CART_NOT_FOUND for another key's cart).
    */
   addItem(cartId: string, keyId: string, item: { sku: string; qty: number }): CartView;
+  /**
+   * Sets the quantity of the cart's line for `sku` (CART_LINE_NOT_FOUND when the cart has none),
+   * checked like an add (stock, line limit); a refusal leaves the cart unchanged.
+   */
+  setItemQuantity(cartId: string, keyId: string, sku: string, qty: number): CartView;
+  /** Removes the cart's line for `sku` (CART_LINE_NOT_FOUND when the cart has none). */
+  removeItem(cartId: string, keyId: string, sku: string): CartView;
 }
 
 export function createCartService(deps: {
@@ -86,6 +93,33 @@ export function createCartService(deps: {
     });
     const totals = sumSplits(views.flatMap((v) => (v.total ? [v.total] : [])));
     return { cart, context, lines: views, totals: { ...totals, currency: context.channel.currency } };
+  }
+
+  /** The product of the cart's line for `sku`; runs inside the caller's transaction. */
+  function findLineProduct(cart: CartRecord, sku: string) {
+    const product = catalogStore.findProductBySku(sku);
+    const line = product && carts.listLines(cart.id).find((l) => l.productId === product.id);
+    if (!product || !line) {
+      throw new CommerceError('CART_LINE_NOT_FOUND', `Cart ${cart.id} has no line for ${sku}.`);
+    }
+    return product;
+  }
+
+  /** Sets a line's quantity to `qty`; runs inside the caller's transaction, so any throw rolls back. */
+  function setQuantityAtomically(cart: CartRecord, sku: string, qty: number): void {
+    assertOpen(cart);
+    const product = findLineProduct(cart, sku);
+    const { available } = product.stock;
+    if (qty > available) {
+      throw new CommerceError(
+        'INSUFFICIENT_STOCK',
+        `Only ${available} of ${sku} available; the line would need ${qty}.`,
+        { available, requested: qty },
+      );
+    }
+    const at = clock().toISOString();
+    carts.saveLine(cart.id, product.id, qty, at);
+    carts.touchCart(cart.id, at);
   }
 
   /** Checks and saves the line; runs inside the caller's transaction, so any throw rolls back. */
@@ -156,6 +190,22 @@ export function createCartService(deps: {
     addItem(cartId, keyId, item) {
       return carts.atomically(() => {
         addItemAtomically(findOwnCart(cartId, keyId), item.sku, item.qty);
+        return priceCart(findOwnCart(cartId, keyId));
+      });
+    },
+    setItemQuantity(cartId, keyId, sku, qty) {
+      return carts.atomically(() => {
+        setQuantityAtomically(findOwnCart(cartId, keyId), sku, qty);
+        return priceCart(findOwnCart(cartId, keyId));
+      });
+    },
+    removeItem(cartId, keyId, sku) {
+      return carts.atomically(() => {
+        const cart = findOwnCart(cartId, keyId);
+        assertOpen(cart);
+        const product = findLineProduct(cart, sku);
+        carts.deleteLine(cart.id, product.id);
+        carts.touchCart(cart.id, clock().toISOString());
         return priceCart(findOwnCart(cartId, keyId));
       });
     },

@@ -30,6 +30,8 @@ export interface CartStore {
   listLines(cartId: string): CartLineRecord[];
   /** Sets the quantity of the cart's line for a product, creating the line if needed. */
   saveLine(cartId: string, productId: string, qty: number, at: string): void;
+  /** Deletes the cart's line for a product; false when there was none. */
+  deleteLine(cartId: string, productId: string): boolean;
   /** Sets the cart's updatedAt. */
   touchCart(cartId: string, at: string): void;
   /** Marks an open cart checked out; false when it already was. */

@@ -28,6 +28,13 @@ export function createSqliteCartStore(db: CommerceDatabase): CartStore {
         .onConflictDoUpdate({ target: [cartLines.cartId, cartLines.productId], set: { qty } })
         .run();
     },
+    deleteLine(cartId, productId) {
+      const result = orm
+        .delete(cartLines)
+        .where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)))
+        .run();
+      return result.changes === 1;
+    },
     touchCart(cartId, at) {
       orm.update(carts).set({ updatedAt: at }).where(eq(carts.id, cartId)).run();
     },

@@ -45,6 +45,7 @@ export function createCatalogRouter(catalog: CatalogService): Router {
       channelCode: headers['x-channel'],
       customerId: query.customer ?? null,
       inStock: query.inStock ?? null,
+      search: query.q ?? null,
       limit: query.limit,
       cursor: query.cursor ?? null,
     });

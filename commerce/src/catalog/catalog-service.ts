@@ -31,6 +31,8 @@ export interface ListProductsInput {
   channelCode: string;
   customerId: string | null;
   inStock: boolean | null;
+  /** Text the name or SKU must contain (any case); null: no search. */
+  search: string | null;
   limit: number;
   cursor: string | null;
 }
@@ -113,6 +115,7 @@ export function createCatalogService(deps: { store: CatalogStore; clock: () => D
         at: context.at,
         afterSku,
         inStock: input.inStock,
+        search: input.search,
         limit: input.limit + 1,
       });
       const page = rows.slice(0, input.limit);

@@ -27,8 +27,16 @@ export interface CatalogStore {
   listProductsByIds(ids: readonly string[]): StockedProduct[];
   /** Every price row of these products in this channel. */
   listPrices(channelCode: string, productIds: readonly string[]): PriceRow[];
-  /** Products with an agreement row for the customer or a tier row for the tier, by SKU. */
-  listProductsPricedFor(customerId: string, tier: string): StockedProduct[];
-  /** Every price row, in every channel, of the products `listProductsPricedFor` returns. */
-  listPricesOfProductsPricedFor(customerId: string, tier: string): PriceRow[];
+  /**
+   * Up to `limit` products with an agreement row for the customer or a tier row for the tier,
+   * ordered by SKU, after `afterSku`, with their stock.
+   */
+  listProductsPricedFor(query: {
+    customerId: string;
+    tier: string;
+    afterSku: string | null;
+    limit: number;
+  }): StockedProduct[];
+  /** Every price row, in every channel, of these products. */
+  listPricesOfProducts(productIds: readonly string[]): PriceRow[];
 }

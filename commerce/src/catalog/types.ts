@@ -52,5 +52,7 @@ export interface ProductPageQuery {
   afterSku: string | null;
   /** true: available > 0 only; false: available = 0 only; null: both. */
   inStock: boolean | null;
+  /** Only products whose name or SKU contains this text (any case); null: all. */
+  search: string | null;
   limit: number;
 }

@@ -5,6 +5,7 @@ import {
   priceEntry,
 } from '../catalog/catalog-service.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
+import { decodeCursor, encodeCursor } from '../catalog/cursor.ts';
 import type { Channel, Customer, PriceRow, StockedProduct } from '../catalog/types.ts';
 import { CommerceError } from '../errors.ts';
 import { isValidAt, type ResolvedPrice } from '../pricing/resolve-price.ts';
@@ -32,30 +33,44 @@ export interface EffectivePriceView {
 
 export interface CustomerPricing {
   customer: Customer;
+  /** Opaque cursor of the next page of products, or null on the last page. */
+  nextCursor: string | null;
   agreements: AgreementView[];
   /** Per channel: the products with agreement or tier prices for this customer, priced at qty 1. */
   channels: { channel: Channel; prices: EffectivePriceView[] }[];
 }
 
 /**
- * A customer's pricing overview in a fixed number of queries: customer, channels, VAT rates,
- * the products with agreement/tier rows for them, and those products' price rows.
+ * One page of a customer's pricing overview (the products with agreement or tier rows for them,
+ * by SKU) in a fixed number of queries: customer, channels, VAT rates, the page's products and
+ * their price rows. Agreements and prices are those of the page's products.
  */
 export function getCustomerPricing(
   deps: { store: CatalogStore; clock: () => Date },
   customerId: string,
+  page: { limit: number; cursor: string | null } = { limit: 50, cursor: null },
 ): CustomerPricing {
+  const afterSku = page.cursor === null ? null : decodeCursor(page.cursor);
   const { store } = deps;
   const customer = store.findCustomer(customerId);
   if (!customer) throw new CommerceError('CUSTOMER_NOT_FOUND', `There is no customer ${customerId}.`);
   const at = deps.clock();
   const channels = store.listChannels();
   const vat = store.listAllVatRates();
-  const products = store.listProductsPricedFor(customer.id, customer.tier);
-  const rows = store.listPricesOfProductsPricedFor(customer.id, customer.tier);
+  const found = store.listProductsPricedFor({
+    customerId: customer.id,
+    tier: customer.tier,
+    afterSku,
+    limit: page.limit + 1,
+  });
+  const products = found.slice(0, page.limit);
+  const last = products.at(-1);
+  const nextCursor = found.length > page.limit && last ? encodeCursor(last.sku) : null;
+  const rows = store.listPricesOfProducts(products.map((p) => p.id));
   const byChannel = Map.groupBy(rows, (r) => r.channelCode);
   return {
     customer,
+    nextCursor,
     agreements: listAgreements(customer, rows, products, channels, at),
     channels: channels.map((channel) => {
       const context: PricingContext = {

@@ -1,4 +1,8 @@
-import { CreateCustomerSchema, UpdateCustomerSchema } from '@keygate/contracts/commerce';
+import {
+  CreateCustomerSchema,
+  CustomerPricingQuerySchema,
+  UpdateCustomerSchema,
+} from '@keygate/contracts/commerce';
 import { requireScope } from '@keygate/identity';
 import { Router } from 'express';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
@@ -7,7 +11,7 @@ import { parseInput } from '../http/validate.ts';
 import { getCustomerPricing } from './customer-pricing.ts';
 import type { CustomerService } from './customer-service.ts';
 
-export { CreateCustomerSchema, UpdateCustomerSchema };
+export { CreateCustomerSchema, CustomerPricingQuerySchema, UpdateCustomerSchema };
 
 /**
  * Customer routes: POST /v2/customers and PATCH /v2/customers/{id} (customer:rw),
@@ -32,7 +36,11 @@ export function createCustomerRouter(deps: {
     res.json(deps.customers.updateCustomer(String(req.params.id), body));
   });
   router.get('/v2/customers/:id/pricing', requireScope('pricing:r'), (req, res) => {
-    const pricing = getCustomerPricing(deps, String(req.params.id));
+    const query = parseInput(CustomerPricingQuerySchema, req.query, 'query');
+    const pricing = getCustomerPricing(deps, String(req.params.id), {
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
     res.json({
       customer: pricing.customer,
       agreements: pricing.agreements,
@@ -42,6 +50,7 @@ export function createCustomerRouter(deps: {
         pricesIncludeVat: channel.pricesIncludeVat,
         prices: prices.map((p) => ({ sku: p.sku, name: p.name, ...presentPrice(p.price) })),
       })),
+      nextCursor: pricing.nextCursor,
     });
   });
   return router;

@@ -105,6 +105,8 @@ export const prices = sqliteTable(
   (t) => [
     index('prices_channel_product_idx').on(t.channelCode, t.productId),
     index('prices_customer_idx').on(t.customerId),
+    // Customer pricing pages find the products with a tier's rows without reading every price.
+    index('prices_tier_product_idx').on(t.tierCode, t.productId),
     check('prices_level', sql`${t.level} IN ('base', 'tier', 'agreement')`),
     check(
       'prices_level_target',

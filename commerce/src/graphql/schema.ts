@@ -159,6 +159,7 @@ function buildChannelEnum(channels: readonly Channel[]): GraphQLEnumType {
 interface ProductsArgs {
   channel: string;
   inStock?: boolean | null;
+  q?: string | null;
   customer?: string | null;
   first?: number | null;
   after?: string | null;
@@ -180,6 +181,11 @@ export function buildGraphqlSchema(catalog: CatalogService, channels: readonly C
         args: {
           channel: { type: new GraphQLNonNull(buildChannelEnum(channels)) },
           inStock: { type: GraphQLBoolean, description: 'true: only available > 0; false: only sold out.' },
+          q: {
+            type: GraphQLString,
+            description:
+              'Search: only products whose name or SKU contains this text (any case), 1..100 characters.',
+          },
           customer: { type: GraphQLID, description: 'Customer id: applies their agreement and tier prices.' },
           first: { type: GraphQLInt, defaultValue: 50 },
           after: { type: GraphQLString },
@@ -188,10 +194,14 @@ export function buildGraphqlSchema(catalog: CatalogService, channels: readonly C
           guard(ctx, () => {
             const limit = args.first ?? 50;
             if (limit < 1 || limit > 100) throw invalid('first must be 1..100.');
+            const q = args.q?.trim() ?? null;
+            if (q !== null && (q.length < 1 || q.length > 100))
+              throw invalid('q must be text of 1..100 characters.');
             const page = catalog.listProducts({
               channelCode: args.channel,
               customerId: args.customer ?? null,
               inStock: args.inStock ?? null,
+              search: q,
               limit,
               cursor: args.after ?? null,
             });

@@ -49,6 +49,29 @@ export function clearDatabase(db: CommerceDatabase): void {
   })();
 }
 
+/** Tables a sandbox reset keeps: the integrator's webhook endpoints (and their secrets) stay subscribed. */
+const KEPT_BY_RESET = new Set<SQLiteTable>([webhookEndpoints]);
+
+/**
+ * Puts the test environment's data back to the seed in one transaction: every data table but the
+ * webhook endpoints is emptied (carts, orders, events and deliveries go) and the seed of the same
+ * size is inserted again (products, prices, stock, customers, channels, VAT rates).
+ */
+export function resetToSeed(db: CommerceDatabase, environment: Environment): SeedResult {
+  // The seed's size as it was made (`--products`): its regular products are the KG-<n> SKUs.
+  const regular = db.sqlite
+    .prepare("SELECT count(*) AS n FROM products WHERE sku GLOB 'KG-[0-9]*'")
+    .get() as {
+    n: number;
+  };
+  return db.sqlite.transaction(() => {
+    for (const table of DATA_TABLES) {
+      if (!KEPT_BY_RESET.has(table)) db.orm.delete(table).run();
+    }
+    return seedDatabase(db, { environment, products: regular.n || undefined });
+  })();
+}
+
 /**
  * Inserts the deterministic seed for `environment` in one transaction, recording the environment
  * in `meta` (DatabaseEnvironmentError, and nothing written, when the file belongs to the other one).

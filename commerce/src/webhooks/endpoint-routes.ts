@@ -1,18 +1,21 @@
 import { requireScope } from '@keygate/identity';
+import { fieldErrors } from '@keygate/problem';
 import { type Request, Router } from 'express';
 import { CommerceError } from '../errors.ts';
 import { callerKeyId, pathParam } from '../http/params.ts';
 import { parseInput } from '../http/validate.ts';
+import type { EventTrigger } from '../sandbox/trigger-event.ts';
 import {
   CreateEndpointSchema,
   checkEventTypes,
   EmptyBodySchema,
   ListDeliveriesQuerySchema,
   RotateSecretSchema,
+  TriggerEventSchema,
   UpdateEndpointSchema,
 } from './endpoint-schemas.ts';
 import type { EndpointService } from './endpoint-service.ts';
-import { EVENT_TYPES, TEST_EVENT_TYPE } from './event-catalogue.ts';
+import { EVENT_TYPES, isEventType, TEST_EVENT_TYPE } from './event-catalogue.ts';
 import { decodeDeliveryCursor, encodeDeliveryCursor, presentDelivery, presentEndpoint } from './present.ts';
 
 const BASE = '/v2/webhooks/endpoints';
@@ -21,7 +24,7 @@ const BASE = '/v2/webhooks/endpoints';
  * The webhook endpoints API (webhook:rw; webhook:r to read). Endpoints are environment-wide:
  * any key of this environment with the scope manages every endpoint.
  */
-export function createEndpointRouter(endpoints: EndpointService): Router {
+export function createEndpointRouter(endpoints: EndpointService, events: EventTrigger): Router {
   const router = Router();
   const read = requireScope('webhook:r');
   const write = requireScope('webhook:rw');
@@ -82,6 +85,21 @@ export function createEndpointRouter(endpoints: EndpointService): Router {
     const last = data.at(-1);
     const nextCursor = page.length > query.limit && last ? encodeDeliveryCursor(last.seq) : null;
     res.json({ data: data.map(presentDelivery), nextCursor });
+  });
+  // The sandbox: a real change that emits an event of the type asked for (test environment only).
+  router.post('/v2/webhooks/events\\:trigger', write, (req, res) => {
+    const { type } = parseInput(TriggerEventSchema, req.body, 'body');
+    if (!isEventType(type)) {
+      throw new CommerceError(
+        'UNKNOWN_EVENT_TYPE',
+        `Unknown event type ${type}. See GET /v2/webhooks/event-types.`,
+        {
+          errors: fieldErrors([{ path: ['type'], message: `unknown event type ${type}` }]),
+          eventTypes: EVENT_TYPES,
+        },
+      );
+    }
+    res.json(events.trigger(type, callerKeyId(req)));
   });
   router.post('/v2/webhooks/deliveries/:id\\:resend', write, (req, res) => {
     parseInput(EmptyBodySchema, req.body, 'body');

@@ -6,6 +6,7 @@ import {
   MAX_OVERLAP_HOURS,
   MAX_URL_LENGTH,
   RotateSecretSchema,
+  TriggerEventSchema,
   UpdateEndpointSchema,
 } from '@keygate/contracts/commerce';
 import { fieldErrors } from '@keygate/problem';
@@ -20,6 +21,7 @@ export {
   MAX_OVERLAP_HOURS,
   MAX_URL_LENGTH,
   RotateSecretSchema,
+  TriggerEventSchema,
   UpdateEndpointSchema,
 };
 

@@ -260,6 +260,114 @@ describe('cart routes', () => {
     });
   });
 
+  describe('PATCH and DELETE /v2/carts/{id}/items/{sku}', () => {
+    const breaks = SEED_SKUS.quantityBreaks;
+    async function cartWithTwoLines(keyId = 'key_lines'): Promise<string> {
+      const id = await createCartFor(keyId);
+      for (const sku of [breaks, 'KG-00010']) {
+        const res = await t.post(`/v2/carts/${id}/items`, { sku, qty: 2 }, { keyId });
+        assert.equal(res.status, 200, res.text);
+      }
+      return id;
+    }
+    async function createCartFor(keyId: string): Promise<string> {
+      const res = await t.post('/v2/carts', { channel: 'WEB_DE' }, { keyId });
+      assert.equal(res.status, 201, res.text);
+      return res.body.id;
+    }
+
+    it('PATCH sets the quantity and reprices the line at its quantity break', async () => {
+      const id = await cartWithTwoLines();
+      const res = await t.patch(`/v2/carts/${id}/items/${breaks}`, { qty: 10 }, { keyId: 'key_lines' });
+      assert.equal(res.status, 200, res.text);
+      const line = res.body.lines.find((l: { sku: string }) => l.sku === breaks);
+      assert.equal(line.qty, 10);
+      assert.equal(line.unitPrice.minQuantity, 10);
+      assert.equal(line.unitPrice.amount, baseAmount(breaks, 'WEB_DE', 10));
+      assert.equal(line.total.gross, line.unitPrice.gross * 10);
+      const read = await t.get(`/v2/carts/${id}`, { keyId: 'key_lines' });
+      assert.deepEqual(read.body.lines, res.body.lines);
+      assert.equal(read.body.totals.gross, res.body.totals.gross);
+    });
+    it('DELETE removes the line and the totals drop by its total', async () => {
+      const id = await cartWithTwoLines();
+      const before = await t.get(`/v2/carts/${id}`, { keyId: 'key_lines' });
+      const removed = before.body.lines.find((l: { sku: string }) => l.sku === breaks);
+      const res = await t.delete(`/v2/carts/${id}/items/${breaks}`, { keyId: 'key_lines' });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(
+        res.body.lines.map((l: { sku: string }) => l.sku),
+        ['KG-00010'],
+      );
+      assert.equal(res.body.totals.gross, before.body.totals.gross - removed.total.gross);
+    });
+    it('refuse a line the cart does not have with 404 CART_LINE_NOT_FOUND, changing nothing', async () => {
+      const id = await cartWithTwoLines();
+      const state = snapshot();
+      const own = { keyId: 'key_lines' };
+      for (const sku of ['KG-00011', 'NOPE-1']) {
+        assertProblem(
+          await t.patch(`/v2/carts/${id}/items/${sku}`, { qty: 1 }, own),
+          404,
+          'CART_LINE_NOT_FOUND',
+        );
+        assertProblem(await t.delete(`/v2/carts/${id}/items/${sku}`, own), 404, 'CART_LINE_NOT_FOUND');
+      }
+      assert.deepEqual(snapshot(), state);
+    });
+    it('refuse a bad quantity with 422 and more than the stock with 409 INSUFFICIENT_STOCK', async () => {
+      const id = await cartWithTwoLines();
+      const state = snapshot();
+      const own = { keyId: 'key_lines' };
+      for (const body of [{ qty: 0 }, { qty: 1000 }, { qty: 1.5 }, {}, []]) {
+        assertProblem(await t.patch(`/v2/carts/${id}/items/${breaks}`, body, own), 422, 'VALIDATION_FAILED');
+      }
+      const short = assertProblem(
+        await t.patch(`/v2/carts/${id}/items/${SEED_SKUS.lowStock}`, { qty: 1 }, own),
+        404,
+        'CART_LINE_NOT_FOUND',
+      );
+      assert.ok(short.detail);
+      const available = (await t.get(`/v2/stock/${breaks}`)).body.available as number;
+      const tooMany = assertProblem(
+        await t.patch(`/v2/carts/${id}/items/${breaks}`, { qty: available + 1 }, own),
+        409,
+        'INSUFFICIENT_STOCK',
+      );
+      assert.equal(tooMany.available, available);
+      assert.deepEqual(snapshot(), state);
+    });
+    it('answer another key exactly like an unknown cart', async () => {
+      const id = await cartWithTwoLines('key_a');
+      const state = snapshot();
+      const other = { keyId: 'key_b' };
+      assertProblem(
+        await t.patch(`/v2/carts/${id}/items/${breaks}`, { qty: 3 }, other),
+        404,
+        'CART_NOT_FOUND',
+      );
+      assertProblem(await t.delete(`/v2/carts/${id}/items/${breaks}`, other), 404, 'CART_NOT_FOUND');
+      assert.deepEqual(snapshot(), state);
+    });
+    it('need order:rw', async () => {
+      const id = await cartWithTwoLines();
+      const readOnly = { keyId: 'key_lines', scopes: ['order:r'] };
+      assert.equal((await t.patch(`/v2/carts/${id}/items/${breaks}`, { qty: 3 }, readOnly)).status, 403);
+      assert.equal((await t.delete(`/v2/carts/${id}/items/${breaks}`, readOnly)).status, 403);
+    });
+    it('refuse a checked-out cart with 409 CART_CHECKED_OUT', async () => {
+      const id = await cartWithTwoLines();
+      const own = { keyId: 'key_lines' };
+      assert.equal((await t.post(`/v2/carts/${id}:checkout`, {}, own)).status, 201);
+      assertProblem(
+        await t.patch(`/v2/carts/${id}/items/${breaks}`, { qty: 3 }, own),
+        409,
+        'CART_CHECKED_OUT',
+      );
+      assertProblem(await t.delete(`/v2/carts/${id}/items/${breaks}`, own), 409, 'CART_CHECKED_OUT');
+    });
+  });
+
   describe('a cart of another API key', () => {
     it('responds 404 CART_NOT_FOUND on GET and POST items, exactly like an unknown cart', async () => {
       const created = await t.post('/v2/carts', { channel: 'WEB_DE' }, { keyId: 'key_owner' });

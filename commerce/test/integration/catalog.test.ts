@@ -188,8 +188,90 @@ describe('catalogue routes', () => {
       });
     });
 
+    describe('with q', () => {
+      /** SKUs of every page of a search, following the cursor. */
+      async function searchAll(query: string): Promise<string[]> {
+        const skus: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const after: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+          const res = await t.get(`/v2/catalog/products?limit=100&${query}${after}`, WEB_DE);
+          assert.equal(res.status, 200, res.text);
+          skus.push(...res.body.data.map((item: { sku: string }) => item.sku));
+          cursor = res.body.nextCursor;
+        } while (cursor);
+        return skus;
+      }
+      /** What a search must find: sellable in WEB_DE and containing the text, any case. */
+      async function expected(text: string, inStock: boolean | null = null): Promise<string[]> {
+        const all = await searchAll(inStock === null ? '' : `inStock=${inStock}`);
+        const names = new Map(SEED.products.map((p) => [p.sku, p.name]));
+        const needle = text.toLowerCase();
+        return all.filter(
+          (sku) =>
+            sku.toLowerCase().includes(needle) || String(names.get(sku)).toLowerCase().includes(needle),
+        );
+      }
+
+      it('finds products by a word of their name, in any case, across pages', async () => {
+        const found = await searchAll('q=desk%20LAMP');
+        assert.ok(found.length > 1, 'the seed has several desk lamps');
+        assert.deepEqual(found, await expected('desk lamp'));
+      });
+      it('finds a product by its SKU', async () => {
+        assert.deepEqual(await searchAll(`q=${SEED_SKUS.quantityBreaks}`), [SEED_SKUS.quantityBreaks]);
+      });
+      it('answers texts shorter than three characters too', async () => {
+        const found = await searchAll('q=k');
+        assert.deepEqual(found, await expected('k'));
+        assert.ok(found.length > 0);
+      });
+      it('combines with inStock', async () => {
+        const found = await searchAll('q=oak&inStock=true');
+        assert.deepEqual(found, await expected('oak', true));
+      });
+      it('treats quotes, % and _ as plain text', async () => {
+        for (const q of ['%22lamp', '%25', '_', 'a%22%20OR%20%22b']) {
+          const res = await t.get(`/v2/catalog/products?q=${q}`, WEB_DE);
+          assert.equal(res.status, 200, res.text);
+          assert.deepEqual(res.body.data, [], q);
+        }
+      });
+      it('uses the trigram index rather than scanning products', () => {
+        const plan = t.db.sqlite
+          .prepare(
+            'EXPLAIN QUERY PLAN SELECT rowid FROM products WHERE rowid IN (SELECT rowid FROM product_search WHERE product_search MATCH \'"lamp"\')',
+          )
+          .all()
+          .map((row) => (row as { detail: string }).detail)
+          .join('\n');
+        assert.match(plan, /product_search VIRTUAL TABLE/);
+        assert.doesNotMatch(plan, /SCAN products/);
+      });
+      it('finds a product renamed after the index was built', async () => {
+        const product = SEED.products.find((p) => p.sku === SEED_SKUS.lowStock);
+        const rename = t.db.sqlite.prepare('UPDATE products SET name = ? WHERE id = ?');
+        rename.run('Zeppelin Teapot', product?.id);
+        try {
+          assert.deepEqual(await searchAll('q=zeppelin'), [SEED_SKUS.lowStock]);
+          assert.ok(
+            !(await searchAll(`q=${encodeURIComponent(String(product?.name))}`)).includes(product?.sku ?? ''),
+          );
+        } finally {
+          rename.run(product?.name, product?.id);
+        }
+      });
+    });
+
     describe('with bad query parameters', () => {
-      for (const query of ['limit=0', 'limit=101', 'limit=ten', 'inStock=yes']) {
+      for (const query of [
+        'limit=0',
+        'limit=101',
+        'limit=ten',
+        'inStock=yes',
+        'q=',
+        `q=${'x'.repeat(101)}`,
+      ]) {
         it(`responds 422 VALIDATION_FAILED for ${query}`, async () => {
           assertProblem(await t.get(`/v2/catalog/products?${query}`, WEB_DE), 422, 'VALIDATION_FAILED');
         });

@@ -68,6 +68,45 @@ describe('customer pricing and stock routes', () => {
         assert.equal(price?.net, rows[0].amount);
       });
     });
+    describe('in pages', () => {
+      it('walks every product with a personal price once, by SKU, with the agreements of each page', async () => {
+        const whole = await t.get('/v2/customers/cus_0003/pricing?limit=100');
+        assert.equal(whole.body.nextCursor, null);
+        const skus: string[] = [];
+        const agreements: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const res = await t.get(
+            `/v2/customers/cus_0003/pricing?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+          );
+          assert.equal(res.status, 200);
+          const webDe = (res.body.effectivePrices as EffectiveChannel[]).find((c) => c.channel === 'WEB_DE')!;
+          assert.ok(webDe.prices.length <= 2);
+          skus.push(...webDe.prices.map((p) => p.sku));
+          agreements.push(...res.body.agreements.map((a: { priceId: string }) => a.priceId));
+          cursor = res.body.nextCursor;
+          pages++;
+        } while (cursor);
+        const wholeDe = (whole.body.effectivePrices as EffectiveChannel[]).find(
+          (c) => c.channel === 'WEB_DE',
+        )!;
+        assert.deepEqual(
+          skus,
+          wholeDe.prices.map((p) => p.sku),
+        );
+        assert.deepEqual(
+          agreements,
+          whole.body.agreements.map((a: { priceId: string }) => a.priceId),
+        );
+        assert.ok(pages >= Math.ceil(skus.length / 2));
+      });
+      it('refuses a limit over 100 and a cursor that is not one of ours', async () => {
+        assertProblem(await t.get('/v2/customers/cus_0003/pricing?limit=101'), 422, 'VALIDATION_FAILED');
+        assertProblem(await t.get('/v2/customers/cus_0003/pricing?limit=0'), 422, 'VALIDATION_FAILED');
+        assertProblem(await t.get('/v2/customers/cus_0003/pricing?cursor=nope'), 422, 'INVALID_CURSOR');
+      });
+    });
     describe('with an unknown customer', () => {
       it('responds 404 CUSTOMER_NOT_FOUND', async () => {
         assertProblem(await t.get('/v2/customers/cus_nope/pricing'), 404, 'CUSTOMER_NOT_FOUND');

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import request from 'supertest';
 import { generateSeedRows, SEED_SKUS } from '../../src/seed/seed-data.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { assertProblem } from '../support/problem.ts';
 
 const SEED = generateSeedRows({ environment: 'live' });
 
@@ -29,6 +31,46 @@ describe('GraphQL /v2/graphql', () => {
       { headers: { Accept: 'application/graphql-response+json' } },
     );
 
+  describe('requests GraphQL cannot run', () => {
+    it('answers a POST without `query` with 400 MALFORMED_REQUEST as problem+json', async () => {
+      assertProblem(await t.post('/v2/graphql', { variables: {} }), 400, 'MALFORMED_REQUEST');
+      assertProblem(await t.post('/v2/graphql', { query: 42 }), 400, 'MALFORMED_REQUEST');
+      assertProblem(await t.post('/v2/graphql', '[]'), 400, 'MALFORMED_REQUEST');
+      assertProblem(await t.get('/v2/graphql'), 400, 'MALFORMED_REQUEST');
+    });
+
+    it('answers a body that is not plain application/json with 415 UNSUPPORTED_MEDIA_TYPE as problem+json', async () => {
+      for (const type of ['application/json;;;', 'text/plain', 'application/json; charset=latin1']) {
+        const identity = await t.identity.assert({
+          environment: t.environment,
+          method: 'POST',
+          path: '/v2/graphql',
+        });
+        const res = await request(t.app)
+          .post('/v2/graphql')
+          .set('X-Keygate-Identity', identity)
+          .set('Content-Type', type)
+          .send('{"query":"{ __typename }"}');
+        assertProblem(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+    });
+
+    it('answers other methods with 405 METHOD_NOT_ALLOWED, Allow: GET, POST and a problem+json type (HEAD too)', async () => {
+      const deleted = await t.delete('/v2/graphql');
+      assertProblem(deleted, 405, 'METHOD_NOT_ALLOWED');
+      assert.equal(deleted.headers.allow, 'GET, POST');
+      const head = await request(t.app)
+        .head('/v2/graphql')
+        .set(
+          'X-Keygate-Identity',
+          await t.identity.assert({ environment: t.environment, method: 'HEAD', path: '/v2/graphql' }),
+        );
+      assert.equal(head.status, 405);
+      assert.equal(head.headers.allow, 'GET, POST');
+      assert.match(String(head.headers['content-type']), /^application\/problem\+json/);
+    });
+  });
+
   describe('POST products(channel: WEB_DE)', () => {
     it('responds with products, integer prices and stock, like REST', async () => {
       const res = await query(`{ products(channel: WEB_DE, first: 3) {
@@ -55,6 +97,27 @@ describe('GraphQL /v2/graphql', () => {
           stock: { available: r.stock.available },
         });
       });
+    });
+  });
+
+  describe('products(q:)', () => {
+    it('finds the same products as the REST search', async () => {
+      const res = await query('{ products(channel: WEB_DE, q: "Desk lamp", first: 100) { sku } }');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.errors, undefined);
+      const rest = await t.get('/v2/catalog/products?q=Desk%20lamp&limit=100', {
+        headers: { 'X-Channel': 'WEB_DE' },
+      });
+      const skus = res.body.data.products.map((p: { sku: string }) => p.sku);
+      assert.ok(skus.length > 0);
+      assert.deepEqual(
+        skus,
+        rest.body.data.map((p: { sku: string }) => p.sku),
+      );
+    });
+    it('refuses a text longer than 100 characters with VALIDATION_FAILED', async () => {
+      const res = await query(`{ products(channel: WEB_DE, q: "${'x'.repeat(101)}") { sku } }`);
+      assert.equal(res.body.errors?.[0]?.extensions?.code, 'VALIDATION_FAILED');
     });
   });
 

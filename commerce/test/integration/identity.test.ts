@@ -9,7 +9,8 @@ import { assertProblem } from '../support/problem.ts';
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Every /v2 route with its method, a valid path, the scope it needs and a body. */
-const ROUTES: Array<{ method: Method; path: string; scope: string; body?: unknown }> = [
+/** `sandboxOnly`: a test-environment route, which this live app answers 403 SANDBOX_ONLY once the scope passed. */
+const ROUTES: Array<{ method: Method; path: string; scope: string; body?: unknown; sandboxOnly?: true }> = [
   { method: 'GET', path: '/v2/channels', scope: 'article:r' },
   { method: 'GET', path: '/v2/catalog/products', scope: 'article:r' },
   { method: 'GET', path: '/v2/catalog/products/KG-00002', scope: 'article:r' },
@@ -25,6 +26,8 @@ const ROUTES: Array<{ method: Method; path: string; scope: string; body?: unknow
   { method: 'POST', path: '/v2/carts', scope: 'order:rw', body: { channel: 'WEB_DE' } },
   { method: 'POST', path: '/v2/carts/crt_x/items', scope: 'order:rw', body: { sku: 'KG-00002', qty: 1 } },
   { method: 'GET', path: '/v2/carts/crt_x', scope: 'order:r' },
+  { method: 'PATCH', path: '/v2/carts/crt_x/items/KG-00002', scope: 'order:rw', body: { qty: 1 } },
+  { method: 'DELETE', path: '/v2/carts/crt_x/items/KG-00002', scope: 'order:rw' },
   { method: 'POST', path: '/v2/carts/crt_x:checkout', scope: 'order:rw' },
   { method: 'GET', path: '/v2/orders/ord_x', scope: 'order:r' },
   { method: 'POST', path: '/v2/orders/ord_x:cancel', scope: 'order:rw' },
@@ -45,6 +48,15 @@ const ROUTES: Array<{ method: Method; path: string; scope: string; body?: unknow
   { method: 'POST', path: '/v2/webhooks/endpoints/whe_x:test', scope: 'webhook:rw' },
   { method: 'GET', path: '/v2/webhooks/endpoints/whe_x/deliveries', scope: 'webhook:r' },
   { method: 'POST', path: '/v2/webhooks/deliveries/msg_x:resend', scope: 'webhook:rw' },
+  // The sandbox's routes: this app is live, so with the scope they answer 403 SANDBOX_ONLY.
+  {
+    method: 'POST',
+    path: '/v2/webhooks/events:trigger',
+    scope: 'webhook:rw',
+    body: { type: 'order.created' },
+    sandboxOnly: true,
+  },
+  { method: 'GET', path: '/v2/webhooks/events:stream', scope: 'webhook:r', sandboxOnly: true },
 ];
 
 /** Every scope there is; a route's "everything else" is all of them that do not grant its scope. */
@@ -143,6 +155,10 @@ describe('identity on /v2', () => {
     for (const route of ROUTES) {
       it(`lets ${route.method} ${route.path} through`, async () => {
         const res = await send(route, { scopes: [route.scope] });
+        if (route.sandboxOnly) {
+          assertProblem(res, 403, 'SANDBOX_ONLY');
+          return;
+        }
         assert.notEqual(res.status, 401);
         assert.notEqual(res.status, 403);
       });

@@ -73,6 +73,12 @@ describe('migrations', () => {
           'order_lines',
           'orders',
           'prices',
+          // The trigram search index over products (migration 0005) and its FTS5 shadow tables.
+          'product_search',
+          'product_search_config',
+          'product_search_data',
+          'product_search_docsize',
+          'product_search_idx',
           'products',
           'stock',
           'vat_rates',
@@ -85,11 +91,15 @@ describe('migrations', () => {
           n: number;
         };
         assert.equal(applied.n, readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).length);
-        assert.equal(applied.n, 5);
+        assert.equal(applied.n, 7);
         assert.equal(db.sqlite.pragma('journal_mode', { simple: true }), 'wal');
         assert.equal(db.sqlite.pragma('foreign_keys', { simple: true }), 1);
         const indexes = db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();
-        for (const name of ['prices_channel_product_idx', 'webhook_deliveries_event_idx']) {
+        for (const name of [
+          'prices_channel_product_idx',
+          'prices_tier_product_idx',
+          'webhook_deliveries_event_idx',
+        ]) {
           assert.ok(
             indexes.some((i) => (i as { name: string }).name === name),
             name,

@@ -42,7 +42,8 @@ export interface MainProcess {
 
 /** Starts `node src/main.ts` in the commerce package with `env`. */
 export function startMain(env: NodeJS.ProcessEnv): MainProcess {
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  // Started as in production (package.json start): drizzle-orm loaded as CommonJS.
+  const child = spawn(process.execPath, ['--import', './src/drizzle-commonjs.ts', 'src/main.ts'], {
     cwd: PACKAGE_DIR,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

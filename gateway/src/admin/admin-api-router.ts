@@ -1,3 +1,4 @@
+import type { Identity } from '@keygate/identity';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import type { IpRules } from '../auth/ip-rules.ts';
@@ -6,9 +7,10 @@ import { GatewayError } from '../errors.ts';
 import { createResolveClientIp } from '../http/request-context.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
 import type { KeyService } from '../keys/key-service.ts';
+import { resetSandbox } from '../sandbox/reset-sandbox.ts';
 import type { KeyStore } from '../store/store.ts';
 import { addKeyRoutes } from './admin-key-routes.ts';
-import { addSessionRoutes } from './admin-session-routes.ts';
+import { addSessionRoutes, sessionOf } from './admin-session-routes.ts';
 import { createOriginCheck } from './csrf.ts';
 import { requestScheme } from './request-origin.ts';
 import { createSessionService } from './session-service.ts';
@@ -24,6 +26,8 @@ export interface AdminDeps {
   /** Epoch ms. */
   clock: () => number;
   logger: Logger;
+  /** Signs an identity for an upstream (the gateway's signer): the sandbox reset's call to the upstreams. */
+  sign(identity: Identity, audience: string): Promise<string>;
 }
 
 /** On every API answer, errors included: never cached, never sniffed as anything but its declared type. */
@@ -36,7 +40,7 @@ function setApiHeaders(_req: Request, res: Response, next: NextFunction): void {
 /**
  * `/admin/api`: JSON for the admin interface, reachable with an administrator session only (never
  * an API key). In order: no-store and nosniff, client IP (trusted proxies only), the origin check on every
- * state-changing call, login, the session guard (+ X-CSRF-Token), session and key routes, and a
+ * state-changing call, login, the session guard (+ X-CSRF-Token), session, key and sandbox routes, and a
  * 404 for anything else so no admin request ever reaches the key pipeline.
  */
 export function createAdminApiRouter(deps: AdminDeps): Router {
@@ -62,6 +66,14 @@ export function createAdminApiRouter(deps: AdminDeps): Router {
     schemeOf: (req) => requestScheme(req, trustedProxies),
   });
   addKeyRoutes(router, deps.keyService);
+  // The test environment's data back to the seed (the interface asks for confirmation first).
+  router.post('/sandbox/reset', async (_req, res) => {
+    const reset = await resetSandbox(
+      { table: config.routes, sign: deps.sign, store: deps.store, clock: deps.clock },
+      { actor: { type: 'admin', id: sessionOf(res).userId }, sourceIp: res.locals.clientIp as string },
+    );
+    res.json({ reset });
+  });
   router.use((req: Request) => {
     throw new GatewayError(
       'ROUTE_NOT_FOUND',

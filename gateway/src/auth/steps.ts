@@ -62,6 +62,23 @@ export function checkRequestPath(path: string, url: string): void {
   }
 }
 
+/**
+ * Throws 400 MALFORMED_REQUEST when the request holds more than one `Authorization` header:
+ * node:http keeps only the first, so a live key followed by a test key would pass as the live key
+ * while a proxy in front may have looked at the other one. Ambiguous credentials are refused.
+ */
+export function assertSingleAuthorization(rawHeaders: readonly string[]): void {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    if (seen) {
+      throw new GatewayError('MALFORMED_REQUEST', 'Send exactly one `Authorization` header.');
+    }
+    seen = true;
+  }
+}
+
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /** `Authorization: Bearer <token>` with a well-formed token (shape and checksum); no I/O at all. */

@@ -11,6 +11,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown };
   /** Reads all of stdin as text. */
   readStdin(): Promise<string>;
+  /** Asks a question on the terminal and reads one line of answer; absent where there is no terminal. */
+  readLine?(question: string): Promise<string>;
 }
 
 /** The opened store and services a command works with. */

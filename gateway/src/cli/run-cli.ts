@@ -4,8 +4,9 @@ import { RedisEnvSchema, type RedisTarget, redisTargetOf } from '../store/redis/
 import { ADMIN_HELP, runAdminCommand } from './admin-commands.ts';
 import { type CliIo, type CliServices, UsageError } from './cli-io.ts';
 import { KEYS_HELP, runKeysCommand } from './keys-commands.ts';
+import { runSandboxCommand, SANDBOX_HELP } from './sandbox-commands.ts';
 
-export const HELP = `Usage: keygate <keys|admin> <command> [options]
+export const HELP = `Usage: keygate <keys|admin|sandbox> <command> [options]
 
 The keygate operator CLI. It works on the gateway's store: the shared Redis at $REDIS_URL, or the
 Cluster at $KEYGATE_REDIS_CLUSTER_NODES, or the master $KEYGATE_REDIS_SENTINEL_NAME found through
@@ -15,6 +16,7 @@ are refused (STORE_UNAVAILABLE) and nothing is written.
 
 ${KEYS_HELP}
 ${ADMIN_HELP}
+${SANDBOX_HELP}
 Errors are printed as one line on stderr; the exit code is then 2.
 `;
 
@@ -50,14 +52,25 @@ function redisSettingsOf(env: Record<string, string | undefined>): {
 /** Opens the store and services; loaded lazily so --help and usage mistakes answer at once. */
 async function openServices(env: Record<string, string | undefined>): Promise<CliServices> {
   const redis = redisSettingsOf(env);
-  const [{ openStore }, { createArgon2Hasher }, { createKeyService }, { createLocalKeyEvents }, errors] =
-    await Promise.all([
-      import('../store/open-backend.ts'),
-      import('../keys/hasher.ts'),
-      import('../keys/key-service.ts'),
-      import('../keys/events.ts'),
-      import('../store/unavailable-errors.ts'),
-    ]);
+  const [
+    { openStore },
+    { createArgon2Hasher },
+    { createKeyService },
+    { createLocalKeyEvents },
+    errors,
+    tags,
+  ] = await Promise.all([
+    import('../store/open-backend.ts'),
+    import('../keys/hasher.ts'),
+    import('../keys/key-service.ts'),
+    import('../keys/events.ts'),
+    import('../store/unavailable-errors.ts'),
+    import('../keys/secret-tag.ts'),
+  ]);
+  const tagKeyText = env.KEYGATE_SECRET_TAG_KEY?.trim();
+  const configuredTagKey = tagKeyText ? tags.parseTagKey(tagKeyText) : null;
+  if (tagKeyText && !configuredTagKey)
+    throw new UsageError('KEYGATE_SECRET_TAG_KEY must be base64url of at least 32 random bytes');
   let opened: Awaited<ReturnType<typeof openStore>>;
   try {
     opened = await openStore({
@@ -71,7 +84,13 @@ async function openServices(env: Record<string, string | undefined>): Promise<Cl
     throw errors.storeUnavailableError(error);
   }
   const { store } = opened;
-  const hasher = createArgon2Hasher();
+  // The gateways' tag key, so keys created here are tagged as theirs are (keys/secret-tag.ts).
+  const tagKey = await tags.loadTagKey({
+    key: configuredTagKey,
+    keyFile:
+      env.KEYGATE_SECRET_TAG_KEY_FILE?.trim() || resolve(env.KEYGATE_DATA_DIR || './data', 'secret-tag-key'),
+  });
+  const hasher = createArgon2Hasher({}, tags.createSecretTagger(tagKey));
   const clock = () => Date.now();
   // Commits on Redis announce themselves to every gateway (the commit script publishes), so the
   // CLI needs no event connection of its own.
@@ -113,6 +132,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     if (group === 'keys') return await runKeysCommand(io, open, rest);
     if (group === 'admin') return await runAdminCommand(io, open, rest);
+    if (group === 'sandbox') return await runSandboxCommand(io, open, rest);
     throw new UsageError(`unknown command "${group}" (see keygate --help)`);
   } catch (error) {
     io.stderr.write(`keygate: ${describeError(error).replaceAll('\n', ' ')}\n`);

@@ -40,8 +40,8 @@ const field = (name: string, value: string | undefined) =>
 
 /**
  * `String(us / 1000)` for a whole, non-negative count of microseconds below 2^53: the text JSON gives
- * a latency rounded to the µs (`1.5`, `12`, `0.007`), built from integers. V8 turned the fractional
- * number into text in 0.5 µs of the access line's 2.3.
+ * a latency rounded to the µs (`1.5`, `12`, `0.007`), built from integers: V8's
+ * conversion of a fractional number into text was a large share of the access line's cost.
  */
 export function millisecondsText(us: number): string {
   const whole = Math.floor(us / 1000);
@@ -86,12 +86,11 @@ export interface AccessLine {
 /**
  * One structured access-log line per answered request: ids, route, status, latency; never a header,
  * token-like text redacted. The line is the one `logger.info(fields, 'request')` writes (a test holds
- * them equal), assembled directly: pino's walk over the fields object cost 2.5 µs a request, this 0.5.
+ * them equal), assembled directly: pino's walk over the fields object costs several times more.
  * Lines are held and handed to the stream ~64 KiB at a time (or after 200 ms, or on `flush`): the
  * stream (sonic-boom) measures its whole pending buffer (`Buffer.byteLength`, flattening it) on every
- * write, 4.5 µs of a request's 11.3 with a write per line (V8 profile). Measured with callgrind, the
- * whole access line cost 21,700 instructions a request with a write per event-loop turn and 17,500
- * with 12 KiB chunks; larger chunks also mean fewer writes through libuv's thread pool.
+ * write, which with a write per line was a large share of a request's logging cost (V8 profile,
+ * callgrind); larger chunks also mean fewer writes through libuv's thread pool.
  */
 export function createAccessLine(logger: Logger): AccessLine {
   const internals = logger as unknown as PinoInternals;
@@ -157,6 +156,7 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
       latencyMs,
       clientIp: principal.clientIp,
       atMs: clock(),
+      bodies: call.bodies && principal.key.environment === 'test' ? call.bodies.finish() : undefined,
     });
   }
 

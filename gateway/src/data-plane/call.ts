@@ -7,6 +7,7 @@ import type { ForwardedRequest } from '../http/forwarded.ts';
 import { clientRequestIdOf } from '../http/request-context.ts';
 import { newRequestId } from '../keys/token.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
+import type { BodyCapture } from './body-capture.ts';
 
 /** Everything the gateway learns about one request on its way through the key pipeline. */
 export interface Call {
@@ -37,6 +38,8 @@ export interface Call {
   observed: boolean;
   /** Set when the upstream failed after its answer began (502, or 504 when it went silent): recorded, not 499. */
   upstreamFailure: 502 | 504 | undefined;
+  /** A test key's call: its bodies, kept for the API log (the sandbox). */
+  bodies: BodyCapture | undefined;
 }
 
 /** A fresh call for a request: a new request id, its arrival time, path and matched route. */
@@ -60,6 +63,7 @@ export function startCall(req: IncomingMessage, match: RouteMatch | null): Call 
     headers: ['X-Request-Id', requestId],
     observed: false,
     upstreamFailure: undefined,
+    bodies: undefined,
   };
 }
 

@@ -7,8 +7,9 @@ import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call, startCall } from './call.ts';
 import type { CallObserver } from './call-observer.ts';
-import { addDeprecationHeaders, type KeyCheck } from './key-check.ts';
+import { addDeprecationHeaders, type KeyCheck, type Pass } from './key-check.ts';
 import { createRefusal } from './refusal.ts';
+import type { StreamWatch } from './stream-watch.ts';
 import type { PipeFailure, UpstreamPipe } from './upstream-pipe.ts';
 
 type ProxyRoute = RouteMatch & { kind: 'proxy' };
@@ -25,14 +26,64 @@ function forwardWith(pipe: UpstreamPipe, refuse: PipeFailure) {
   };
 }
 
-/** The data plane with policies on: observed call, key pipeline, raw pipe to the upstream. */
+/**
+ * Bounds the proxied requests one key has in flight on this instance (until each response closes):
+ * beyond `max`, 429 TOO_MANY_CONCURRENT_REQUESTS with `Retry-After: 1` (and the rate-limit headers
+ * the key check set). The upstream pools are shared by every key, so without a bound one
+ * integration (slow bodies, slow downloads, a retry storm) can hold every connection and every
+ * other key waits for a 504; with it, one key holds at most `max` of them.
+ */
+export function limitPerKey(max: number, refuse: KeyCheck['refuse'], forward: Pass): Pass {
+  const inFlight = new Map<string, number>();
+  return (call, req, res) => {
+    const keyId = call.principal!.key.id;
+    const count = inFlight.get(keyId) ?? 0;
+    if (count >= max) {
+      call.headers.push('Retry-After', '1');
+      refuse(
+        call,
+        res,
+        new GatewayError(
+          'TOO_MANY_CONCURRENT_REQUESTS',
+          `This key may have ${max} requests in flight at once; retry when one finished.`,
+          { retryAfter: 1 },
+        ),
+      );
+      return;
+    }
+    inFlight.set(keyId, count + 1);
+    res.once('close', () => {
+      const left = (inFlight.get(keyId) ?? 1) - 1;
+      if (left > 0) inFlight.set(keyId, left);
+      else inFlight.delete(keyId);
+    });
+    forward(call, req, res);
+  };
+}
+
+/** The data plane with policies on: observed call, key pipeline, per-key concurrency cap, raw pipe to the upstream. */
 export function createProxiedHandler(deps: {
   keyCheck: KeyCheck;
   observer: CallObserver;
   pipe: UpstreamPipe;
+  /** Proxied requests one key may have in flight at once (default: unbounded). */
+  keyMaxConcurrent?: number;
+  /** Ends the answers of stream routes (server-sent events) once their key fails. */
+  streams?: StreamWatch;
 }): Proxied {
-  const { keyCheck, observer } = deps;
-  const forward = forwardWith(deps.pipe, keyCheck.refuse);
+  const { keyCheck, observer, streams } = deps;
+  const send = forwardWith(deps.pipe, keyCheck.refuse);
+  const direct: Pass = streams
+    ? (call, req, res) => {
+        if ((call.route as ProxyRoute).stream) streams.watch(call, req, res);
+        send(call, req, res);
+      }
+    : send;
+  // An open stream holds one of its key's slots for as long as it lasts.
+  const forward =
+    deps.keyMaxConcurrent === undefined
+      ? direct
+      : limitPerKey(deps.keyMaxConcurrent, keyCheck.refuse, direct);
   return (req, res, route) => {
     const call = startCall(req, route);
     observer.watch(call, res);

@@ -35,10 +35,18 @@ function answerUnexpected(logger: Logger, req: IncomingMessage, res: ServerRespo
   }
 }
 
-/** Node's own refusals whose status is not 400 (a slow or oversized request head); written as node:http does. */
-const PLAIN_REFUSALS: Record<string, string> = {
-  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
-  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+/** Node's own refusals whose status is not 400 (a slow or oversized request head), as problems. */
+const NODE_REFUSALS: Record<string, () => GatewayError> = {
+  ERR_HTTP_REQUEST_TIMEOUT: () =>
+    new GatewayError('REQUEST_TIMEOUT', 'The request head or body arrived too slowly; send it at once.'),
+  HPE_HEADER_OVERFLOW: () =>
+    new GatewayError('HEADERS_TOO_LARGE', 'The request headers exceed 16 KB; send fewer or shorter ones.'),
+};
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
 };
 
 /**
@@ -51,19 +59,31 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const plain = error.code === undefined ? undefined : PLAIN_REFUSALS[error.code];
-  if (plain) {
-    socket.end(`HTTP/1.1 ${plain}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    return;
-  }
-  const problem = new GatewayError(
-    'MALFORMED_REQUEST',
-    'The request is not valid HTTP/1.1 (check its framing headers and body).',
-  ).toProblem();
-  const body = JSON.stringify(problem);
+  const refusal = error.code === undefined ? undefined : NODE_REFUSALS[error.code];
+  const problem = refusal
+    ? refusal()
+    : new GatewayError(
+        'MALFORMED_REQUEST',
+        'The request is not valid HTTP/1.1 (check its framing headers and body).',
+      );
+  endWithProblem(socket, problem);
+}
+
+/** Writes a problem+json response straight to a socket node:http no longer serves, and closes it. */
+function endWithProblem(socket: Duplex, problem: GatewayError): void {
+  const body = JSON.stringify(problem.toProblem());
   socket.end(
-    'HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\n' +
+    `HTTP/1.1 ${problem.status} ${REASONS[problem.status]}\r\nContent-Type: application/problem+json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** A CONNECT request: node:http hands over the socket and, without this, closes it unanswered. */
+export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => {});
+  endWithProblem(
+    socket,
+    new GatewayError('MALFORMED_REQUEST', 'CONNECT is not served here; this is not a forward proxy.'),
   );
 }
 
@@ -81,6 +101,17 @@ export function createGatewayListener(options: {
   const { routes, proxied, controlPlane, logger } = options;
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
     try {
+      if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
+        // node:http would answer an empty 400 (RFC 9112 §3.2: HTTP/1.1 requires Host); the server
+        // runs with requireHostHeader off so the refusal is problem+json like every other.
+        res.shouldKeepAlive = false;
+        answerProblem(
+          res,
+          new GatewayError('MALFORMED_REQUEST', 'HTTP/1.1 requests need a Host header.'),
+          undefined,
+        );
+        return;
+      }
       const route = routes.match(req.method ?? 'GET', pathOf(req.url ?? '/'));
       if (route?.kind === 'proxy') proxied(req, res, route);
       else controlPlane(req, res);
@@ -89,8 +120,19 @@ export function createGatewayListener(options: {
     }
   }) as GatewayListener;
   listener.listen = (port, host, callback) => {
-    const server = createServer(listener);
+    // Request timeouts are checked every second rather than every 30 s (node's default), so a
+    // KEYGATE_REQUEST_TIMEOUT_MS of a few seconds means what it says.
+    const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, listener);
     server.on('clientError', answerClientError);
+    server.on('connect', answerConnect);
+    // node:http answers any other expectation with an empty 417.
+    server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+      answerProblem(
+        res,
+        new GatewayError('EXPECTATION_FAILED', 'Only `Expect: 100-continue` is supported.'),
+        undefined,
+      );
+    });
     // node:http would answer `100 Continue` at once; proxied calls get it only once their key passed.
     server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
       if (routes.match(req.method ?? 'GET', pathOf(req.url ?? '/'))?.kind === 'proxy')

@@ -5,6 +5,7 @@ import { answerProblem, toGatewayError } from '../http/error-handler.ts';
 import { redactTokens } from '../keys/token.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { applyCallHeaders, type Call } from './call.ts';
+import { ScenarioError } from './test-scenario.ts';
 
 /**
  * Answers a refusal (or an unexpected error) for a call: 401/403 counted by reason and 429 counted,
@@ -14,10 +15,14 @@ export function createRefusal(deps: { metrics: GatewayMetrics; logger?: Logger }
   const { metrics, logger } = deps;
   return function refuse(call: Call, res: ServerResponse, error: unknown): void {
     const problem = toGatewayError(error);
-    if (problem.code === 'RATE_LIMITED') metrics.rateLimited.inc();
+    // A forced test scenario is no real failure: the alerts on these counters and logs must not see it.
+    const isForced = error instanceof ScenarioError;
+    if (isForced) {
+      // counted as a request like any other (countRequest), nothing more
+    } else if (problem.code === 'RATE_LIMITED') metrics.rateLimited.inc();
     else if (problem.status === 401 || problem.status === 403)
       metrics.authFailures.inc({ reason: problem.code });
-    if (problem.status >= 500) {
+    if (problem.status >= 500 && !isForced) {
       const cause = error instanceof GatewayError ? (error.cause ?? error) : error;
       logger?.error(
         {

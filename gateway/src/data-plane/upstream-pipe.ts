@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { type Dispatcher, Pool } from 'undici';
 import { GatewayError } from '../errors.ts';
 import { answerProblem } from '../http/error-handler.ts';
+import type { AssertionCache } from '../identity/assertion-cache.ts';
 import type { SyncIdentitySigner } from '../identity/identity-signer.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import {
@@ -14,6 +15,7 @@ import {
   upstreamHeaderList,
 } from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
+import { BodyAbortedError, type BodyLimits, bufferedLengthOf, readBody } from './body-reader.ts';
 import { applyCallHeaders, type Call } from './call.ts';
 import { continueIfAwaited } from './gateway-listener.ts';
 
@@ -27,6 +29,10 @@ export interface UpstreamPipeOptions {
   logger: Logger;
   /** Connections kept open to each upstream at most; calls beyond wait for one (default 256). */
   connectionsPerUpstream?: number;
+  /** Bodies within these limits are read in full before an upstream connection is taken (default: all streamed). */
+  bodyLimits?: BodyLimits;
+  /** Key-bound assertions (KEYGATE_IDENTITY_BINDING=key); without it every call is signed for itself. */
+  assertions?: AssertionCache | null;
 }
 
 /** Answers a call that failed before its upstream answered (the data plane's refusal). */
@@ -99,7 +105,7 @@ const CLIENT_GONE = new Error('the client closed the connection');
 /**
  * A keep-alive pipe to the upstreams over undici's connection pools (one per upstream URL): the
  * request streamed on, the answer streamed back, no proxy library. undici's client costs the event
- * loop about half of what node:http's `request` does per call (measured in the closing note of #8).
+ * loop less per call than node:http's `request` does (the closing note of #8 has the figures).
  */
 export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
   const { metrics, logger, timeoutMs, signer } = options;
@@ -128,6 +134,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
   }
   const signNow = 'signNow' in signer ? signer.signNow : null;
   const signOffThread = 'signOffThread' in signer ? signer.signOffThread : null;
+  const assertions = options.assertions ?? null;
   /** Proxied requests whose response has not closed yet. */
   let inFlight = 0;
 
@@ -296,6 +303,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     res: ServerResponse,
     exchange: Exchange,
     assertion: string,
+    body: Buffer | null,
   ) {
     if (exchange.aborted) return;
     const principal = call.principal!;
@@ -312,15 +320,17 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
     const streamsBody = framing !== null && framing[1] !== '0';
     const headers = upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host);
-    const relay = new Relay(
-      call,
-      res,
-      exchange,
-      { method: call.method, path: call.url, headers, body: streamsBody ? req : null },
-      !streamsBody && IDEMPOTENT.has(call.method),
-    );
+    const dispatch: Dispatcher.DispatchOptions = {
+      method: call.method,
+      path: call.url,
+      headers,
+      body: body ?? (streamsBody ? req : null),
+    };
+    // A stream (server-sent events) may stay silent between events as long as it likes.
+    if (exchange.route.stream) dispatch.bodyTimeout = 0;
+    const relay = new Relay(call, res, exchange, dispatch, !streamsBody && IDEMPOTENT.has(call.method));
     res.on('error', ignoreError);
-    if (streamsBody) {
+    if (streamsBody && body === null) {
       if (req.headers.expect !== undefined) continueIfAwaited(res);
       req.on('error', ignoreError);
     }
@@ -335,11 +345,57 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     exchange: Exchange,
     identity: Identity,
     fail: PipeFailure,
+    body: Buffer | null,
   ) {
     signOffThread!(identity, exchange.route.audience, (error, assertion) => {
       if (error) return fail(call, res, error);
       try {
-        send(call, req, res, exchange, assertion);
+        send(call, req, res, exchange, assertion, body);
+      } catch (failure) {
+        fail(call, res, failure);
+      }
+    });
+  }
+
+  /** Signs the call's identity (key-bound, inline, off-thread or asynchronously) and sends it with `body` (or the streamed request). */
+  function sign(
+    call: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    fail: PipeFailure,
+    body: Buffer | null,
+  ) {
+    if (assertions) return sendKeyBound(call, req, res, exchange, fail, body);
+    const identity = identityOf(call.principal!, call.method, call.url);
+    // Alone, signing inline answers soonest; with other requests in flight, the signature goes to
+    // the signing worker (batched per event-loop turn), and the event loop keeps serving them.
+    if (signOffThread && inFlight > 1)
+      return sendSignedOffThread(call, req, res, exchange, identity, fail, body);
+    if (signNow) return send(call, req, res, exchange, signNow(identity, exchange.route.audience), body);
+    signer
+      .sign(identity, exchange.route.audience)
+      .then((assertion) => send(call, req, res, exchange, assertion, body))
+      .catch((error: unknown) => fail(call, res, error));
+  }
+
+  /** Sends with the caller's key-bound assertion: the cached one, else the one signed (or being signed) for it. */
+  function sendKeyBound(
+    call: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    fail: PipeFailure,
+    body: Buffer | null,
+  ) {
+    const principal = call.principal!;
+    const audience = exchange.route.audience;
+    const cached = assertions!.peek(principal, audience);
+    if (cached !== null) return send(call, req, res, exchange, cached, body);
+    assertions!.sign(principal, audience, inFlight > 1, (error, assertion) => {
+      if (error) return fail(call, res, error);
+      try {
+        send(call, req, res, exchange, assertion, body);
       } catch (failure) {
         fail(call, res, failure);
       }
@@ -366,16 +422,19 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         exchange.aborted = true;
         exchange.controller?.abort(CLIENT_GONE);
       });
-      const identity = identityOf(principal, call.method, call.url);
-      // Alone, signing inline answers soonest; with other requests in flight, the signature (19–67 µs
-      // of ES256, 23–93 of EdDSA in the bench runs so far) goes to the signing worker (batched per
-      // event-loop turn), and the event loop keeps serving them.
-      if (signOffThread && inFlight > 1) return sendSignedOffThread(call, req, res, exchange, identity, fail);
-      if (signNow) return send(call, req, res, exchange, signNow(identity, route.audience));
-      signer
-        .sign(identity, route.audience)
-        .then((assertion) => send(call, req, res, exchange, assertion))
-        .catch((error: unknown) => fail(call, res, error));
+      const length = options.bodyLimits ? bufferedLengthOf(req, options.bodyLimits.maxBytes) : null;
+      if (length === null) return sign(call, req, res, exchange, fail, null);
+      if (req.headers.expect !== undefined) continueIfAwaited(res);
+      readBody(req, length, options.bodyLimits!).then(
+        (body) => sign(call, req, res, exchange, fail, body),
+        (error: unknown) => {
+          // Gone: its close was observed already. Overdue: the unread rest of the body leaves no
+          // way to reuse the connection, so it closes after the 408.
+          if (error instanceof BodyAbortedError) return;
+          res.shouldKeepAlive = false;
+          fail(call, res, error);
+        },
+      );
     },
     close() {
       for (const { pool } of targets.values()) pool.destroy().catch(ignoreError);

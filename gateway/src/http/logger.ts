@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { type DestinationStream, type Logger, pino, stdSerializers } from 'pino';
 
 /** Paths pino replaces with `[redacted]`: credentials never reach a log line. */
@@ -55,13 +56,46 @@ const STDOUT_MAX_BUFFERED = 16 * 1024 * 1024;
  * when the process exits; at most 16 MiB held.
  */
 export function createStdoutDestination(fd = 1): ReturnType<typeof pino.destination> {
-  return pino.destination({
+  const destination = pino.destination({
     dest: fd,
     sync: false,
     minLength: 12 * 1024,
     periodicFlush: STDOUT_FLUSH_MS,
     maxLength: STDOUT_MAX_BUFFERED,
   });
+  boundFlushSync(destination, fd);
+  return destination;
+}
+
+/** How long the synchronous flush (at exit) may wait on a full pipe before the rest is dropped. */
+const FLUSH_SYNC_LIMIT_MS = 1000;
+
+/**
+ * Makes the destination's `flushSync` (which pino also calls when the process exits) end whatever
+ * stdout does. sonic-boom's loop retries every failed write: on EPIPE (the reader went away) it
+ * spins forever, and the process never exits. Here a write to `fd` that fails with anything but
+ * EAGAIN, or with EAGAIN past the limit, counts as written: nobody can read those lines anyway.
+ */
+function boundFlushSync(destination: { flushSync(): void }, fd: number): void {
+  const flushSync = destination.flushSync.bind(destination);
+  destination.flushSync = () => {
+    const writeSync = fs.writeSync;
+    const deadline = Date.now() + FLUSH_SYNC_LIMIT_MS;
+    fs.writeSync = ((target: number, data: string | NodeJS.ArrayBufferView, ...rest: never[]) => {
+      try {
+        return writeSync(target, data as string, ...rest);
+      } catch (error) {
+        if (target !== fd) throw error;
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && Date.now() < deadline) throw error;
+        return typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+      }
+    }) as typeof fs.writeSync;
+    try {
+      flushSync();
+    } finally {
+      fs.writeSync = writeSync;
+    }
+  };
 }
 
 /** The gateway's structured logger, to `destination` (default: stdout, written synchronously). */

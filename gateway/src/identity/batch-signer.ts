@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { WORKER_RESOURCE_LIMITS } from '../ops/heap.ts';
 import type { SigningWorkerData } from './signing-worker.ts';
 
 /**
@@ -16,7 +17,7 @@ export type SignatureCallback = (error: Error | null, signature: string) => void
 export interface BatchSigner {
   /** Queues `input` for this turn's batch; `done` gets its signature, or an error if the worker dies. */
   sign(input: string, done: SignatureCallback): void;
-  /** Starts the worker now (if none runs), so the first batch does not wait for it to boot (~85 ms). */
+  /** Starts the worker now (if none runs), so the first batch does not wait for a thread to boot. */
   start(): void;
   /** Terminates the worker: signatures not answered yet fail, and so do later ones. */
   close(): Promise<void>;
@@ -29,7 +30,7 @@ interface WorkerRun {
   error: Error | null;
 }
 
-/** Signatures per answer from the worker: ~100 µs of signing, so no request waits on a whole batch. */
+/** Signatures per answer from the worker: a few, so no request waits on a whole batch to be signed. */
 const ANSWER_EVERY = 4;
 
 const WORKER_URL = new URL('./signing-worker.ts', import.meta.url);
@@ -62,7 +63,11 @@ export function createBatchSigner(
 
   function spawn(): WorkerRun {
     const workerData: SigningWorkerData = { key, answerEvery: ANSWER_EVERY };
-    const started: WorkerRun = { worker: new Worker(WORKER_URL, { workerData }), waiting: [], error: null };
+    const started: WorkerRun = {
+      worker: new Worker(WORKER_URL, { workerData, resourceLimits: WORKER_RESOURCE_LIMITS }),
+      waiting: [],
+      error: null,
+    };
     const { worker, waiting } = started;
     worker.on('message', (signatures: string[]) => {
       for (const [index, done] of waiting.splice(0, signatures.length).entries()) {

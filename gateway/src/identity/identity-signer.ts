@@ -31,14 +31,18 @@ export interface SyncIdentitySigner extends IdentitySigner {
   warmUp(): void;
   /** Terminates the signing worker (after the server stopped): later off-thread signatures fail. */
   close(): Promise<void>;
+  /** Lifetime of the assertions it signs (`exp` − `iat`), in seconds. */
+  readonly ttlSeconds: number;
+  /** The clock `iat` is taken from (epoch ms). */
+  readonly now: () => number;
 }
 
 /**
  * The gateway's identity signer: the same compact JWS as @keygate/identity's `createIdentitySigner`
  * (ES256 over P-256 or EdDSA over Ed25519, as the key is; header `{alg, kid, typ: 'keygate-id+jwt'}`;
- * the same claims), signed with node:crypto's synchronous `sign` over a header encoded once, instead
- * of jose's WebCrypto path (an async job, a key check and a claims copy per call): it signs every
- * proxied request.
+ * the same claims, bound to the request or to the key as the identity given says), signed with
+ * node:crypto's synchronous `sign` over a header encoded once, instead of jose's WebCrypto path (an
+ * async job, a key check and a claims copy per call): in request binding it signs every proxied request.
  * Off-thread signatures go to one worker thread in batches (see batch-signer.ts); one its worker lost
  * (it died) is signed inline instead, so a crashed worker fails no request. `close` stops it.
  */
@@ -60,7 +64,7 @@ export function createGatewayIdentitySigner(options: {
   const issuer = options.issuer ?? IDENTITY_ISSUER;
   const now = options.now ?? Date.now;
   const header = base64url(JSON.stringify({ alg: algorithm, kid: privateJwk.kid, typ: 'keygate-id+jwt' }));
-  /** The JWS signing input (`header.payload`) of an assertion. */
+  /** The JWS signing input (`header.payload`) of an assertion; JSON leaves out the claims a key-bound one lacks. */
   const signingInput = (identity: Identity, audience: string): string => {
     const iat = Math.floor(now() / 1000);
     const payload = base64url(
@@ -110,5 +114,7 @@ export function createGatewayIdentitySigner(options: {
     sign: async (identity, audience) => signNow(identity, audience),
     warmUp: () => batchSigner.start(),
     close: () => batchSigner.close(),
+    ttlSeconds: ttl,
+    now,
   };
 }

@@ -6,7 +6,7 @@ const P256_SCALAR_BYTES = 32;
 /**
  * An ECDSA signature in DER (SEQUENCE { INTEGER r, INTEGER s }, what node:crypto returns fastest) as
  * JOSE's fixed-width r ‖ s: each integer without its sign byte, left-padded with zeros to `size`.
- * node:crypto's own `dsaEncoding: 'ieee-p1363'` measured 51 µs a signature here against 23.5 for DER.
+ * node:crypto's own `dsaEncoding: 'ieee-p1363'` signs markedly slower than DER plus this conversion.
  */
 export function joseSignatureOfDer(der: Buffer, size = P256_SCALAR_BYTES): Buffer {
   const out = Buffer.alloc(size * 2);

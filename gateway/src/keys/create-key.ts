@@ -55,6 +55,7 @@ export async function createKey(
     grant,
     token,
     hash: await ctx.hasher.hash(token.token),
+    tag: ctx.hasher.tag?.(token.token) ?? null,
     at: new Date(nowMs).toISOString(),
     actor,
     sourceIp: origin.sourceIp,
@@ -77,6 +78,7 @@ export function newKeyChange(params: {
   grant: Grant;
   token: { lookup: string; prefix: string };
   hash: string;
+  tag?: string | null;
   at: string;
   actor: Actor;
   sourceIp: string | null;
@@ -95,7 +97,7 @@ export function newKeyChange(params: {
     lastCallAt: null,
     version: 1,
   };
-  const secret = newSecretRecord(key.id, { ...token, hash: params.hash }, at);
+  const secret = newSecretRecord(key.id, { ...token, hash: params.hash, tag: params.tag }, at);
   return {
     key,
     expectedVersion: null,

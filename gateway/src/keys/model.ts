@@ -7,6 +7,9 @@ import {
   type ApiLogEntry,
   type KeyStatus,
   LATENCY_BUCKETS_MS,
+  type LoggedBodies,
+  type LoggedBody,
+  MAX_LOGGED_BODY_BYTES,
   type SecretRecord,
 } from '@keygate/contracts/gateway';
 import type { Environment } from '@keygate/identity';
@@ -21,6 +24,9 @@ export {
   type ApiLogEntry,
   type KeyStatus,
   LATENCY_BUCKETS_MS,
+  type LoggedBodies,
+  type LoggedBody,
+  MAX_LOGGED_BODY_BYTES,
   type SecretRecord,
 };
 

@@ -138,7 +138,12 @@ export async function rotateKey(
       assertGrantWithin(actorKey, key, key.scopes);
     }
     const plan = planRotation({ key, secrets }, nowMs, {
-      secret: { lookup: token.lookup, prefix: token.prefix, hash },
+      secret: {
+        lookup: token.lookup,
+        prefix: token.prefix,
+        hash,
+        tag: ctx.hasher.tag?.(token.token) ?? null,
+      },
       overlapDays,
       maxOverlapDays: ctx.config.maxOverlapDays,
     });

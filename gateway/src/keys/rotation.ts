@@ -11,6 +11,8 @@ export interface NewSecret {
   lookup: string;
   prefix: string;
   hash: string;
+  /** The token's keyed tag, when the hasher makes one. */
+  tag?: string | null;
 }
 
 /** The record of a new, open secret. */
@@ -21,6 +23,7 @@ export function newSecretRecord(keyId: string, secret: NewSecret, at: string): S
     lookup: secret.lookup,
     prefix: secret.prefix,
     hash: secret.hash,
+    tag: secret.tag ?? null,
     createdAt: at,
     closesAt: null,
     closedAt: null,

@@ -108,7 +108,7 @@ export function createMetrics(redis?: { isRedisUp(): boolean }): GatewayMetrics 
     }),
     verificationsRefused: new Counter({
       name: 'keygate_argon2_verifications_refused_total',
-      help: 'argon2 verifications not attempted: throttled (too many failures for one lookup) or busy (concurrency cap).',
+      help: 'argon2 verifications not attempted: throttled (too many failures for one untagged lookup), busy (concurrency cap) or tag_mismatch (a wrong secret refused by its keyed tag).',
       labelNames: ['reason'] as const,
       registers,
     }),

@@ -37,6 +37,8 @@ const STRIPPED = new Set([
   'x-original-url',
   'x-rewrite-url',
   'x-original-method',
+  // The sandbox's forced-failure request (test keys): the gateway's to answer, never the upstream's.
+  'keygate-test-scenario',
 ]);
 
 /**

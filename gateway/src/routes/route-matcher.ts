@@ -18,6 +18,8 @@ export type RouteMatch =
       urls: Readonly<Partial<Record<Environment, string>>>;
       /** Present only on a deprecated route (its own deprecation, else its version's). */
       deprecation?: DeprecationHeaders;
+      /** A long-lived answer (server-sent events): see `stream` in route-table.ts. */
+      stream?: true;
     }
   | {
       kind: 'management';
@@ -97,6 +99,7 @@ export function compileRoutes(table: RouteTable): RouteMatcher {
         audience: upstream.audience,
         urls: Object.freeze(urlsOf(upstream)),
         ...deprecationMember(route.deprecation ?? versionDeprecation(route.path)),
+        ...(route.stream ? { stream: true as const } : {}),
       }),
     };
     const list = byMethod.get(route.method) ?? [];

@@ -53,6 +53,7 @@ export function applyUpstreamOverrides(
     const test = urlOf('test');
     upstreams[name] = {
       audience: upstream.audience,
+      ...(upstream.sandboxReset === undefined ? {} : { sandboxReset: upstream.sandboxReset }),
       ...(live === undefined ? {} : { live }),
       ...(test === undefined ? {} : { test }),
     };

@@ -75,10 +75,19 @@ export interface KeyStore {
    * once over keys written before they existed).
    */
   listSweepCandidates(nowMs: number, reminderLeadDays: readonly number[]): Promise<string[]>;
+  /**
+   * Stores a secret's keyed tag (keys/secret-tag.ts) beside its hash, for a secret stored without
+   * one (or with another tag key's): set after its first successful argon2 verification. A secret
+   * that no longer exists is left alone. The key id says where the secret lives (its slot group on
+   * a Redis Cluster).
+   */
+  setSecretTag(secret: { id: string; keyId: string }, tag: string): Promise<void>;
   /** The secret with this token lookup id together with its key, or null. */
   findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
   /** Activity entries matching the filter, newest first. */
   listActivity(filter: ActivityFilter): Promise<Page<ActivityEntry>>;
+  /** Appends an activity entry about no key (`keyId` null, e.g. `sandbox.reset`); key changes go through `commitChange`. */
+  appendActivity(entry: ActivityEntry): Promise<void>;
   /** Adds usage buckets (summing into existing ones) and advances per-secret and per-key call counters and last-call times. */
   /**
    * A `flushId` makes the call idempotent: a store that writes in several steps records each
@@ -89,7 +98,7 @@ export interface KeyStore {
   queryUsage(query: UsageQuery): Promise<UsageBucket[]>;
   /** Deletes usage buckets of every key whose minute starts before `beforeMs` (epoch ms); returns how many went. */
   pruneUsage(beforeMs: number): Promise<number>;
-  /** Appends API log lines. */
+  /** Appends API log lines (with their `bodies` when they have some). */
   appendLogs(entries: ApiLogEntry[]): Promise<void>;
   /** A key's API log, newest first. */
   queryLogs(filter: LogFilter): Promise<Page<ApiLogEntry>>;

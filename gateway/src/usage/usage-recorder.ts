@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DAY_MS } from '../keys/lifecycle.ts';
-import { type ApiLogEntry, LATENCY_BUCKETS_MS, type UsageBucket } from '../keys/model.ts';
+import { type ApiLogEntry, LATENCY_BUCKETS_MS, type LoggedBodies, type UsageBucket } from '../keys/model.ts';
 import { redactTokens } from '../keys/token.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createLogBuffer } from './log-buffer.ts';
@@ -19,6 +19,8 @@ export interface CallRecord {
   clientIp: string;
   /** Epoch ms when the response finished. */
   atMs: number;
+  /** A test key's call: its request and response bodies as kept (the sandbox); live keys keep none. */
+  bodies?: LoggedBodies | undefined;
 }
 
 export interface UsageRecorder {
@@ -59,14 +61,13 @@ const MINUTE_MS = 60_000;
 /** Buckets per recordUsage call: each call is one idempotent unit (a store may apply it atomically). */
 const FLUSH_CHUNK = 200;
 /**
- * Log lines that start an early write of the log lines alone (once started, while writes succeed):
- * at 8,000 requests/s, every 30 ms. Lines held until 1,000 had gathered (with the usage written
- * too) outlived the young generation: --trace-gc over 10 s of load showed four mark-compacts and
- * 1.5 µs of collection a request at 1,000 lines, none and 0.7 µs at 256 (none at 128 either).
+ * Log lines that start an early write of the log lines alone (once started, while writes succeed).
+ * Held much longer, the lines outlive the young generation and are promoted: under load that turned
+ * into mark-compacts and more collection time a request (--trace-gc), which a batch this size avoids.
  */
 export const EARLY_FLUSH_LINES = 256;
 
-/** ISO 8601 instants of one second share their first 20 characters (formatting a Date costs ~1 µs). */
+/** ISO 8601 instants of one second share their first 20 characters: a Date is formatted once a second. */
 let isoSecond = Number.NaN;
 let isoSecondPrefix = '';
 
@@ -217,7 +218,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       bucket.latencyHistogram[bucketIndex(call.latencyMs)]! += 1;
       if (at > bucket.lastCallAt) bucket.lastCallAt = at;
       if (buckets.size + unsentCount() > maxBuckets) trimBuckets();
-      logs.push({
+      const line: ApiLogEntry = {
         id: call.requestId,
         keyId: call.keyId,
         secretId: call.secretId,
@@ -227,7 +228,9 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         status: call.status,
         latencyMs: Math.round(call.latencyMs * 1000) / 1000,
         clientIp: call.clientIp,
-      });
+      };
+      if (call.bodies) line.bodies = call.bodies;
+      logs.push(line);
       if (logs.size >= EARLY_FLUSH_LINES && timers.length > 0 && !flushingEarly && !failing) {
         flushingEarly = true;
         flushing = flushing.then(writeLogs);

@@ -1,5 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SecretHasher } from '../../src/keys/hasher.ts';
+import type { SecretTagger } from '../../src/keys/secret-tag.ts';
+
+/** A counting hasher that also tags secrets, as the production hasher does with its tag key. */
+export function createTaggingHasher(tagger: SecretTagger): CountingHasher {
+  const hasher = createCountingHasher();
+  hasher.tag = tagger.tagOf;
+  hasher.checkTag = tagger.check;
+  return hasher;
+}
 
 /** A hasher that counts verifications; `inner` defaults to a fast SHA-256 stand-in for argon2. */
 export interface CountingHasher extends SecretHasher {

@@ -76,7 +76,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const clock = createTestClock();
   // The signer main.ts runs (inline, or in its signing worker with other requests in flight), so
   // the data plane is tested as it runs; `stop` terminates its worker.
-  const signer = createGatewayIdentitySigner({ privateJwk });
+  const signer = createGatewayIdentitySigner({ privateJwk, ttlSeconds: config.identityTtlSeconds });
   const store = options.store ?? createMemoryStore();
   const hasher = options.hasher ?? createCountingHasher();
   const events = createLocalKeyEvents();

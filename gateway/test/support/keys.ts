@@ -34,6 +34,7 @@ export async function addSecret(
     lookup,
     prefix,
     hash: await hasher.hash(token),
+    tag: hasher.tag?.(token) ?? null,
     createdAt: NOW_ISO,
     closesAt: null,
     closedAt: null,

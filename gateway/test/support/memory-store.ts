@@ -99,6 +99,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }
       return [...ids].sort();
     },
+    async setSecretTag({ id }, tag) {
+      track('setSecretTag');
+      const secret = secrets.get(id);
+      if (secret) secret.tag = tag;
+    },
     async findByLookup(lookup) {
       track('findByLookup');
       const secret = [...secrets.values()].find((candidate) => candidate.lookup === lookup);
@@ -108,6 +113,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async listActivity() {
       track('listActivity');
       return page(activity.map(clone));
+    },
+    async appendActivity(entry) {
+      track('appendActivity');
+      activity.push(clone(entry));
     },
     async recordUsage(buckets) {
       track('recordUsage');

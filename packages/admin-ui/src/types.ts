@@ -8,6 +8,7 @@ export type {
   ActivityEntry,
   ApiLogEntry,
   Environment,
+  LoggedBody,
   Page,
   PublicKey,
   PublicSecret,
@@ -45,6 +46,7 @@ const ACTIONS: Record<ActivityAction, true> = {
   'key.secret_closed': true,
   'key.revoked': true,
   'key.expiry_reminder': true,
+  'sandbox.reset': true,
 };
 
 /** The activity actions the log knows. */

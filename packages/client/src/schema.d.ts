@@ -246,7 +246,7 @@ export interface paths {
         };
         /**
          * List the products of a channel with prices
-         * @description Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement > tier > base) and the stock available. Paged by SKU with `cursor`.
+         * @description Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement > tier > base) and the stock available. Paged by SKU with `cursor`. `q` keeps the products whose name or SKU contains the text (any case; indexed for three characters or more).
          *
          *     **Required scope:** `article:r`.
          *
@@ -387,6 +387,38 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v2/carts/{id}/items/{sku}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a line from a cart
+         * @description Removes the line of `sku` and answers the cart priced without it.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        delete: operations["removeCartItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the quantity of a cart line
+         * @description Sets the line of `sku` to `qty` units (1..999; DELETE the line to remove it). Refused with the quantity available when stock is short; a refused change leaves the cart unchanged.
+         *
+         *     **Required scope:** `order:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        patch: operations["updateCartItem"];
         trace?: never;
     };
     "/v2/carts/{id}:checkout": {
@@ -550,7 +582,7 @@ export interface paths {
         };
         /**
          * Get a customer’s agreements and effective prices
-         * @description The customer’s agreement price rows, and per channel the products with agreement or tier prices for them, priced at quantity 1.
+         * @description One page of the products with agreement or tier prices for the customer, by SKU: their agreement price rows, and per channel their prices at quantity 1. Paged with `limit` (1..100, default 50) and `cursor` (the `nextCursor` of the previous page), like the catalogue.
          *
          *     **Required scope:** `pricing:r`.
          *
@@ -925,6 +957,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks/events:trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trigger an event (test environment)
+         * @description Sandbox: makes a real change in the test environment that emits an event of `type` through the normal outbox (an order placed for `order.created`, a stock level changed for `stock.updated`, a customer or price created or changed for the others) and answers its id; subscribed endpoints get it as any other delivery. Test keys only: a live key gets 403 `SANDBOX_ONLY`.
+         *
+         *     **Required scope:** `webhook:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["triggerWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/events:stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the events (test environment)
+         * @description Sandbox: the test environment's events as server-sent events, in the order they were recorded, for forwarding to a local machine (`npx @keygate/cli listen`). Send `Last-Event-ID` to resume after an event: every later event comes, none twice. Counts as one call for the rate limit; no upstream timeout applies; the gateway ends the stream once the key is revoked, expires or its secret is closed. Test keys only: a live key gets 403 `SANDBOX_ONLY`.
+         *
+         *     **Required scope:** `webhook:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["streamWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -1274,7 +1354,7 @@ export interface components {
             keyId: string;
             environment: components["schemas"]["Environment"];
             /** @enum {string} */
-            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder";
+            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "sandbox.reset";
             actor: {
                 /** @enum {string} */
                 type: "key" | "admin" | "system";
@@ -1431,6 +1511,11 @@ export interface components {
             status: number;
             latencyMs: number;
             clientIp: string;
+            /** @description Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or without a body). Never a header. Live keys keep no bodies. */
+            bodies?: {
+                request: components["schemas"]["LoggedBody"] | null;
+                response: components["schemas"]["LoggedBody"] | null;
+            };
         };
         ApiLogPage: {
             items: components["schemas"]["ApiLogEntry"][];
@@ -1595,7 +1680,7 @@ export interface components {
                 channel: string;
                 currency: components["schemas"]["Currency"];
                 pricesIncludeVat: boolean;
-                /** @description Products with agreement or tier prices for this customer, priced at quantity 1. */
+                /** @description The page’s products with agreement or tier prices for this customer, priced at quantity 1. */
                 prices: {
                     /** @description The stored price: gross in channels whose prices include VAT, else net (minor units). */
                     amount: number;
@@ -1617,6 +1702,8 @@ export interface components {
                     name: string;
                 }[];
             }[];
+            /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
+            nextCursor: string | null;
         };
         /** @enum {string} */
         CustomerTier: "retail" | "silver" | "gold";
@@ -1681,6 +1768,13 @@ export interface components {
          * @enum {string}
          */
         Environment: "live" | "test";
+        /**
+         * @description A text/event-stream: per event `id: evt_…`, `event: <type>` and `data: <the envelope every delivery sends>`, then a blank line; comment lines (`: keep-alive`) keep it open.
+         * @example id: evt_3kTMd0dYz0ZGJ3q5Rk2vXW
+         *     event: order.created
+         *     data: {"id":"evt_3kTMd0dYz0ZGJ3q5Rk2vXW","type":"order.created",…}
+         */
+        EventStream: string;
         /** @enum {string} */
         EventType: "order.created" | "order.status_changed" | "stock.updated" | "stock.out_of_stock" | "stock.back_in_stock" | "customer.created" | "customer.updated" | "customer.tier_changed" | "pricing.price.created" | "pricing.price.updated" | "pricing.price.deleted" | "pricing.vat_rate.updated";
         EventTypeList: {
@@ -1766,6 +1860,13 @@ export interface components {
                 lastCallAt: string | null;
                 secretId: string;
             }[];
+        };
+        LoggedBody: {
+            contentType: string;
+            /** @description The body as UTF-8 text, at most 16 KiB; secrets (`secret` members, `whsec_…`, keygate tokens) replaced by `[redacted]`. */
+            text: string;
+            /** @description The body was longer than 16 KiB and is cut. */
+            truncated: boolean;
         };
         /** @description This OpenAPI 3.1 document. */
         OpenApiDocument: {
@@ -2084,6 +2185,14 @@ export interface components {
         };
         /** @enum {string} */
         TaxClass: "standard" | "reduced" | "zero";
+        TriggeredEvent: {
+            /** @description The `evt_…` id: the `webhook-id` of its deliveries. */
+            eventId: string;
+            type: components["schemas"]["EventType"];
+        };
+        TriggerEventRequest: {
+            type: string;
+        };
         UnitPrice: {
             /** @description The stored price: gross in channels whose prices include VAT, else net (minor units). */
             amount: number;
@@ -2101,6 +2210,9 @@ export interface components {
             source: components["schemas"]["PriceLevel"];
             /** @description The quantity break this price starts at. */
             minQuantity: number;
+        };
+        UpdateCartItemRequest: {
+            qty: number;
         };
         UpdateCustomerRequest: {
             name?: string;
@@ -2307,10 +2419,12 @@ export interface components {
         };
         /**
          * @description Forbidden. Problem types:
+         *     - `ADMIN_ONLY`: Administrators only
          *     - `ENVIRONMENT_MISMATCH`: Wrong environment
          *     - `ESCALATION_DENIED`: Privilege escalation refused
          *     - `INSUFFICIENT_SCOPE`: Missing scope
          *     - `IP_NOT_ALLOWED`: Client IP not allowed
+         *     - `SANDBOX_ONLY`: Test environment only
          */
         Forbidden: {
             headers: {
@@ -2323,6 +2437,7 @@ export interface components {
         };
         /**
          * @description Not Found. Problem types:
+         *     - `CART_LINE_NOT_FOUND`: Cart line not found
          *     - `CART_NOT_FOUND`: Cart not found
          *     - `CUSTOMER_NOT_FOUND`: Customer not found
          *     - `DELIVERY_NOT_FOUND`: Webhook delivery not found
@@ -2336,6 +2451,32 @@ export interface components {
          *     - `UNKNOWN_API_VERSION`: Unknown API version
          */
         NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Method Not Allowed. Problem types:
+         *     - `METHOD_NOT_ALLOWED`: Method not allowed
+         */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Request Timeout. Problem types:
+         *     - `REQUEST_TIMEOUT`: Request too slow
+         */
+        RequestTimeout: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -2393,6 +2534,19 @@ export interface components {
             };
         };
         /**
+         * @description Expectation Failed. Problem types:
+         *     - `EXPECTATION_FAILED`: Expectation not supported
+         */
+        ExpectationFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
          * @description Unprocessable Entity. Problem types:
          *     - `CART_EMPTY`: Cart is empty
          *     - `CART_LINE_LIMIT`: Too many cart lines
@@ -2418,12 +2572,26 @@ export interface components {
         /**
          * @description Too Many Requests. Problem types:
          *     - `RATE_LIMITED`: Rate limit exceeded
+         *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
          */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Request Header Fields Too Large. Problem types:
+         *     - `HEADERS_TOO_LARGE`: Request headers too large
+         */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -3206,7 +3374,7 @@ export interface operations {
     listKeyActivity: {
         parameters: {
             query?: {
-                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder";
+                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "sandbox.reset";
                 from?: string;
                 to?: string;
                 limit?: number;
@@ -3417,8 +3585,14 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3452,6 +3626,7 @@ export interface operations {
                 inStock?: "true" | "false";
                 limit?: number;
                 cursor?: string;
+                q?: string;
             };
             header: {
                 "X-Channel": string;
@@ -3500,6 +3675,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_CHANNEL`: Unknown channel
@@ -3510,6 +3690,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3596,6 +3777,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_CHANNEL`: Unknown channel
@@ -3605,6 +3791,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3700,8 +3887,14 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3794,6 +3987,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -3806,6 +4004,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3886,6 +4085,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -3905,6 +4109,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -3987,8 +4192,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4076,6 +4287,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
              *     - `CART_CHECKED_OUT`: Cart already checked out
@@ -4103,6 +4319,224 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    removeCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cart id (`crt_…`). */
+                id: string;
+                /** @description The product SKU, e.g. KG-00001. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CART_NOT_FOUND`: Cart not found
+             *     - `CART_LINE_NOT_FOUND`: Cart line not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict:
+             *     - `CART_CHECKED_OUT`: Cart already checked out
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cart id (`crt_…`). */
+                id: string;
+                /** @description The product SKU, e.g. KG-00001. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCartItemRequest"];
+            };
+        };
+        responses: {
+            /** @description The cart. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `CART_NOT_FOUND`: Cart not found
+             *     - `CART_LINE_NOT_FOUND`: Cart line not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict:
+             *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             *     - `CART_CHECKED_OUT`: Cart already checked out
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4191,6 +4625,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `CART_CHECKED_OUT`: Cart already checked out
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
@@ -4215,6 +4654,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4297,8 +4737,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4386,6 +4832,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
              */
@@ -4408,6 +4859,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4495,6 +4947,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
              */
@@ -4517,6 +4974,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4597,6 +5055,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -4614,6 +5077,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4696,8 +5160,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4785,6 +5255,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -4802,6 +5277,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4830,7 +5306,10 @@ export interface operations {
     };
     getCustomerPricing: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /** @description The customer id (`cus_…`). */
@@ -4840,7 +5319,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The customer’s pricing. */
+            /** @description A page of the customer’s pricing. */
             200: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4884,8 +5363,20 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `INVALID_CURSOR`: Invalid cursor
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -4966,6 +5457,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -4986,6 +5482,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5068,8 +5565,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5157,6 +5660,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5174,6 +5682,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5254,8 +5763,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5340,6 +5855,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5357,6 +5877,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5439,8 +5960,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5528,6 +6055,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
              */
@@ -5550,6 +6082,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5637,6 +6170,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
              */
@@ -5659,6 +6197,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5733,8 +6272,14 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5809,8 +6354,14 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5891,6 +6442,11 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5910,6 +6466,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -5992,8 +6549,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6074,8 +6637,14 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6163,6 +6732,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6182,6 +6756,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6269,6 +6844,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6286,6 +6866,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6373,6 +6954,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6390,6 +6976,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6477,6 +7064,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `ENDPOINT_DISABLED`: Endpoint disabled
              */
@@ -6499,6 +7091,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6584,6 +7177,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `INVALID_CURSOR`: Invalid cursor
@@ -6592,6 +7190,7 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**
@@ -6679,6 +7278,11 @@ export interface operations {
              */
             404: components["responses"]["NotFound"];
             /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
              * @description Conflict:
              *     - `ENDPOINT_DISABLED`: Endpoint disabled
              *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
@@ -6702,6 +7306,202 @@ export interface operations {
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    triggerWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TriggerEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The emitted event. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggeredEvent"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             *     - `SANDBOX_ONLY`: Test environment only
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict:
+             *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    streamWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["EventStream"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             *     - `SANDBOX_ONLY`: Test environment only
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
              */
             429: components["responses"]["TooManyRequests"];
             /**

@@ -13,7 +13,20 @@ export const DEFAULT_ASSERTION_TTL_SECONDS = 60;
 
 export type Environment = 'live' | 'test';
 
-/** What the gateway asserts about the caller of one request. */
+/**
+ * What an assertion is bound to: `key` (one assertion per key, secret, key version, environment and
+ * audience, reused by the gateway for its lifetime) or `request` (one per request: method, path and
+ * request id, accepted once).
+ */
+export type IdentityBinding = 'key' | 'request';
+
+/** Both bindings: what a verifier accepts unless told otherwise. */
+export const IDENTITY_BINDINGS: readonly IdentityBinding[] = ['key', 'request'];
+
+/**
+ * What the gateway asserts about a caller. `method`, `path` and `requestId` are there (all three)
+ * only in a request-bound assertion; a signer given none of them signs a key-bound one.
+ */
 export interface Identity {
   /** The API key id (`key_…`). */
   keyId: string;
@@ -21,15 +34,18 @@ export interface Identity {
   scopes: string[];
   /** The secret the caller used (`sec_…`). */
   secretId: string;
-  /** HTTP method of the request this assertion was made for. */
-  method: string;
-  /** Request target (path and query) this assertion was made for. */
-  path: string;
-  /** The gateway's request id. */
-  requestId: string;
+  /** HTTP method of the request this assertion was made for (request binding only). */
+  method?: string;
+  /** Request target (path and query) this assertion was made for (request binding only). */
+  path?: string;
+  /** The gateway's request id (request binding only; the request id always travels in `X-Request-Id`). */
+  requestId?: string;
 }
 
-/** The JWT claims set; short names keep the header small. */
+/** An identity bound to one request: what request binding signs and verifies. */
+export type RequestIdentity = Identity & { method: string; path: string; requestId: string };
+
+/** The JWT claims set; short names keep the header small. `htm`, `htp` and `jti` only in request binding. */
 export interface IdentityClaims {
   iss: string;
   sub: string;
@@ -37,9 +53,14 @@ export interface IdentityClaims {
   env: Environment;
   scp: string[];
   sid: string;
-  htm: string;
-  htp: string;
-  jti: string;
+  htm?: string;
+  htp?: string;
+  jti?: string;
   iat: number;
   exp: number;
+}
+
+/** The binding of an identity: `request` when it names its request, else `key`. */
+export function bindingOf(identity: Identity): IdentityBinding {
+  return identity.requestId === undefined ? 'key' : 'request';
 }

@@ -16,8 +16,8 @@ export type IdentityAlgorithm = 'ES256' | 'EdDSA';
 export const IDENTITY_ALGORITHMS: readonly IdentityAlgorithm[] = ['ES256', 'EdDSA'];
 
 /**
- * The algorithm of new identity keys. ES256, as Pomerium and Google IAP use: node:crypto signs it in
- * about two thirds of Ed25519's time (23.5 against 36 µs here) and verifies it in 72 against 102 µs.
+ * The algorithm of new identity keys. ES256, as Pomerium and Google IAP use: node:crypto signs and
+ * verifies it faster than Ed25519.
  */
 export const DEFAULT_IDENTITY_ALGORITHM: IdentityAlgorithm = 'ES256';
 
@@ -58,7 +58,10 @@ export function publicJwkOf(privateJwk: JWK): JWK {
 }
 
 export interface IdentitySigner {
-  /** Signs an assertion of `identity` for `audience`. */
+  /**
+   * Signs an assertion of `identity` for `audience`: bound to its request when `identity` names one
+   * (method, path, request id), else to its key (no `htm`, `htp` or `jti`).
+   */
   sign(identity: Identity, audience: string): Promise<string>;
   /** The JWKS document to publish at `/.well-known/jwks.json`. */
   readonly jwks: { keys: JWK[] };
@@ -86,7 +89,7 @@ export async function createIdentitySigner(options: {
     jwks,
     async sign(identity, audience) {
       const iat = Math.floor(now() / 1000);
-      return new SignJWT({
+      const jwt = new SignJWT({
         env: identity.environment,
         scp: identity.scopes,
         sid: identity.secretId,
@@ -97,10 +100,11 @@ export async function createIdentitySigner(options: {
         .setIssuer(issuer)
         .setSubject(identity.keyId)
         .setAudience(audience)
-        .setJti(identity.requestId)
         .setIssuedAt(iat)
-        .setExpirationTime(iat + ttl)
-        .sign(key);
+        .setExpirationTime(iat + ttl);
+      // Undefined claims are left out of the payload: a key-bound assertion names no request.
+      if (identity.requestId !== undefined) jwt.setJti(identity.requestId);
+      return jwt.sign(key);
     },
   };
 }

@@ -6,9 +6,16 @@ import {
   errors as joseErrors,
   jwtVerify,
 } from 'jose';
-import { IDENTITY_ISSUER, type Identity, type IdentityClaims } from './claims.ts';
+import {
+  IDENTITY_BINDINGS,
+  IDENTITY_ISSUER,
+  type Identity,
+  type IdentityBinding,
+  type IdentityClaims,
+} from './claims.ts';
 import { isScope } from './scopes.ts';
 import { IDENTITY_ALGORITHMS } from './signer.ts';
+import { createVerifiedAssertions } from './verified-assertions.ts';
 
 export type IdentityErrorCode =
   | 'IDENTITY_MISSING'
@@ -38,18 +45,37 @@ export interface IdentityVerifierOptions {
   clockToleranceSeconds?: number;
   now?: () => number;
   /**
-   * How many unexpired assertion ids (`jti`) to remember so the same assertion is accepted once;
-   * default 100,000. When full, the oldest ids are forgotten first. 0 turns replay checks off.
+   * How many unexpired assertion ids (`jti`) of request-bound assertions to remember so the same
+   * assertion is accepted once; default 100,000. When full, the oldest ids are forgotten first.
+   * 0 turns replay checks off.
    */
   maxTrackedAssertions?: number;
+  /**
+   * The bindings accepted (default both, so a service works whichever mode the gateway runs): pin
+   * `['request']` to refuse key-bound assertions, which a captured copy could replay until they expire.
+   */
+  bindings?: readonly IdentityBinding[];
+  /**
+   * How many verified key-bound assertions to keep (least recently used dropped first), each until
+   * its `exp`, so a key's assertion is verified once per lifetime, not once per request; default
+   * 10,000. 0 verifies every one.
+   */
+  maxCachedAssertions?: number;
 }
 
 export interface IdentityVerifier {
-  /** Verifies an assertion for the request it arrived on and returns the identity it carries. */
+  /**
+   * Verifies an assertion for the request it arrived on and returns the identity it carries (with
+   * `method`, `path` and `requestId` when it is bound to the request).
+   */
   verify(token: string | undefined, request: { method: string; path: string }): Promise<Identity>;
 }
 
-/** Builds a verifier that checks signature, issuer, audience, expiry, method and path. */
+/**
+ * Builds a verifier that checks signature, issuer, audience and expiry, and for a request-bound
+ * assertion method, path and that its id was not seen before. A key-bound assertion names no request:
+ * once verified it is kept until its `exp`, and the same token is then accepted without a signature check.
+ */
 export function createIdentityVerifier(options: IdentityVerifierOptions): IdentityVerifier {
   const getKey: JWTVerifyGetKey =
     options.keys instanceof URL
@@ -59,6 +85,8 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
   const tolerance = options.clockToleranceSeconds ?? 5;
   const now = options.now ?? Date.now;
   const seen = createSeenAssertions(options.maxTrackedAssertions ?? 100_000);
+  const accepted = new Set(options.bindings ?? IDENTITY_BINDINGS);
+  const verified = createVerifiedAssertions(options.maxCachedAssertions ?? 10_000);
 
   return {
     async verify(token, request) {
@@ -67,6 +95,8 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
           'IDENTITY_MISSING',
           'No identity assertion: call this service through the gateway.',
         );
+      const known = verified.get(token, now());
+      if (known) return { ...known, scopes: [...known.scopes] };
       let claims: IdentityClaims;
       try {
         const result = await jwtVerify<IdentityClaims>(token, getKey, {
@@ -75,7 +105,7 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
           audience: options.audience,
           clockTolerance: tolerance,
           currentDate: new Date(now()),
-          requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+          requiredClaims: ['sub', 'exp', 'iat'],
         });
         claims = result.payload;
       } catch (error) {
@@ -90,15 +120,33 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
         }
         throw new IdentityError('IDENTITY_INVALID', 'The identity assertion is not valid.');
       }
+      const binding = bindingOfClaims(claims);
       if (
+        binding === null ||
         (claims.env !== 'live' && claims.env !== 'test') ||
         !Array.isArray(claims.scp) ||
         !claims.scp.every((s) => typeof s === 'string' && isScope(s)) ||
-        typeof claims.sid !== 'string' ||
-        typeof claims.htm !== 'string' ||
-        typeof claims.htp !== 'string'
+        typeof claims.sid !== 'string'
       ) {
         throw new IdentityError('IDENTITY_INVALID', 'The identity assertion lacks required claims.');
+      }
+      if (!accepted.has(binding)) {
+        throw new IdentityError(
+          'IDENTITY_REQUEST_MISMATCH',
+          binding === 'key'
+            ? 'This service accepts only assertions bound to their request.'
+            : 'This service accepts only key-bound assertions.',
+        );
+      }
+      const identity: Identity = {
+        keyId: claims.sub,
+        environment: claims.env,
+        scopes: claims.scp,
+        secretId: claims.sid,
+      };
+      if (binding === 'key') {
+        verified.set(token, identity, (claims.exp + tolerance) * 1000, now());
+        return { ...identity, scopes: [...identity.scopes] };
       }
       if (claims.htm !== request.method.toUpperCase() || claims.htp !== request.path) {
         throw new IdentityError(
@@ -106,20 +154,19 @@ export function createIdentityVerifier(options: IdentityVerifierOptions): Identi
           'The identity assertion was made for another request.',
         );
       }
-      if (!seen.add(claims.jti, (claims.exp + tolerance) * 1000, now())) {
+      if (!seen.add(claims.jti!, (claims.exp + tolerance) * 1000, now())) {
         throw new IdentityError('IDENTITY_REPLAYED', 'This identity assertion was already used.');
       }
-      return {
-        keyId: claims.sub,
-        environment: claims.env,
-        scopes: claims.scp,
-        secretId: claims.sid,
-        method: claims.htm,
-        path: claims.htp,
-        requestId: claims.jti,
-      };
+      return { ...identity, method: claims.htm, path: claims.htp, requestId: claims.jti };
     },
   };
+}
+
+/** `request` when the claims name a request (`htm`, `htp`, `jti`, all strings), `key` when none, else null. */
+function bindingOfClaims(claims: IdentityClaims): IdentityBinding | null {
+  const named = [claims.htm, claims.htp, claims.jti];
+  if (named.every((claim) => claim === undefined)) return 'key';
+  return named.every((claim) => typeof claim === 'string') ? 'request' : null;
 }
 
 /**

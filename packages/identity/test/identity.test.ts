@@ -8,15 +8,15 @@ import {
   generateIdentityKeyPair,
   getIdentity,
   hasScope,
-  type Identity,
   type IdentitySigner,
   identityAlgorithmOf,
   normalizeScopes,
+  type RequestIdentity,
   requireIdentity,
   requireScope,
 } from '../src/index.ts';
 
-const baseIdentity = (over: Partial<Identity> = {}): Identity => ({
+const baseIdentity = (over: Partial<RequestIdentity> = {}): RequestIdentity => ({
   keyId: 'key_abc',
   environment: 'live',
   scopes: ['article:r', 'order:rw'],

@@ -64,7 +64,9 @@ const DESCRIPTION = `Everything an integrator calls goes through the keygate gat
 
 **Money** is always an integer in minor units of an ISO 4217 currency.
 
-**Deprecation.** A deprecated route keeps working and answers with \`Deprecation\` (RFC 9745), \`Sunset\` (RFC 8594) and a \`Link\` to the deprecation policy.`;
+**Deprecation.** A deprecated route keeps working and answers with \`Deprecation\` (RFC 9745), \`Sunset\` (RFC 8594) and a \`Link\` to the deprecation policy.
+
+**Sandbox (test keys only).** \`POST /v2/webhooks/events:trigger\` emits a real event of any type. A request header \`Keygate-Test-Scenario\` (\`rate-limited\`, \`forbidden\`, \`upstream-unavailable\`, \`upstream-timeout\`) makes the gateway answer exactly as it would in that case (429 \`RATE_LIMITED\` with \`Retry-After\`, 403 \`INSUFFICIENT_SCOPE\`, 502 \`UPSTREAM_UNAVAILABLE\`, 504 \`UPSTREAM_TIMEOUT\`) without spending the key's budget or reaching the service; any other value is 400. A live key's header is ignored. The API log of a test key (\`GET /v2/auth/keys/{id}/logs\`) keeps request and response bodies. See docs/sandbox.md.`;
 
 /**
  * The route table the shipped gateway uses by default. Read as a file (it is configuration the

@@ -121,7 +121,7 @@ export function problemSchemas(): Record<string, JsonSchema> {
 /**
  * Headers every problem of a status always carries (names of `components.headers`): the Bearer
  * challenge on 401 (every integrator 401 is about the API key), the rate-limit headers on 429
- * (RATE_LIMITED is its only integrator code, answered by the rate-limit step that sets them).
+ * (RATE_LIMITED and TOO_MANY_CONCURRENT_REQUESTS, both answered after the rate-limit step that sets them).
  */
 function problemHeadersOf(status: number): string[] {
   if (status === 401) return ['WWW-Authenticate', 'X-Request-Id'];
@@ -148,10 +148,13 @@ function describeEntries(entries: readonly ProblemTypeEntry[]): string {
 const PROBLEM_SCHEMA = { $ref: '#/components/schemas/Problem' };
 const VALIDATION_SCHEMA = { anyOf: [{ $ref: '#/components/schemas/ValidationProblem' }, PROBLEM_SCHEMA] };
 
+/** The 429 codes answered after the rate-limit step, so with its headers. */
+const AFTER_RATE_LIMIT = new Set(['RATE_LIMITED', 'TOO_MANY_CONCURRENT_REQUESTS']);
+
 /** The `components.responses` entry of a status: every problem type of it, its headers and schema. */
 export function problemResponseOf(status: number): JsonSchema {
   const entries = listProblemTypes().filter((entry) => entry.status === status);
-  const unlimited = status === 429 ? entries.filter((entry) => entry.code !== 'RATE_LIMITED') : [];
+  const unlimited = status === 429 ? entries.filter((entry) => !AFTER_RATE_LIMIT.has(entry.code)) : [];
   if (unlimited.length > 0) {
     throw new Error(
       `429 ${unlimited[0]?.code} would be documented with rate-limit headers it does not carry`,

@@ -4,7 +4,7 @@ import type { ApiKey, SecretRecord, UsageBucket } from '../../keys/model.ts';
 /** Hash fields read for a key, in this order. */
 export const KEY_FIELDS = ['data', 'version', 'lastCallAt'] as const;
 /** Hash fields read for a secret, in this order. */
-export const SECRET_FIELDS = ['data', 'closing', 'callCount', 'lastCallAt'] as const;
+export const SECRET_FIELDS = ['data', 'closing', 'callCount', 'lastCallAt', 'tag'] as const;
 
 type Reply = string | null;
 
@@ -24,8 +24,8 @@ export function decodeKey(fields: readonly Reply[]): ApiKey | null {
 
 /** The immutable part of a secret, written once when it is inserted. */
 export function encodeSecretData(secret: SecretRecord): string {
-  const { id, keyId, lookup, prefix, hash, createdAt } = secret;
-  return JSON.stringify({ id, keyId, lookup, prefix, hash, createdAt });
+  const { id, keyId, lookup, prefix, hash, tag, createdAt } = secret;
+  return JSON.stringify({ id, keyId, lookup, prefix, hash, tag: tag ?? null, createdAt });
 }
 
 /** The closing fields of a secret, rewritten by every change that carries the secret. */
@@ -34,12 +34,21 @@ export function encodeSecretClosing(secret: SecretRecord): string {
   return JSON.stringify({ closesAt, closedAt, closedReason });
 }
 
-/** `[data, closing, callCount, lastCallAt]` → secret, or null when the hash does not exist. */
+/**
+ * `[data, closing, callCount, lastCallAt, tag]` → secret, or null when the hash does not exist. The
+ * tag is in `data` for secrets written with one, and in the `tag` field when it was set later
+ * (secrets stored before tags existed); the field wins.
+ */
 export function decodeSecret(fields: readonly Reply[]): SecretRecord | null {
-  const [data, closing, callCount, lastCallAt] = fields;
+  const [data, closing, callCount, lastCallAt, tag] = fields;
   if (!data || !closing) return null;
+  const immutable = JSON.parse(data) as Pick<
+    SecretRecord,
+    'id' | 'keyId' | 'lookup' | 'prefix' | 'hash' | 'tag' | 'createdAt'
+  >;
   return {
-    ...(JSON.parse(data) as Pick<SecretRecord, 'id' | 'keyId' | 'lookup' | 'prefix' | 'hash' | 'createdAt'>),
+    ...immutable,
+    tag: tag || immutable.tag || null,
     ...(JSON.parse(closing) as Pick<SecretRecord, 'closesAt' | 'closedAt' | 'closedReason'>),
     callCount: Number(callCount ?? 0),
     lastCallAt: lastCallAt || null,

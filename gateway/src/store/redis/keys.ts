@@ -13,7 +13,8 @@ import type { Environment, KeyStatus } from '../../keys/model.ts';
  * |                                   |        | environment, status, lastCallAt (absent = null)            |
  * | P key:<id>:secrets                | zset   | secret ids, score = createdAt (ms)                         |
  * | P secret:<id>                     | hash   | keyId, data (immutable JSON), closing (closesAt/closedAt/  |
- * |                                   |        | closedReason JSON), callCount, lastCallAt                  |
+ * |                                   |        | closedReason JSON), callCount, lastCallAt, tag (set after  |
+ * |                                   |        | the first verification of a secret stored without one)     |
  * | P lookups                         | hash   | token lookup → secret id (unique)                          |
  * | P keys:all, P keys:env:<e>,       | zset   | key ids, score = createdAt (ms)                            |
  * | P keys:status:<s>, P keys:env:<e>:status:<s> |  |                                                    |
@@ -45,7 +46,8 @@ import type { Environment, KeyStatus } from '../../keys/model.ts';
  *
  * On a Redis Cluster (see createKeyLayout) the same table holds once per slot group: P becomes
  * `<prefix>{g<nn>}:` for every name of a key's state and of the indexes that list it, and
- * `<prefix>{admin}:` for the admin names; the channel stays `<prefix>invalidate`.
+ * `<prefix>{admin}:` for the admin names and for activity about no key (a sandbox reset); the channel
+ * stays `<prefix>invalidate`.
  */
 export type RedisKeyNames = ReturnType<typeof createKeyNames>;
 
@@ -66,6 +68,13 @@ export interface RedisKeyLayout {
   admin: RedisKeyNames;
   /** Every group's names, in group order (one entry, `root`, outside a Cluster). */
   groups: readonly RedisKeyNames[];
+  /**
+   * Where activity about no key (`keyId` null, a sandbox reset) lives: the admin group, so its
+   * entry and indexes share a slot. Activity lists over more than one key read it too.
+   */
+  keyless: RedisKeyNames;
+  /** The groups an activity list over every key (or an environment) merges: `groups`, plus `keyless` on a Cluster. */
+  activityGroups: readonly RedisKeyNames[];
   /** The names of the group holding this key's state. */
   forKey(keyId: string): RedisKeyNames;
 }
@@ -87,15 +96,20 @@ export function slotGroupOf(keyId: string): number {
  */
 export function createKeyLayout(prefix: string, clustered: boolean): RedisKeyLayout {
   const root = createKeyNames(prefix);
-  if (!clustered) return { root, admin: root, groups: [root], forKey: () => root };
+  if (!clustered) {
+    return { root, admin: root, groups: [root], keyless: root, activityGroups: [root], forKey: () => root };
+  }
   const tagged = (tag: string) => ({ ...createKeyNames(`${prefix}{${tag}}:`), channel: root.channel });
   const groups = Array.from({ length: CLUSTER_SLOT_GROUPS }, (_, g) =>
     tagged(`g${String(g).padStart(2, '0')}`),
   );
+  const admin = tagged('admin');
   return {
     root,
-    admin: tagged('admin'),
+    admin,
     groups,
+    keyless: admin,
+    activityGroups: [...groups, admin],
     forKey: (keyId) => groups[slotGroupOf(keyId)]!,
   };
 }

@@ -76,7 +76,7 @@ export async function readByLookup(
   );
   const reply = replies.find((found) => found);
   if (!reply) return null;
-  const secret = decodeSecret(reply.slice(0, 4));
+  const secret = decodeSecret([...reply.slice(0, 4), reply[7] ?? null]);
   const key = decodeKey(reply.slice(4, 7));
   return secret && key ? { key, secret } : null;
 }
@@ -160,8 +160,9 @@ export async function readActivityPage(
     if (filter.keyId) return names.activityByKey(filter.keyId);
     return filter.environment ? names.activityByEnv(filter.environment) : names.activityAll;
   };
-  // A key's activity is in its slot group; anything wider is merged from every group's page.
-  const groups = filter.keyId ? [ctx.layout.forKey(filter.keyId)] : ctx.layout.groups;
+  // A key's activity is in its slot group; anything wider is merged from every group's page, and
+  // the page of activity about no key (a sandbox reset).
+  const groups = filter.keyId ? [ctx.layout.forKey(filter.keyId)] : ctx.layout.activityGroups;
   const pages = await Promise.all(
     groups.map((names) => scanIndex(ctx, indexOf(names), names.activity, bounds, limit + 1, filters)),
   );

@@ -26,6 +26,7 @@ import { openInvalidationSubscriber } from './subscriber.ts';
 import { readSweepCandidates } from './sweep.ts';
 import { isClusterTarget, type RedisTarget } from './target.ts';
 import {
+  appendKeylessActivity,
   appendLogLines,
   commitKeyChange,
   createAdminUser,
@@ -118,10 +119,14 @@ export async function openRedisKeyStore(
     listSecrets: (keyId) => readSecrets(ctx, keyId),
     listSweepCandidates: (nowMs, reminderLeadDays) => readSweepCandidates(ctx, nowMs, reminderLeadDays),
     findByLookup: (lookup) => readByLookup(ctx, lookup),
+    async setSecretTag(secret, tag) {
+      await ctx.scripts.setSecretTag(1, layout.forKey(secret.keyId).secret(secret.id), tag);
+    },
     listActivity: (filter) => readActivityPage(ctx, filter),
     recordUsage: (buckets, flushId) => recordUsageBuckets(ctx, buckets, flushId),
     queryUsage: (query) => readUsage(ctx, query),
     pruneUsage: (beforeMs) => pruneUsageBuckets(ctx, beforeMs),
+    appendActivity: (entry) => appendKeylessActivity(ctx, entry),
     appendLogs: (entries) => appendLogLines(ctx, entries),
     queryLogs: (filter) => readLogPage(ctx, filter),
     pruneLogs: (before) => pruneLogLines(ctx, before),

@@ -181,15 +181,22 @@ end
 return 1
 `;
 
-/** KEYS: lookups. ARGV: lookup, secret name prefix, key name prefix. Secret and key fields, or nil. */
+/** KEYS: the secret's hash. ARGV: its tag. Sets the `tag` field of a secret that exists; 1 if set. */
+const SET_SECRET_TAG = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'tag', ARGV[1])
+return 1
+`;
+
+/** KEYS: lookups. ARGV: lookup, secret name prefix, key name prefix. Secret and key fields (the secret's tag last), or nil. */
 const FIND_BY_LOOKUP = `
 local secretId = redis.call('HGET', KEYS[1], ARGV[1])
 if not secretId then return nil end
-local secret = redis.call('HMGET', ARGV[2] .. secretId, 'keyId', 'data', 'closing', 'callCount', 'lastCallAt')
+local secret = redis.call('HMGET', ARGV[2] .. secretId, 'keyId', 'data', 'closing', 'callCount', 'lastCallAt', 'tag')
 if not secret[1] then return nil end
 local key = redis.call('HMGET', ARGV[3] .. secret[1], 'data', 'version', 'lastCallAt')
 if not key[1] then return nil end
-return { secret[2], secret[3], secret[4], secret[5], key[1], key[2], key[3] }
+return { secret[2], secret[3], secret[4], secret[5], key[1], key[2], key[3], secret[6] }
 `;
 
 /** KEYS: logs:keys, then (index, lines) per line. ARGV per line: keyId, id, member, json. Skips known ids. */
@@ -344,6 +351,7 @@ const SCRIPTS = {
   recordUsage: RECORD_USAGE,
   scanPage: SCAN_PAGE,
   findByLookup: FIND_BY_LOOKUP,
+  setSecretTag: SET_SECRET_TAG,
   indexSweepKey: INDEX_SWEEP_KEY,
   appendLogs: APPEND_LOGS,
   pruneLogs: PRUNE_LOGS,

@@ -1,6 +1,6 @@
 import { ReplyError } from 'ioredis';
 import { GatewayError } from '../../errors.ts';
-import type { AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
+import type { ActivityEntry, AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
 import {
   closingScore,
   encodeHistogram,
@@ -59,9 +59,9 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     names.lookups,
     names.activity,
     names.activityAll,
-    names.activityByKey(activity.keyId),
+    names.activityByKey(key.id),
     names.activityByEnv(activity.environment),
-    names.key(activity.keyId),
+    names.key(key.id),
     names.keysAll,
     names.keysByEnv(key.environment),
     names.keysByStatus(key.status),
@@ -320,4 +320,19 @@ export async function createAdminUser(ctx: RedisStoreContext, user: AdminUser): 
     JSON.stringify(user),
   );
   return created === 1;
+}
+
+/**
+ * Appends an activity entry about no key: the entry and the global and environment indexes, in one
+ * transaction, in the keyless group (one slot on a Cluster).
+ */
+export async function appendKeylessActivity(ctx: RedisStoreContext, entry: ActivityEntry): Promise<void> {
+  const names = ctx.layout.keyless;
+  const member = lexMember(entry.at, entry.id);
+  await ctx.client
+    .multi()
+    .hset(names.activity, entry.id, JSON.stringify(entry))
+    .zadd(names.activityAll, 0, member)
+    .zadd(names.activityByEnv(entry.environment), 0, member)
+    .exec();
 }

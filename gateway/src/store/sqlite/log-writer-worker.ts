@@ -12,6 +12,9 @@ if (!port) throw new Error('log-writer-worker.ts runs only as a worker thread');
 const client = new Database((workerData as { file: string }).file);
 client.pragma('busy_timeout = 5000');
 client.pragma('synchronous = NORMAL');
+// Appending touches only the right edge of each b-tree: SQLite's own default page cache (2 MiB)
+// serves that, where better-sqlite3's default (eight times it) would fill with old log pages.
+client.pragma('cache_size = -2000');
 const insertRows = createLogRowInserter(client);
 const pruneLogs = createLogPruner(client);
 const pruneUsage = createUsagePruner(client);

@@ -6,13 +6,14 @@ import type {
   SecretRecord,
   UsageBucket,
 } from '../../keys/model.ts';
-import type { activity, adminUsers, keys, secrets, usageBuckets } from './schema.ts';
+import type { activity, adminUsers, apiLogs, keys, secrets, usageBuckets } from './schema.ts';
 
 type KeyRow = typeof keys.$inferSelect;
 type SecretRow = typeof secrets.$inferSelect;
 type ActivityRow = typeof activity.$inferSelect;
 type UsageRow = typeof usageBuckets.$inferSelect;
 type AdminRow = typeof adminUsers.$inferSelect;
+type LogRow = typeof apiLogs.$inferSelect;
 
 /** Key row → model. */
 export function keyFromRow(row: KeyRow): ApiKey {
@@ -93,7 +94,8 @@ export function adminFromRow(row: AdminRow): AdminUser {
   return { id: row.id, email: row.email, passwordHash: row.passwordHash, createdAt: row.createdAt };
 }
 
-/** API log row ↔ model are identical in shape. */
-export function logFromRow(row: ApiLogEntry): ApiLogEntry {
-  return { ...row };
+/** API log row → model: the same shape, `bodies` left out when there are none. */
+export function logFromRow(row: LogRow): ApiLogEntry {
+  const { bodies, ...rest } = row;
+  return bodies === null ? rest : { ...rest, bodies };
 }

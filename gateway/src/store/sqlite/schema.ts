@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { LoggedBodies } from '../../keys/model.ts';
 
 /**
  * The SQLite schema of the key store. Timestamps are ISO-8601 UTC strings (`toISOString()`),
@@ -41,6 +42,7 @@ export const secrets = sqliteTable(
     lookup: text('lookup').notNull(),
     prefix: text('prefix').notNull(),
     hash: text('hash').notNull(),
+    tag: text('tag'),
     createdAt: text('created_at').notNull(),
     closesAt: text('closes_at'),
     closedAt: text('closed_at'),
@@ -63,9 +65,8 @@ export const activity = sqliteTable(
   'activity',
   {
     id: text('id').primaryKey(),
-    keyId: text('key_id')
-      .notNull()
-      .references(() => keys.id),
+    // Null for an entry about no key (a sandbox reset).
+    keyId: text('key_id').references(() => keys.id),
     environment: text('environment', { enum: ['live', 'test'] }).notNull(),
     action: text('action').notNull(),
     actorType: text('actor_type', { enum: ['key', 'admin', 'system'] }).notNull(),
@@ -115,6 +116,8 @@ export const apiLogs = sqliteTable(
     status: integer('status').notNull(),
     latencyMs: real('latency_ms').notNull(),
     clientIp: text('client_ip').notNull(),
+    /** Test keys only: the request and response bodies as kept (JSON of `LoggedBodies`), else null. */
+    bodies: text('bodies', { mode: 'json' }).$type<LoggedBodies>(),
   },
   (t) => [index('api_logs_key_at_idx').on(t.keyId, t.at, t.id), index('api_logs_at_idx').on(t.at)],
 );

@@ -62,26 +62,14 @@ describe('key pipeline: routing and proxying', () => {
     });
 
     describe('with client-sent identity headers', () => {
-      it('strips them and Authorization, and a valid signed identity arrives upstream', async () => {
+      it('strips them and Authorization, and a valid key-bound identity arrives upstream', async () => {
         const { key, secret, token } = await seedKey(gw.store, gw.hasher);
-        const res = await request(gw.app)
-          .get('/v2/catalog/products/SKU-1?expand=price&x=1')
-          .set('Authorization', `Bearer ${token}`)
-          .set('X-Keygate-Identity', 'forged')
-          .set('X-Keygate-Key-Id', 'key_admin')
-          .set('X-Keygate-Scopes', 'auth:rw')
-          .set('X-Keygate-Anything', 'forged')
-          .set('X-Request-Id', 'client-chosen');
-        assert.equal(res.status, 200);
-        const seen = gw.live.seen[0]!;
-        assert.equal(seen.url, '/v2/catalog/products/SKU-1?expand=price&x=1');
+        const seen = await sendForged(token);
         assert.equal(seen.headers.authorization, undefined);
         assert.equal(seen.headers['x-keygate-anything'], undefined);
         assert.equal(seen.headers['x-keygate-key-id'], key.id);
         assert.equal(seen.headers['x-keygate-environment'], 'live');
         assert.equal(seen.headers['x-keygate-scopes'], 'article:r,order:rw');
-        assert.match(String(seen.headers['x-request-id']), /^req_/);
-        assert.equal(seen.headers['x-request-id'], res.headers['x-request-id']);
         const verifier = createIdentityVerifier({ keys: gw.publicJwks, audience: 'commerce' });
         const identity = await verifier.verify(String(seen.headers['x-keygate-identity']), {
           method: 'GET',
@@ -92,16 +80,60 @@ describe('key pipeline: routing and proxying', () => {
           environment: 'live',
           scopes: ['article:r', 'order:rw'],
           secretId: secret.id,
-          method: 'GET',
-          path: '/v2/catalog/products/SKU-1?expand=price&x=1',
-          requestId: res.headers['x-request-id'],
+        });
+      });
+
+      describe('in request binding (KEYGATE_IDENTITY_BINDING=request)', () => {
+        beforeEach(async () => {
+          await gw.stop();
+          gw = await startTestGateway({ env: { KEYGATE_IDENTITY_BINDING: 'request' } });
+        });
+
+        it('strips them, and an identity bound to the request arrives upstream', async () => {
+          const { key, secret, token } = await seedKey(gw.store, gw.hasher);
+          const seen = await sendForged(token);
+          assert.equal(seen.headers.authorization, undefined);
+          assert.equal(seen.headers['x-keygate-key-id'], key.id);
+          const verifier = createIdentityVerifier({ keys: gw.publicJwks, audience: 'commerce' });
+          const identity = await verifier.verify(String(seen.headers['x-keygate-identity']), {
+            method: 'GET',
+            path: seen.url,
+          });
+          assert.deepEqual(identity, {
+            keyId: key.id,
+            environment: 'live',
+            scopes: ['article:r', 'order:rw'],
+            secretId: secret.id,
+            method: 'GET',
+            path: '/v2/catalog/products/SKU-1?expand=price&x=1',
+            requestId: seen.headers['x-request-id'],
+          });
         });
       });
     });
   });
 
+  /** Sends a call with forged identity headers; returns what the live upstream saw. */
+  async function sendForged(token: string) {
+    const res = await request(gw.app)
+      .get('/v2/catalog/products/SKU-1?expand=price&x=1')
+      .set('Authorization', `Bearer ${token}`)
+      .set('X-Keygate-Identity', 'forged')
+      .set('X-Keygate-Key-Id', 'key_admin')
+      .set('X-Keygate-Scopes', 'auth:rw')
+      .set('X-Keygate-Anything', 'forged')
+      .set('X-Request-Id', 'client-chosen');
+    assert.equal(res.status, 200);
+    const seen = gw.live.seen.at(-1)!;
+    assert.equal(seen.url, '/v2/catalog/products/SKU-1?expand=price&x=1');
+    assert.match(String(seen.headers['x-request-id']), /^req_/);
+    assert.equal(seen.headers['x-request-id'], res.headers['x-request-id']);
+    return seen;
+  }
+
   describe('GET /v2/catalog/products/{sku}, 24 requests at once', () => {
-    it('delivers each with a valid identity bound to its own path and request id (signed inline or on the thread pool)', async () => {
+    /** Sends 24 calls at once with one key; returns the identity headers the upstream saw. */
+    async function sendConcurrently(): Promise<{ url: string; requestId: unknown; assertion: string }[]> {
       const { token } = await seedKey(gw.store, gw.hasher);
       const responses = await Promise.all(
         Array.from({ length: 24 }, (_, i) =>
@@ -112,15 +144,36 @@ describe('key pipeline: routing and proxying', () => {
         responses.map((res) => res.status),
         responses.map(() => 200),
       );
-      const verifier = createIdentityVerifier({ keys: gw.publicJwks, audience: 'commerce' });
-      for (const seen of gw.live.seen) {
-        const identity = await verifier.verify(String(seen.headers['x-keygate-identity']), {
-          method: 'GET',
-          path: seen.url,
-        });
-        assert.equal(identity.requestId, seen.headers['x-request-id']);
-      }
       assert.equal(new Set(gw.live.seen.map((seen) => seen.url)).size, 24);
+      return gw.live.seen.map((seen) => ({
+        url: seen.url,
+        requestId: seen.headers['x-request-id'],
+        assertion: String(seen.headers['x-keygate-identity']),
+      }));
+    }
+
+    it('delivers all of them with one key-bound assertion, signed once', async () => {
+      const seen = await sendConcurrently();
+      assert.equal(new Set(seen.map((one) => one.assertion)).size, 1);
+      const verifier = createIdentityVerifier({ keys: gw.publicJwks, audience: 'commerce' });
+      const identity = await verifier.verify(seen[0]!.assertion, { method: 'GET', path: seen[0]!.url });
+      assert.equal(identity.requestId, undefined);
+      assert.equal(new Set(seen.map((one) => one.requestId)).size, 24, 'each keeps its own X-Request-Id');
+    });
+
+    describe('in request binding', () => {
+      beforeEach(async () => {
+        await gw.stop();
+        gw = await startTestGateway({ env: { KEYGATE_IDENTITY_BINDING: 'request' } });
+      });
+
+      it('delivers each with a valid identity bound to its own path and request id (signed inline or in the worker)', async () => {
+        const verifier = createIdentityVerifier({ keys: gw.publicJwks, audience: 'commerce' });
+        for (const seen of await sendConcurrently()) {
+          const identity = await verifier.verify(seen.assertion, { method: 'GET', path: seen.url });
+          assert.equal(identity.requestId, seen.requestId);
+        }
+      });
     });
   });
 

@@ -47,6 +47,57 @@ describe('data plane: request body framing', () => {
     });
   });
 
+  describe('requests node:http refuses before any handler', () => {
+    const cases = [
+      {
+        name: 'a header block over 16 KB',
+        text: () => `GET /v2/catalog/products HTTP/1.1\r\nHost: gw\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`,
+        status: 431,
+        code: 'HEADERS_TOO_LARGE',
+      },
+      {
+        name: '`Expect: 200-ok`',
+        text: () => `GET /v2/catalog/products HTTP/1.1\r\nHost: gw\r\n${auth}Expect: 200-ok\r\n\r\n`,
+        status: 417,
+        code: 'EXPECTATION_FAILED',
+      },
+      {
+        name: 'HTTP/1.1 without Host',
+        text: () => `GET /v2/catalog/products HTTP/1.1\r\n${auth}\r\n`,
+        status: 400,
+        code: 'MALFORMED_REQUEST',
+      },
+    ];
+    for (const { name, text, status, code } of cases) {
+      it(`answers ${name} with ${status} ${code} as problem+json and reaches no upstream`, async () => {
+        const res = await exchangeRaw(listening.port, text());
+        assert.equal(res.status, status);
+        assert.match(res.headers['content-type'] ?? '', /application\/problem\+json/);
+        const body = JSON.parse(res.body);
+        assert.equal(body.code, code);
+        assert.equal(body.status, status);
+        assert.equal(gw.live.seen.length + gw.test.seen.length, 0);
+      });
+    }
+  });
+
+  describe('two Authorization headers (a live key, then a test key)', () => {
+    for (const path of ['/v2/catalog/products', '/v2/auth/keys']) {
+      it(`answers 400 MALFORMED_REQUEST on ${path} and reaches no upstream`, async () => {
+        const { token: testToken } = await seedKey(gw.store, gw.hasher, { environment: 'test' });
+        const res = await exchangeRaw(
+          listening.port,
+          `GET ${path} HTTP/1.1\r\nHost: gw\r\n${auth}Authorization: Bearer ${testToken}\r\n` +
+            'Connection: close\r\n\r\n',
+        );
+        assert.equal(res.status, 400);
+        assert.match(res.headers['content-type'] ?? '', /application\/problem\+json/);
+        assert.equal(JSON.parse(res.body).code, 'MALFORMED_REQUEST');
+        assert.equal(gw.live.seen.length + gw.test.seen.length, 0);
+      });
+    }
+  });
+
   describe('POST with a chunked body', () => {
     it('reaches the upstream with framing of its own (chunked, or a Content-Length once the whole body arrived), the body intact', async () => {
       const res = await exchangeRaw(

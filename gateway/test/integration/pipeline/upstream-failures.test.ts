@@ -220,7 +220,7 @@ describe('key pipeline: upstream failures', () => {
       });
     });
 
-    describe('with the signer closed while a call is in flight (signing goes to its worker)', () => {
+    describe('with the signer closed while a call is in flight (request binding: signing goes to its worker)', () => {
       it('answers the concurrent call 500 INTERNAL as problem+json and never sends it; the first call completes', async () => {
         const seen: string[] = [];
         let held: ServerResponse | undefined;
@@ -232,7 +232,11 @@ describe('key pipeline: upstream failures', () => {
         await new Promise<void>((resolve) => holding.listen(0, '127.0.0.1', resolve));
         raw = holding;
         const url = `http://127.0.0.1:${(holding.address() as AddressInfo).port}`;
-        gw = await startTestGateway({ upstreamUrls: { live: url } });
+        // Request binding: each call is signed for itself, so the second call needs the worker.
+        gw = await startTestGateway({
+          upstreamUrls: { live: url },
+          env: { KEYGATE_IDENTITY_BINDING: 'request' },
+        });
         const { token } = await seedKey(gw.store, gw.hasher);
         const call = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${token}`);
         assert.equal((await call('/v2/catalog/products')).status, 200);

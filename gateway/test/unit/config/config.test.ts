@@ -45,6 +45,13 @@ describe('loadConfig', () => {
       assert.equal(config.keepAliveTimeoutMs, 65_000);
       assert.equal(config.shutdownGraceMs, 10_000);
       assert.equal(config.identityPrivateJwk, null);
+      assert.equal(config.secretTagKey, null);
+      assert.match(config.secretTagKeyFile, /data\/secret-tag-key$/);
+      assert.equal(config.keyMaxConcurrent, 32);
+      assert.equal(config.requestTimeoutMs, 30_000);
+      assert.equal(config.bodyTimeoutMs, 10_000);
+      assert.equal(config.bodyMinBytesPerSecond, 1024);
+      assert.equal(config.bufferedBodyMaxBytes, 65_536);
       assert.equal(config.routes.upstreams.commerce?.live, 'http://127.0.0.1:8081');
       assert.equal(config.routes.upstreams.commerce?.test, 'http://127.0.0.1:8082');
       assert.ok(Object.isFrozen(config) && Object.isFrozen(config.routes.routes));
@@ -208,6 +215,12 @@ describe('loadConfig', () => {
             KEYGATE_REDIS_CIRCUIT_TIMEOUTS: 'never',
             KEYGATE_REDIS_CIRCUIT_PROBE_MS: '-1',
             KEYGATE_UPSTREAM_CONNECTIONS: '0',
+            KEYGATE_SECRET_TAG_KEY: 'too-short',
+            KEYGATE_KEY_MAX_CONCURRENT: '0',
+            KEYGATE_REQUEST_TIMEOUT_MS: 'soon',
+            KEYGATE_BODY_TIMEOUT_MS: '-1',
+            KEYGATE_BODY_MIN_BYTES_PER_SECOND: '1.5',
+            KEYGATE_BUFFERED_BODY_MAX_BYTES: 'lots',
           }),
         (error: Error) => {
           assert.doesNotMatch(error.message, /\n/);
@@ -226,6 +239,12 @@ describe('loadConfig', () => {
             'KEYGATE_REDIS_CIRCUIT_TIMEOUTS',
             'KEYGATE_REDIS_CIRCUIT_PROBE_MS',
             'KEYGATE_UPSTREAM_CONNECTIONS',
+            'KEYGATE_SECRET_TAG_KEY',
+            'KEYGATE_KEY_MAX_CONCURRENT',
+            'KEYGATE_REQUEST_TIMEOUT_MS',
+            'KEYGATE_BODY_TIMEOUT_MS',
+            'KEYGATE_BODY_MIN_BYTES_PER_SECOND',
+            'KEYGATE_BUFFERED_BODY_MAX_BYTES',
           ]) {
             assert.match(error.message, new RegExp(name), `mentions ${name}: ${error.message}`);
           }

@@ -38,6 +38,7 @@ function call(over: Partial<Call> = {}): Call {
     headers: [],
     observed: false,
     upstreamFailure: undefined,
+    bodies: undefined,
     ...over,
   };
 }

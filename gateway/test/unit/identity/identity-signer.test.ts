@@ -9,9 +9,9 @@ import {
   createIdentityVerifier,
   generateIdentityKeyPair,
   IDENTITY_ALGORITHMS,
-  type Identity,
   IdentityError,
   type IdentityKeyPair,
+  type RequestIdentity,
 } from '@keygate/identity';
 import {
   createGatewayIdentitySigner,
@@ -20,7 +20,7 @@ import {
 
 const NOW = Date.parse('2026-01-15T12:00:00.750Z');
 const IAT = Math.floor(NOW / 1000);
-const IDENTITY: Identity = {
+const IDENTITY: RequestIdentity = {
   keyId: 'key_abc',
   environment: 'live',
   scopes: ['article:r', 'order:rw'],
@@ -53,7 +53,7 @@ function withPart(token: string, index: number, part: string): string {
 }
 
 /** An assertion signed with `signOffThread`, as a promise. */
-function signOffThread(signer: SyncIdentitySigner, identity: Identity): Promise<string> {
+function signOffThread(signer: SyncIdentitySigner, identity: RequestIdentity): Promise<string> {
   return new Promise((resolve, reject) =>
     signer.signOffThread(identity, 'commerce', (error, token) => (error ? reject(error) : resolve(token))),
   );

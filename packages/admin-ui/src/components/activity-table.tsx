@@ -80,7 +80,11 @@ export function ActivityTable(props: { paged: Paged<ActivityEntry>; showKey: boo
             </td>
             {props.showKey ? (
               <td>
-                <Link to={`/keys/${entry.keyId}`}>{entry.keyId}</Link>
+                {entry.keyId === null ? (
+                  <span class="muted">—</span>
+                ) : (
+                  <Link to={`/keys/${entry.keyId}`}>{entry.keyId}</Link>
+                )}
               </td>
             ) : null}
             <td>{entry.environment}</td>

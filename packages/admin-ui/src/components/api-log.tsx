@@ -2,15 +2,43 @@ import { useState } from 'preact/hooks';
 import { request } from '../api.ts';
 import { formatMs, formatTime } from '../format.ts';
 import { usePaged } from '../hooks.ts';
-import type { ApiLogEntry, Page, PublicSecret } from '../types.ts';
+import type { ApiLogEntry, LoggedBody, Page, PublicSecret } from '../types.ts';
 import { DataTable } from './data-table.tsx';
 import { SelectField } from './form-fields.tsx';
 import { PagedView } from './paged-view.tsx';
 
 const PAGE_SIZE = 25;
-const LOG_COLUMNS = ['Time', 'Request', 'Status', 'Latency', 'Secret', 'Client IP'];
+const LOG_COLUMNS = ['Time', 'Request', 'Status', 'Latency', 'Secret', 'Client IP', 'Bodies'];
 
-/** One row per logged call: time, method and path, status, latency, secret prefix, client IP. */
+/** One kept body: its type, and its text (cut at 16 KiB, secrets redacted by the gateway). */
+function BodyView(props: { label: string; body: LoggedBody | null }) {
+  const { body } = props;
+  return (
+    <div class="logged-body">
+      <h4>
+        {props.label}
+        {body ? <span class="muted"> {body.contentType}</span> : null}
+        {body?.truncated ? <span class="muted"> (cut at 16 KiB)</span> : null}
+      </h4>
+      {body ? <pre>{body.text}</pre> : <p class="muted">No JSON or text body.</p>}
+    </div>
+  );
+}
+
+/** A test key's bodies (the sandbox), folded away; live keys keep none. */
+function BodiesCell(props: { entry: ApiLogEntry }) {
+  const { bodies } = props.entry;
+  if (!bodies) return <span class="muted">—</span>;
+  return (
+    <details class="log-bodies">
+      <summary>Bodies</summary>
+      <BodyView label="Request" body={bodies.request} />
+      <BodyView label="Response" body={bodies.response} />
+    </details>
+  );
+}
+
+/** One row per logged call: time, method and path, status, latency, secret prefix, client IP, bodies (test keys). */
 function LogTable(props: { entries: ApiLogEntry[]; prefixOf: (secretId: string) => string }) {
   return (
     <DataTable class="log-table" caption="API log" columns={LOG_COLUMNS}>
@@ -30,6 +58,9 @@ function LogTable(props: { entries: ApiLogEntry[]; prefixOf: (secretId: string) 
             <code>{props.prefixOf(entry.secretId)}</code>
           </td>
           <td>{entry.clientIp}</td>
+          <td>
+            <BodiesCell entry={entry} />
+          </td>
         </tr>
       ))}
     </DataTable>

@@ -3,6 +3,7 @@ import { request } from '../api.ts';
 import { ActivityTable } from '../components/activity-table.tsx';
 import { InputField, SelectField } from '../components/form-fields.tsx';
 import { PageHeading } from '../components/page-heading.tsx';
+import { SandboxReset } from '../components/sandbox-reset.tsx';
 import { dayRange } from '../date-range.ts';
 import { usePaged } from '../hooks.ts';
 import { ACTIVITY_ACTIONS, type ActivityEntry, ENVIRONMENTS, type Page } from '../types.ts';
@@ -114,6 +115,7 @@ export function ActivityPage() {
         }}
       />
       <ActivityTable paged={paged} showKey caption="Activity log" />
+      <SandboxReset onReset={() => void paged.reload()} />
     </section>
   );
 }

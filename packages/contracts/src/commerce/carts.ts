@@ -22,3 +22,15 @@ export const AddItemSchema = z.object(
   },
   { error: 'the body must be a JSON object' },
 );
+
+/** Body of PATCH /v2/carts/{id}/items/{sku}: the line's new quantity, 1..999 (DELETE removes it). */
+export const UpdateItemSchema = z.object(
+  {
+    qty: z
+      .number({ error: `qty must be an integer 1..${MAX_LINE_QUANTITY}` })
+      .int(`qty must be an integer 1..${MAX_LINE_QUANTITY}`)
+      .min(1, `qty must be an integer 1..${MAX_LINE_QUANTITY}; DELETE the line to remove it`)
+      .max(MAX_LINE_QUANTITY, `qty must be an integer 1..${MAX_LINE_QUANTITY}`),
+  },
+  { error: 'the body must be a JSON object' },
+);

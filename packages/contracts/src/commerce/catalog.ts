@@ -19,6 +19,12 @@ export const ListProductsQuerySchema = z.object({
     .max(100, 'must be an integer 1..100')
     .default(50),
   cursor: z.string().min(1).max(512).optional(),
+  q: z
+    .string({ error: 'must be text of 1..100 characters' })
+    .trim()
+    .min(1, 'must be text of 1..100 characters')
+    .max(100, 'must be text of 1..100 characters')
+    .optional(),
 });
 
 /** Query of GET /v2/catalog/products/{sku}. */

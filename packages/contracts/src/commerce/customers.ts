@@ -22,3 +22,14 @@ export const UpdateCustomerSchema = z
     { error: 'the body must be a JSON object {name?, tier?}' },
   )
   .refine((body) => body.name !== undefined || body.tier !== undefined, 'send name, tier or both');
+
+/** Query of GET /v2/customers/{id}/pricing: pages of products by SKU, like the catalogue. */
+export const CustomerPricingQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'must be an integer 1..100' })
+    .int('must be an integer 1..100')
+    .min(1, 'must be an integer 1..100')
+    .max(100, 'must be an integer 1..100')
+    .default(50),
+  cursor: z.string().min(1).max(512).optional(),
+});

@@ -10,6 +10,7 @@ export type CommerceErrorCode =
   | 'MALFORMED_REQUEST'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'METHOD_NOT_ALLOWED'
   | 'UNKNOWN_CHANNEL'
   | 'UNKNOWN_CUSTOMER'
   | 'UNKNOWN_PRODUCT'
@@ -28,12 +29,15 @@ export type CommerceErrorCode =
   | 'DELIVERY_IN_FLIGHT'
   | 'PRODUCT_NOT_FOUND'
   | 'CART_NOT_FOUND'
+  | 'CART_LINE_NOT_FOUND'
   | 'CUSTOMER_NOT_FOUND'
   | 'ORDER_NOT_FOUND'
   | 'PRICE_NOT_FOUND'
   | 'ENDPOINT_NOT_FOUND'
   | 'DELIVERY_NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
+  | 'SANDBOX_ONLY'
+  | 'ADMIN_ONLY'
   | 'NOT_READY'
   | 'INTERNAL_ERROR';
 
@@ -43,6 +47,7 @@ export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: str
   MALFORMED_REQUEST: { status: 400, title: 'Malformed request' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   UNKNOWN_CHANNEL: { status: 422, title: 'Unknown channel' },
   UNKNOWN_CUSTOMER: { status: 422, title: 'Unknown customer' },
   UNKNOWN_PRODUCT: { status: 422, title: 'Unknown product' },
@@ -61,12 +66,15 @@ export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: str
   DELIVERY_IN_FLIGHT: { status: 409, title: 'Delivery in flight' },
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
   CART_NOT_FOUND: { status: 404, title: 'Cart not found' },
+  CART_LINE_NOT_FOUND: { status: 404, title: 'Cart line not found' },
   CUSTOMER_NOT_FOUND: { status: 404, title: 'Customer not found' },
   ORDER_NOT_FOUND: { status: 404, title: 'Order not found' },
   PRICE_NOT_FOUND: { status: 404, title: 'Price not found' },
   ENDPOINT_NOT_FOUND: { status: 404, title: 'Webhook endpoint not found' },
   DELIVERY_NOT_FOUND: { status: 404, title: 'Webhook delivery not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'Not found' },
+  SANDBOX_ONLY: { status: 403, title: 'Test environment only' },
+  ADMIN_ONLY: { status: 403, title: 'Administrators only' },
   NOT_READY: { status: 503, title: 'Not ready' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
 };

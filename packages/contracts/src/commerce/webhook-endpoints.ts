@@ -94,6 +94,12 @@ export const EmptyBodySchema = z
   .strictObject({}, { error: 'send no body or an empty JSON object' })
   .optional();
 
+/** Body of POST /v2/webhooks/events:trigger (test environment): the event type to emit. */
+export const TriggerEventSchema = z.strictObject(
+  { type: z.string({ error: 'type must be an event type such as order.created' }).max(100) },
+  { error: 'the body must be a JSON object {type}' },
+);
+
 /** Query of GET /v2/webhooks/endpoints/{id}/deliveries. */
 export const ListDeliveriesQuerySchema = z.object({
   limit: z.coerce

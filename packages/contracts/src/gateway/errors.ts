@@ -26,6 +26,10 @@ export type ErrorCode =
   | 'MALFORMED_BODY'
   | 'MALFORMED_REQUEST'
   | 'PAYLOAD_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
+  | 'EXPECTATION_FAILED'
+  | 'REQUEST_TIMEOUT'
+  | 'TOO_MANY_CONCURRENT_REQUESTS'
   | 'UPSTREAM_UNAVAILABLE'
   | 'UPSTREAM_TIMEOUT'
   | 'STORE_UNAVAILABLE'
@@ -74,6 +78,10 @@ export const ERRORS: Record<ErrorCode, ErrorSpec> = {
   MALFORMED_BODY: { status: 400, title: 'Malformed request body' },
   MALFORMED_REQUEST: { status: 400, title: 'Malformed request' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request headers too large' },
+  EXPECTATION_FAILED: { status: 417, title: 'Expectation not supported' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request too slow' },
+  TOO_MANY_CONCURRENT_REQUESTS: { status: 429, title: 'Too many concurrent requests' },
   UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream unavailable' },
   UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timed out' },
   STORE_UNAVAILABLE: { status: 503, title: 'Key store unavailable' },

@@ -47,6 +47,12 @@ export interface SecretRecord {
   prefix: string;
   /** argon2id hash of the whole token. */
   hash: string;
+  /**
+   * Keyed fast tag of the token (`<kid>.<HMAC-SHA256>`, see gateway/src/keys/secret-tag.ts): wrong
+   * secrets are refused without argon2. Null for secrets stored before tags existed, until their
+   * first verification.
+   */
+  tag?: string | null;
   createdAt: string;
   /** When the overlap of a rotation ends (the secret stops at this instant); null = open-ended. */
   closesAt: string | null;
@@ -65,6 +71,7 @@ export const ACTIVITY_ACTIONS = [
   'key.secret_closed',
   'key.revoked',
   'key.expiry_reminder',
+  'sandbox.reset',
 ] as const;
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
@@ -73,7 +80,8 @@ export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 export interface ActivityEntry {
   /** `act_…` */
   id: string;
-  keyId: string;
+  /** The key changed; null for an entry about no key (`sandbox.reset`). */
+  keyId: string | null;
   environment: Environment;
   action: ActivityAction;
   actor: Actor;
@@ -104,4 +112,24 @@ export interface ApiLogEntry {
   status: number;
   latencyMs: number;
   clientIp: string;
+  /** Test keys only (the sandbox): the bodies of the request and of the response, as kept. */
+  bodies?: LoggedBodies;
 }
+
+/** A body as an API log line keeps it: JSON or text only, at most 16 KiB (cut beyond). */
+export interface LoggedBody {
+  contentType: string;
+  /** The body's text (UTF-8), cut at MAX_LOGGED_BODY_BYTES. */
+  text: string;
+  /** The body was longer than what `text` keeps. */
+  truncated: boolean;
+}
+
+/** The bodies of one call; null where there was none, or it was neither JSON nor text. */
+export interface LoggedBodies {
+  request: LoggedBody | null;
+  response: LoggedBody | null;
+}
+
+/** What an API log line keeps of a body at most, in bytes. */
+export const MAX_LOGGED_BODY_BYTES = 16 * 1024;

@@ -37,6 +37,15 @@ export const UpstreamSchema = z
     audience: z.string().min(1),
     live: UpstreamUrlSchema.optional(),
     test: UpstreamUrlSchema.optional(),
+    /**
+     * The path (on the test URL) of the service's own test-data reset, if it has one: the admin
+     * interface and `keygate sandbox reset` POST there with an administrator's signed identity.
+     */
+    sandboxReset: z
+      .string()
+      .refine(isRoutePattern, 'must be a path under /v2/ without placeholders')
+      .refine((path) => !path.includes('{'), 'must be a path under /v2/ without placeholders')
+      .optional(),
   })
   .refine((upstream) => upstream.live !== undefined || upstream.test !== undefined, {
     message: 'needs a live or a test URL (or both)',
@@ -53,6 +62,11 @@ export const RouteSchema = z.strictObject({
     ),
   scope: z.string().refine(isScope, 'must be a known scope such as article:r or order:rw'),
   upstream: z.string().min(1).optional(),
+  /**
+   * A long-lived answer (server-sent events): no upstream idle timeout applies to its body, and the
+   * gateway ends it as soon as the key is no longer valid (revoked, expired, secret closed).
+   */
+  stream: z.boolean().optional(),
   /** This route alone is deprecated (overrides its version's deprecation). */
   deprecation: DeprecationSchema.optional(),
 });

@@ -1,4 +1,9 @@
-import { AddItemSchema, CreateCartSchema, OrderActionSchema } from '@keygate/contracts/commerce';
+import {
+  AddItemSchema,
+  CreateCartSchema,
+  OrderActionSchema,
+  UpdateItemSchema,
+} from '@keygate/contracts/commerce';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import { CartSchema, OrderSchema } from '../schemas/carts.ts';
@@ -6,6 +11,7 @@ import { proxiedErrors } from './errors.ts';
 
 const CreateCartRequest = requestComponent('CreateCartRequest', CreateCartSchema);
 const AddCartItemRequest = requestComponent('AddCartItemRequest', AddItemSchema);
+const UpdateCartItemRequest = requestComponent('UpdateCartItemRequest', UpdateItemSchema);
 const OrderActionRequest = requestComponent('OrderActionRequest', OrderActionSchema);
 
 const OWNED = ' A cart or order belongs to the key that created it; for any other key it answers 404.';
@@ -58,6 +64,35 @@ export const CART_OPERATIONS: readonly OperationSpec[] = [
       ],
       { body: true },
     ),
+  },
+  {
+    method: 'PATCH',
+    path: '/v2/carts/{id}/items/{sku}',
+    operationId: 'updateCartItem',
+    tag: 'Carts',
+    kind: 'proxied',
+    summary: 'Change the quantity of a cart line',
+    description:
+      'Sets the line of `sku` to `qty` units (1..999; DELETE the line to remove it). Refused with the quantity available when stock is short; a refused change leaves the cart unchanged.',
+    body: { schema: UpdateCartItemRequest, required: true },
+    success: { status: 200, description: 'The cart.', schema: CartSchema },
+    errors: proxiedErrors(
+      ['CART_NOT_FOUND', 'CART_LINE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'CART_CHECKED_OUT'],
+      {
+        body: true,
+      },
+    ),
+  },
+  {
+    method: 'DELETE',
+    path: '/v2/carts/{id}/items/{sku}',
+    operationId: 'removeCartItem',
+    tag: 'Carts',
+    kind: 'proxied',
+    summary: 'Remove a line from a cart',
+    description: 'Removes the line of `sku` and answers the cart priced without it.',
+    success: { status: 200, description: 'The cart.', schema: CartSchema },
+    errors: proxiedErrors(['CART_NOT_FOUND', 'CART_LINE_NOT_FOUND', 'CART_CHECKED_OUT']),
   },
   {
     method: 'POST',

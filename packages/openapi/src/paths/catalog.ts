@@ -40,7 +40,7 @@ export const CATALOG_OPERATIONS: readonly OperationSpec[] = [
     kind: 'proxied',
     summary: 'List the products of a channel with prices',
     description:
-      'Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement > tier > base) and the stock available. Paged by SKU with `cursor`.',
+      'Products sold in the channel (`X-Channel`), with the unit price at quantity 1 for the customer (agreement > tier > base) and the stock available. Paged by SKU with `cursor`. `q` keeps the products whose name or SKU contains the text (any case; indexed for three characters or more).',
     query: ListProductsQuerySchema,
     headers: ChannelHeaderSchema,
     success: { status: 200, description: 'A page of products.', schema: ProductPageSchema },

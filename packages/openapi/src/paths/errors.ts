@@ -33,7 +33,14 @@ export function proxiedErrors(
   options: { body?: boolean } = {},
 ): ErrorRefs {
   return {
-    gateway: [...PIPELINE_ERRORS, 'ENVIRONMENT_MISMATCH', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT'],
+    gateway: [
+      ...PIPELINE_ERRORS,
+      'ENVIRONMENT_MISMATCH',
+      'TOO_MANY_CONCURRENT_REQUESTS',
+      'REQUEST_TIMEOUT',
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_TIMEOUT',
+    ],
     commerce: [...(options.body ? COMMERCE_BODY_ERRORS : []), ...own, 'INTERNAL_ERROR'],
   };
 }

@@ -1,6 +1,7 @@
 import {
   CreateCustomerSchema,
   CreatePriceSchema,
+  CustomerPricingQuerySchema,
   ReplacePriceSchema,
   UpdateCustomerSchema,
   VatRateSchema as VatRateBodySchema,
@@ -63,9 +64,10 @@ export const PRICING_OPERATIONS: readonly OperationSpec[] = [
     kind: 'proxied',
     summary: 'Get a customer’s agreements and effective prices',
     description:
-      'The customer’s agreement price rows, and per channel the products with agreement or tier prices for them, priced at quantity 1.',
-    success: { status: 200, description: 'The customer’s pricing.', schema: CustomerPricingSchema },
-    errors: proxiedErrors(['CUSTOMER_NOT_FOUND']),
+      'One page of the products with agreement or tier prices for the customer, by SKU: their agreement price rows, and per channel their prices at quantity 1. Paged with `limit` (1..100, default 50) and `cursor` (the `nextCursor` of the previous page), like the catalogue.',
+    query: CustomerPricingQuerySchema,
+    success: { status: 200, description: 'A page of the customer’s pricing.', schema: CustomerPricingSchema },
+    errors: proxiedErrors(['CUSTOMER_NOT_FOUND', 'VALIDATION_FAILED', 'INVALID_CURSOR']),
   },
   {
     method: 'POST',

@@ -3,12 +3,16 @@ import {
   EmptyBodySchema,
   ListDeliveriesQuerySchema,
   RotateSecretSchema,
+  TriggerEventSchema,
   UpdateEndpointSchema,
 } from '@keygate/contracts/commerce';
+import { z } from 'zod';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import {
+  EventStreamSchema,
   EventTypeListSchema,
+  TriggeredEventSchema,
   WebhookDeliveryPageSchema,
   WebhookDeliverySchema,
   WebhookEndpointListSchema,
@@ -21,6 +25,7 @@ const CreateEndpointRequest = requestComponent('CreateWebhookEndpointRequest', C
 const UpdateEndpointRequest = requestComponent('UpdateWebhookEndpointRequest', UpdateEndpointSchema);
 const RotateSecretRequest = requestComponent('RotateWebhookSecretRequest', RotateSecretSchema);
 const EmptyRequest = requestComponent('EmptyRequest', EmptyBodySchema);
+const TriggerEventRequest = requestComponent('TriggerEventRequest', TriggerEventSchema);
 
 const tag = 'Webhooks';
 const BASE = '/v2/webhooks/endpoints';
@@ -172,5 +177,38 @@ export const WEBHOOK_OPERATIONS: readonly OperationSpec[] = [
     body: { schema: EmptyRequest, required: false },
     success: { status: 202, description: 'The re-queued delivery.', schema: WebhookDeliverySchema },
     errors: proxiedErrors(['DELIVERY_NOT_FOUND', 'ENDPOINT_DISABLED', 'DELIVERY_IN_FLIGHT'], { body: true }),
+  },
+  {
+    method: 'POST',
+    path: '/v2/webhooks/events:trigger',
+    operationId: 'triggerWebhookEvent',
+    tag,
+    kind: 'proxied',
+    summary: 'Trigger an event (test environment)',
+    description:
+      'Sandbox: makes a real change in the test environment that emits an event of `type` through the normal outbox (an order placed for `order.created`, a stock level changed for `stock.updated`, a customer or price created or changed for the others) and answers its id; subscribed endpoints get it as any other delivery. Test keys only: a live key gets 403 `SANDBOX_ONLY`.',
+    body: { schema: TriggerEventRequest, required: true },
+    success: { status: 200, description: 'The emitted event.', schema: TriggeredEventSchema },
+    errors: proxiedErrors(['UNKNOWN_EVENT_TYPE', 'SANDBOX_ONLY', 'INSUFFICIENT_STOCK'], { body: true }),
+  },
+  {
+    method: 'GET',
+    path: '/v2/webhooks/events:stream',
+    operationId: 'streamWebhookEvents',
+    tag,
+    kind: 'proxied',
+    summary: 'Stream the events (test environment)',
+    description:
+      "Sandbox: the test environment's events as server-sent events, in the order they were recorded, for forwarding to a local machine (`npx @keygate/cli listen`). Send `Last-Event-ID` to resume after an event: every later event comes, none twice. Counts as one call for the rate limit; no upstream timeout applies; the gateway ends the stream once the key is revoked, expires or its secret is closed. Test keys only: a live key gets 403 `SANDBOX_ONLY`.",
+    headers: z.object({
+      'Last-Event-ID': z.string().optional().meta({ description: 'The `id` of the last event received.' }),
+    }),
+    success: {
+      status: 200,
+      description: 'The event stream.',
+      schema: EventStreamSchema,
+      contentTypes: ['text/event-stream'],
+    },
+    errors: proxiedErrors(['SANDBOX_ONLY']),
   },
 ];

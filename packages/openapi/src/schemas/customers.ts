@@ -2,7 +2,7 @@ import { CUSTOMER_TIERS } from '@keygate/contracts/commerce';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { ChannelSchema, UnitPriceSchema } from './catalog.ts';
-import { CurrencySchema, money, timestamp } from './common.ts';
+import { CurrencySchema, money, NextCursorSchema, timestamp } from './common.ts';
 
 /** The tiers a customer can be in. */
 export const CustomerTierSchema = responseComponent('CustomerTier', z.enum(CUSTOMER_TIERS));
@@ -35,7 +35,7 @@ export const AgreementSchema = responseComponent(
   }),
 );
 
-/** What a customer pays: the customer, its agreements and its effective prices per channel. */
+/** What a customer pays, one page of products: the customer, their agreements and effective prices per channel. */
 export const CustomerPricingSchema = responseComponent(
   'CustomerPricing',
   z.object({
@@ -47,9 +47,11 @@ export const CustomerPricingSchema = responseComponent(
         currency: CurrencySchema,
         pricesIncludeVat: z.boolean(),
         prices: z.array(UnitPriceSchema.extend({ sku: z.string(), name: z.string() })).meta({
-          description: 'Products with agreement or tier prices for this customer, priced at quantity 1.',
+          description:
+            'The page’s products with agreement or tier prices for this customer, priced at quantity 1.',
         }),
       }),
     ),
+    nextCursor: NextCursorSchema,
   }),
 );

@@ -138,6 +138,19 @@ export const ActivityPageSchema = responseComponent(
   z.object({ items: z.array(ActivityEntrySchema), nextCursor: NextCursorSchema }),
 );
 
+/** A body as a test key's log line keeps it. */
+const LoggedBodySchema = responseComponent(
+  'LoggedBody',
+  z.object({
+    contentType: z.string(),
+    text: z.string().meta({
+      description:
+        'The body as UTF-8 text, at most 16 KiB; secrets (`secret` members, `whsec_…`, keygate tokens) replaced by `[redacted]`.',
+    }),
+    truncated: z.boolean().meta({ description: 'The body was longer than 16 KiB and is cut.' }),
+  }),
+);
+
 /** One call made with a key, as the gateway logged it. */
 export const ApiLogEntrySchema = responseComponent(
   'ApiLogEntry',
@@ -151,6 +164,13 @@ export const ApiLogEntrySchema = responseComponent(
     status: z.number().int(),
     latencyMs: z.number(),
     clientIp: z.string(),
+    bodies: z
+      .object({ request: LoggedBodySchema.nullable(), response: LoggedBodySchema.nullable() })
+      .optional()
+      .meta({
+        description:
+          'Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or without a body). Never a header. Live keys keep no bodies.',
+      }),
   }),
 );
 

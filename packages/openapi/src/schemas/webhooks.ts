@@ -99,3 +99,23 @@ export const WebhookDeliveryPageSchema = responseComponent(
     nextCursor: NextCursorSchema,
   }),
 );
+
+/** `POST /v2/webhooks/events:trigger` (test environment): the event the sandbox's change emitted. */
+export const TriggeredEventSchema = responseComponent(
+  'TriggeredEvent',
+  z.object({
+    eventId: z.string().meta({ description: 'The `evt_…` id: the `webhook-id` of its deliveries.' }),
+    type: EventTypeSchema,
+  }),
+);
+
+/** `GET /v2/webhooks/events:stream`: server-sent events, each `id: evt_…`, `event: <type>`, `data: <envelope>`. */
+export const EventStreamSchema = responseComponent(
+  'EventStream',
+  z.string().meta({
+    description:
+      'A text/event-stream: per event `id: evt_…`, `event: <type>` and `data: <the envelope every delivery sends>`, then a blank line; comment lines (`: keep-alive`) keep it open.',
+    example:
+      'id: evt_3kTMd0dYz0ZGJ3q5Rk2vXW\nevent: order.created\ndata: {"id":"evt_3kTMd0dYz0ZGJ3q5Rk2vXW","type":"order.created",…}\n\n',
+  }),
+);

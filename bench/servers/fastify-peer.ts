@@ -1,0 +1,68 @@
+// The peer: the API-key gateway a Node team would build instead of keygate, in front of the no-op
+// upstream. Fastify 5 + @fastify/reply-from (undici) + rate-limiter-flexible (memory), and a bearer
+// check that looks up the SHA-256 of the token in a Map of 100 keys, then checks scope and client IP.
+// It signs nothing and logs nothing (keygate signs an identity assertion and writes an access log
+// line per request): its figures are a bound on what such a gateway costs, not a like-for-like one.
+//   BENCH_PEER_TOKEN=… node bench/servers/fastify-peer.ts PORT UPSTREAM_URL
+import { createHash, randomBytes } from 'node:crypto';
+import replyFrom from '@fastify/reply-from';
+import Fastify from 'fastify';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { exitWithParent, portArgument } from './lifeline.ts';
+
+interface PeerKey {
+  id: string;
+  scopes: Set<string>;
+  allowedIps: Set<string>;
+}
+
+const token = process.env.BENCH_PEER_TOKEN;
+if (!token) throw new Error('BENCH_PEER_TOKEN is required');
+const upstream = process.argv[3] ?? '';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+const keys = new Map<string, PeerKey>();
+keys.set(sha256(token), { id: 'key_peer', scopes: new Set(['article:r']), allowedIps: LOOPBACK });
+// 99 more keys, as keygate's "100 keys" memory mode has.
+for (let i = 1; i < 100; i++) {
+  keys.set(sha256(randomBytes(24).toString('base64url')), {
+    id: `key_filler_${i}`,
+    scopes: new Set(['article:r']),
+    allowedIps: LOOPBACK,
+  });
+}
+// A limit no bench run reaches: every request is counted, none is refused.
+const limiter = new RateLimiterMemory({ points: 1_000_000_000, duration: 60 });
+
+const app = Fastify({ logger: false });
+await app.register(replyFrom, {
+  base: upstream,
+  undici: { connections: 256, pipelining: 1 },
+});
+
+app.get('/healthz', async () => ({ ok: true }));
+
+app.get('/v2/catalog/products', async (request, reply) => {
+  const header = request.headers.authorization;
+  const presented = header?.startsWith('Bearer ') ? header.slice(7) : null;
+  const key = presented === null ? undefined : keys.get(sha256(presented));
+  if (!key) return reply.code(401).send({ code: 'UNAUTHENTICATED' });
+  if (!key.scopes.has('article:r')) return reply.code(403).send({ code: 'INSUFFICIENT_SCOPE' });
+  if (!key.allowedIps.has(request.ip)) return reply.code(403).send({ code: 'IP_NOT_ALLOWED' });
+  try {
+    await limiter.consume(key.id);
+  } catch {
+    return reply.code(429).send({ code: 'RATE_LIMITED' });
+  }
+  return reply.from(request.url, {
+    rewriteRequestHeaders: (_request, headers) => {
+      const { authorization: _authorization, ...rest } = headers;
+      return { ...rest, 'x-key-id': key.id };
+    },
+  });
+});
+
+await app.listen({ port: portArgument(), host: '127.0.0.1' });
+app.server.keepAliveTimeout = 65_000;
+exitWithParent();

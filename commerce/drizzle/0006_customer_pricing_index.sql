@@ -1,0 +1,1 @@
+CREATE INDEX `prices_tier_product_idx` ON `prices` (`tier_code`,`product_id`);

@@ -1,0 +1,100 @@
+using System.Text.Json;
+using Keygate.Client.Generated;
+using Keygate.Client.Generated.Models;
+using Keygate.Client.Generated.V2.Catalog.Products;
+using Microsoft.Kiota.Abstractions;
+using static Keygate.Client.Resources.Results;
+
+namespace Keygate.Client.Resources;
+
+/// <summary>The catalogue (scope <c>article:r</c>): channels, products with a channel's prices, GraphQL.</summary>
+public sealed class CatalogResource
+{
+    /// <summary>The request header naming the sales channel whose prices and currency a catalogue call uses.</summary>
+    public const string ChannelHeader = "X-Channel";
+
+    private readonly KeygateApiClient _api;
+    private readonly IRequestAdapter _adapter;
+
+    internal CatalogResource(KeygateApiClient api, IRequestAdapter adapter)
+    {
+        _api = api;
+        _adapter = adapter;
+    }
+
+    /// <summary>The sales channels, with their currency and country.</summary>
+    public async Task<ChannelList> ListChannelsAsync(CancellationToken cancellationToken = default) =>
+        Required(await _api.V2.Channels.GetAsync(cancellationToken: cancellationToken).ConfigureAwait(false), "listChannels");
+
+    /// <summary>
+    /// One page of products with their price in <paramref name="channel"/>; with <paramref name="customer"/>, the
+    /// price that customer pays (tier and agreements applied).
+    /// </summary>
+    public async Task<ProductPage> ListProductsAsync(
+        string channel,
+        string? customer = null,
+        bool? inStock = null,
+        int? limit = null,
+        string? cursor = null,
+        CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(channel);
+        var page = await _api.V2.Catalog.Products.GetAsync(
+            c =>
+            {
+                c.Headers.Add(ChannelHeader, channel);
+                c.QueryParameters.Customer = customer;
+                c.QueryParameters.InStock = inStock switch
+                {
+                    true => GetInStockQueryParameterType.True,
+                    false => GetInStockQueryParameterType.False,
+                    null => null,
+                };
+                c.QueryParameters.Limit = limit;
+                c.QueryParameters.Cursor = cursor;
+            },
+            cancellationToken).ConfigureAwait(false);
+        return Required(page, "listProducts");
+    }
+
+    /// <summary>One product with its price in <paramref name="channel"/> (for <paramref name="customer"/> when given).</summary>
+    public async Task<ProductDetail> GetProductAsync(string sku, string channel, string? customer = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(channel);
+        var product = await _api.V2.Catalog.Products[sku].GetAsync(
+            c =>
+            {
+                c.Headers.Add(ChannelHeader, channel);
+                c.QueryParameters.Customer = customer;
+            },
+            cancellationToken).ConfigureAwait(false);
+        return Required(product, "getProduct");
+    }
+
+    /// <summary>
+    /// Runs a GraphQL query (e.g. <c>{ products(channel: "de") { sku price(tier: "gold") { amount } } }</c>) and
+    /// returns the response document (<c>data</c> and, when some fields failed, <c>errors</c>).
+    /// </summary>
+    public async Task<JsonDocument> QueryGraphqlAsync(
+        string query,
+        IReadOnlyDictionary<string, object?>? variables = null,
+        string? operationName = null,
+        CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(query);
+        var request = _api.V2.Graphql.ToPostRequestInformation(new GraphqlRequest());
+        // GraphQL variables are free-form JSON, which the generated model can only hold as untyped nodes.
+        var body = JsonSerializer.SerializeToUtf8Bytes(new Dictionary<string, object?>
+        {
+            ["query"] = query,
+            ["variables"] = variables,
+            ["operationName"] = operationName,
+        });
+        request.SetStreamContent(new MemoryStream(body), "application/json");
+        var stream = await _adapter.SendPrimitiveAsync<Stream>(request, cancellationToken: cancellationToken).ConfigureAwait(false);
+        await using (Required(stream, "queryGraphql").ConfigureAwait(false))
+        {
+            return await JsonDocument.ParseAsync(stream!, cancellationToken: cancellationToken).ConfigureAwait(false);
+        }
+    }
+}

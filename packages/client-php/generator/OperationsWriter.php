@@ -1,0 +1,148 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Generator;
+
+/** Writes the `KeygateOperations` trait: one method per operation, named by its `operationId`. */
+final class OperationsWriter
+{
+    /** @param array<string, mixed> $document */
+    public function __construct(private readonly array $document, private readonly SchemaTypes $types)
+    {
+    }
+
+    /** The `KeygateOperations` trait: one method per operation of the document, named by its `operationId`. */
+    public function operationsTrait(): string
+    {
+        $methods = [];
+        foreach ($this->document['paths'] as $path => $operations) {
+            foreach ($operations as $method => $operation) {
+                if (!is_array($operation) || !isset($operation['operationId'])) {
+                    continue;
+                }
+                $methods[] = $this->operationMethod(strtoupper($method), $path, $operation);
+            }
+        }
+        return "<?php\n\n" . Generator::HEADER . "\ndeclare(strict_types=1);\n\nnamespace Keygate\\Client;\n\n"
+            . "/**\n * Every operation of the keygate API, one method each, named by its `operationId`. Each sends\n"
+            . " * through `KeygateClient::send()`, so retries, rate-limit state, notices and exceptions apply.\n */\n"
+            . "trait KeygateOperations\n{\n"
+            . implode("\n", $methods)
+            . "}\n";
+    }
+
+    private function operationMethod(string $method, string $path, array $operation): string
+    {
+        $id = $operation['operationId'];
+        $owner = SchemaTypes::pascal($id);
+        $parameters = $this->parameters($operation, $owner);
+        [$body, $bodyArg, $isBodyRequired] = $this->body($operation, $owner);
+        $args = [...$parameters['required'], ...($isBodyRequired ? [$bodyArg] : []), ...$parameters['optional'],
+            ...(!$isBodyRequired && $bodyArg !== null ? [$bodyArg] : [])];
+        [$returnType, $decoder] = $this->responseOf($operation, $owner);
+        $signature = $args === [] ? '()' : "(\n        " . implode(",\n        ", $args) . ",\n    )";
+        $summary = $operation['summary'] ?? $id;
+        $doc = "    /**\n     * " . str_replace("\n", ' ', trim($summary)) . " (`{$method} {$path}`).\n";
+        foreach ($parameters['docs'] as $line) {
+            $doc .= "     * {$line}\n";
+        }
+        $doc .= "     */\n";
+        $list = static fn (array $items): string => $items === [] ? '[]' : '[' . implode(', ', $items) . ']';
+        $call = "\$this->send(\n            '{$method}',\n            " . var_export($path, true) . ",\n            "
+            . $list($parameters['path']) . ",\n            " . $list($parameters['query']) . ",\n            "
+            . $list($parameters['header']) . ",\n            {$body},\n        )";
+        $statement = $decoder === null ? "        {$call};\n" : "        \$data = {$call};\n        return {$decoder};\n";
+        $open = $args === [] ? "\n    {" : ' {';
+        return $doc . "    public function {$id}{$signature}: {$returnType}{$open}\n{$statement}    }\n";
+    }
+
+    /**
+     * The PHP arguments of an operation's parameters (required ones positional, the rest named and
+     * null by default; `X-Channel` becomes `$channel`) and how each is put into the request.
+     *
+     * @return array{required: list<string>, optional: list<string>, docs: list<string>,
+     *     path: list<string>, query: list<string>, header: list<string>}
+     */
+    private function parameters(array $operation, string $owner): array
+    {
+        $out = ['required' => [], 'optional' => [], 'docs' => [], 'path' => [], 'query' => [], 'header' => []];
+        $taken = [];
+        foreach ($operation['parameters'] ?? [] as $parameter) {
+            $name = $parameter['name'];
+            $var = $parameter['in'] === 'header' ? lcfirst(SchemaTypes::pascal(preg_replace('/^X-/i', '', $name))) : $name;
+            if (isset($taken[$var])) {
+                throw new \RuntimeException("{$operation['operationId']}: two parameters would both be named \${$var}");
+            }
+            $taken[$var] = true;
+            $type = $this->types->typeOf($parameter['schema'], $owner, $name);
+            $isRequired = ($parameter['required'] ?? false) === true;
+            $q = $isRequired ? '' : '?';
+            $value = match ($type['kind']) {
+                'enum' => "\${$var}{$q}->value",
+                'flag' => $isRequired ? "(\${$var} ? 'true' : 'false')" : "(\${$var} === null ? null : (\${$var} ? 'true' : 'false'))",
+                'datetime' => "\${$var}{$q}->format('Y-m-d\\TH:i:s.vP')",
+                'scalar' => $type['php'] === 'string' ? "\${$var}" : "(\${$var} === null ? null : (string) \${$var})",
+                default => "\${$var}",
+            };
+            $hint = match ($type['kind']) {
+                'datetime' => '\\DateTimeInterface',
+                'enum', 'class' => "Model\\{$type['php']}",
+                default => $type['php'],
+            };
+            $out[$parameter['in']][] = var_export($name, true) . " => {$value}";
+            $out[$isRequired ? 'required' : 'optional'][] = $isRequired ? "{$hint} \${$var}" : "?{$hint} \${$var} = null";
+            if (isset($parameter['description'])) {
+                $out['docs'][] = "@param {$hint}" . ($isRequired ? '' : '|null') . " \${$var} " . str_replace("\n", ' ', trim($parameter['description']));
+            }
+        }
+        return $out;
+    }
+
+    /**
+     * The request body: the expression sent, the argument (a model or an array; none for an empty
+     * schema, which is sent as `{}`), and whether the argument is required.
+     *
+     * @return array{0: string, 1: ?string, 2: bool}
+     */
+    private function body(array $operation, string $owner): array
+    {
+        $request = $operation['requestBody']['content']['application/json']['schema'] ?? null;
+        if ($request === null) {
+            return ['null', null, false];
+        }
+        $type = $this->types->typeOf($request, $owner, 'Request');
+        $schema = $this->types->flatten(isset($request['$ref']) ? $this->types->component($request['$ref']) : $request);
+        if (($schema['properties'] ?? []) === []) {
+            return ['new \\stdClass()', null, false];
+        }
+        if (($operation['requestBody']['required'] ?? false) === true && ($schema['required'] ?? []) !== []) {
+            return ['$body', "Model\\{$type['php']}|array \$body", true];
+        }
+        return ['$body ?? new \\stdClass()', "Model\\{$type['php']}|array|null \$body = null", false];
+    }
+
+    /** @return array{0: string, 1: ?string} return type and the expression decoding `$data` */
+    private function responseOf(array $operation, string $owner): array
+    {
+        $schema = null;
+        $notModified = isset($operation['responses']['304']);
+        foreach ($operation['responses'] as $status => $response) {
+            if ((int) $status >= 200 && (int) $status < 300) {
+                $schema = $response['content']['application/json']['schema'] ?? null;
+                break;
+            }
+        }
+        if ($schema === null) {
+            return ['void', null];
+        }
+        $type = $this->types->typeOf($schema, $owner, 'Response');
+        $q = $notModified ? '?' : '';
+        return match ($type['kind']) {
+            'class' => ["{$q}Model\\{$type['name']}", $notModified
+                ? "\$data === null ? null : Model\\{$type['name']}::fromArray(\$data)"
+                : "Model\\{$type['name']}::fromArray(\$data)"],
+            default => ["{$q}array", '$data'],
+        };
+    }
+}

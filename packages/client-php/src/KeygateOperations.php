@@ -1,0 +1,943 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client;
+
+/**
+ * Every operation of the keygate API, one method each, named by its `operationId`. Each sends
+ * through `KeygateClient::send()`, so retries, rate-limit state, notices and exceptions apply.
+ */
+trait KeygateOperations
+{
+    /**
+     * Create an API key (`POST /v2/auth/keys`).
+     */
+    public function createKey(
+        Model\CreateKeyRequest|array $body,
+    ): Model\ApiKeyWithSecret {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/keys',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\ApiKeyWithSecret::fromArray($data);
+    }
+
+    /**
+     * List API keys (`GET /v2/auth/keys`).
+     */
+    public function listKeys(
+        ?Model\ApiKeyStatus $status = null,
+    ): Model\ApiKeyList {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys',
+            [],
+            ['status' => $status?->value],
+            [],
+            null,
+        );
+        return Model\ApiKeyList::fromArray($data);
+    }
+
+    /**
+     * Get an API key (`GET /v2/auth/keys/{id}`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function getKey(
+        string $id,
+    ): Model\ApiKey {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\ApiKey::fromArray($data);
+    }
+
+    /**
+     * Revoke an API key (`DELETE /v2/auth/keys/{id}`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function revokeKey(
+        string $id,
+    ): Model\ApiKey {
+        $data = $this->send(
+            'DELETE',
+            '/v2/auth/keys/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\ApiKey::fromArray($data);
+    }
+
+    /**
+     * Replace the scopes of an API key (`POST /v2/auth/keys/{id}/scopes`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function changeKeyScopes(
+        string $id,
+        Model\ChangeScopesRequest|array $body,
+    ): Model\ApiKey {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/keys/{id}/scopes',
+            ['id' => $id],
+            [],
+            [],
+            $body,
+        );
+        return Model\ApiKey::fromArray($data);
+    }
+
+    /**
+     * Rotate an API key without downtime (`POST /v2/auth/keys/{id}:rotate`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function rotateKey(
+        string $id,
+        Model\RotateKeyRequest|array|null $body = null,
+    ): Model\ApiKeyWithSecret {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/keys/{id}:rotate',
+            ['id' => $id],
+            [],
+            [],
+            $body ?? new \stdClass(),
+        );
+        return Model\ApiKeyWithSecret::fromArray($data);
+    }
+
+    /**
+     * Close the old secret of a rotation now (`POST /v2/auth/keys/{id}:close-old-secret`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function closeOldKeySecret(
+        string $id,
+        Model\CloseOldSecretRequest|array|null $body = null,
+    ): Model\ApiKey {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/keys/{id}:close-old-secret',
+            ['id' => $id],
+            [],
+            [],
+            $body ?? new \stdClass(),
+        );
+        return Model\ApiKey::fromArray($data);
+    }
+
+    /**
+     * Get the usage of an API key (`GET /v2/auth/keys/{id}/usage`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function getKeyUsage(
+        string $id,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+    ): Model\KeyUsage {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys/{id}/usage',
+            ['id' => $id],
+            ['from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP')],
+            [],
+            null,
+        );
+        return Model\KeyUsage::fromArray($data);
+    }
+
+    /**
+     * List the activity log of an API key (`GET /v2/auth/keys/{id}/activity`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function listKeyActivity(
+        string $id,
+        ?Model\ActivityEntryAction $action = null,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): Model\ActivityPage {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys/{id}/activity',
+            ['id' => $id],
+            ['action' => $action?->value, 'from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP'), 'limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor],
+            [],
+            null,
+        );
+        return Model\ActivityPage::fromArray($data);
+    }
+
+    /**
+     * List the API calls of an API key (`GET /v2/auth/keys/{id}/logs`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function listKeyLogs(
+        string $id,
+        ?string $secretId = null,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): Model\ApiLogPage {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys/{id}/logs',
+            ['id' => $id],
+            ['secretId' => $secretId, 'from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP'), 'limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor],
+            [],
+            null,
+        );
+        return Model\ApiLogPage::fromArray($data);
+    }
+
+    /**
+     * List sales channels (`GET /v2/channels`).
+     */
+    public function listChannels(): Model\ChannelList
+    {
+        $data = $this->send(
+            'GET',
+            '/v2/channels',
+            [],
+            [],
+            [],
+            null,
+        );
+        return Model\ChannelList::fromArray($data);
+    }
+
+    /**
+     * List the products of a channel with prices (`GET /v2/catalog/products`).
+     */
+    public function listProducts(
+        string $channel,
+        ?string $customer = null,
+        ?bool $inStock = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+        ?string $q = null,
+    ): Model\ProductPage {
+        $data = $this->send(
+            'GET',
+            '/v2/catalog/products',
+            [],
+            ['customer' => $customer, 'inStock' => ($inStock === null ? null : ($inStock ? 'true' : 'false')), 'limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor, 'q' => $q],
+            ['X-Channel' => $channel],
+            null,
+        );
+        return Model\ProductPage::fromArray($data);
+    }
+
+    /**
+     * Get one product of a channel with its price (`GET /v2/catalog/products/{sku}`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     */
+    public function getProduct(
+        string $sku,
+        string $channel,
+        ?string $customer = null,
+    ): Model\ProductDetail {
+        $data = $this->send(
+            'GET',
+            '/v2/catalog/products/{sku}',
+            ['sku' => $sku],
+            ['customer' => $customer],
+            ['X-Channel' => $channel],
+            null,
+        );
+        return Model\ProductDetail::fromArray($data);
+    }
+
+    /**
+     * Run a GraphQL query (GET) (`GET /v2/graphql`).
+     * @param string $query The GraphQL document.
+     * @param string|null $variables JSON-encoded variables object.
+     * @param string|null $extensions JSON-encoded extensions object.
+     */
+    public function queryGraphqlGet(
+        string $query,
+        ?string $variables = null,
+        ?string $operationName = null,
+        ?string $extensions = null,
+    ): Model\GraphqlResponse {
+        $data = $this->send(
+            'GET',
+            '/v2/graphql',
+            [],
+            ['query' => $query, 'variables' => $variables, 'operationName' => $operationName, 'extensions' => $extensions],
+            [],
+            null,
+        );
+        return Model\GraphqlResponse::fromArray($data);
+    }
+
+    /**
+     * Run a GraphQL query (POST) (`POST /v2/graphql`).
+     */
+    public function queryGraphql(
+        Model\GraphqlRequest|array $body,
+    ): Model\GraphqlResponse {
+        $data = $this->send(
+            'POST',
+            '/v2/graphql',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\GraphqlResponse::fromArray($data);
+    }
+
+    /**
+     * Create a cart (`POST /v2/carts`).
+     */
+    public function createCart(
+        Model\CreateCartRequest|array $body,
+    ): Model\Cart {
+        $data = $this->send(
+            'POST',
+            '/v2/carts',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\Cart::fromArray($data);
+    }
+
+    /**
+     * Get a cart, priced now (`GET /v2/carts/{id}`).
+     * @param string $id The cart id (`crt_…`).
+     */
+    public function getCart(
+        string $id,
+    ): Model\Cart {
+        $data = $this->send(
+            'GET',
+            '/v2/carts/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Cart::fromArray($data);
+    }
+
+    /**
+     * Add a product to a cart (`POST /v2/carts/{id}/items`).
+     * @param string $id The cart id (`crt_…`).
+     */
+    public function addCartItem(
+        string $id,
+        Model\AddCartItemRequest|array $body,
+    ): Model\Cart {
+        $data = $this->send(
+            'POST',
+            '/v2/carts/{id}/items',
+            ['id' => $id],
+            [],
+            [],
+            $body,
+        );
+        return Model\Cart::fromArray($data);
+    }
+
+    /**
+     * Change the quantity of a cart line (`PATCH /v2/carts/{id}/items/{sku}`).
+     * @param string $id The cart id (`crt_…`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     */
+    public function updateCartItem(
+        string $id,
+        string $sku,
+        Model\UpdateCartItemRequest|array $body,
+    ): Model\Cart {
+        $data = $this->send(
+            'PATCH',
+            '/v2/carts/{id}/items/{sku}',
+            ['id' => $id, 'sku' => $sku],
+            [],
+            [],
+            $body,
+        );
+        return Model\Cart::fromArray($data);
+    }
+
+    /**
+     * Remove a line from a cart (`DELETE /v2/carts/{id}/items/{sku}`).
+     * @param string $id The cart id (`crt_…`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     */
+    public function removeCartItem(
+        string $id,
+        string $sku,
+    ): Model\Cart {
+        $data = $this->send(
+            'DELETE',
+            '/v2/carts/{id}/items/{sku}',
+            ['id' => $id, 'sku' => $sku],
+            [],
+            [],
+            null,
+        );
+        return Model\Cart::fromArray($data);
+    }
+
+    /**
+     * Check a cart out into an order (`POST /v2/carts/{id}:checkout`).
+     * @param string $id The cart id (`crt_…`).
+     */
+    public function checkoutCart(
+        string $id,
+    ): Model\Order {
+        $data = $this->send(
+            'POST',
+            '/v2/carts/{id}:checkout',
+            ['id' => $id],
+            [],
+            [],
+            new \stdClass(),
+        );
+        return Model\Order::fromArray($data);
+    }
+
+    /**
+     * Get an order (`GET /v2/orders/{id}`).
+     * @param string $id The order id (`ord_…`).
+     */
+    public function getOrder(
+        string $id,
+    ): Model\Order {
+        $data = $this->send(
+            'GET',
+            '/v2/orders/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Order::fromArray($data);
+    }
+
+    /**
+     * Cancel a placed order (`POST /v2/orders/{id}:cancel`).
+     * @param string $id The order id (`ord_…`).
+     */
+    public function cancelOrder(
+        string $id,
+    ): Model\Order {
+        $data = $this->send(
+            'POST',
+            '/v2/orders/{id}:cancel',
+            ['id' => $id],
+            [],
+            [],
+            new \stdClass(),
+        );
+        return Model\Order::fromArray($data);
+    }
+
+    /**
+     * Fulfil a placed order (`POST /v2/orders/{id}:fulfil`).
+     * @param string $id The order id (`ord_…`).
+     */
+    public function fulfilOrder(
+        string $id,
+    ): Model\Order {
+        $data = $this->send(
+            'POST',
+            '/v2/orders/{id}:fulfil',
+            ['id' => $id],
+            [],
+            [],
+            new \stdClass(),
+        );
+        return Model\Order::fromArray($data);
+    }
+
+    /**
+     * Create a customer (`POST /v2/customers`).
+     */
+    public function createCustomer(
+        Model\CreateCustomerRequest|array $body,
+    ): Model\Customer {
+        $data = $this->send(
+            'POST',
+            '/v2/customers',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\Customer::fromArray($data);
+    }
+
+    /**
+     * Get a customer (`GET /v2/customers/{id}`).
+     * @param string $id The customer id (`cus_…`).
+     */
+    public function getCustomer(
+        string $id,
+    ): Model\Customer {
+        $data = $this->send(
+            'GET',
+            '/v2/customers/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Customer::fromArray($data);
+    }
+
+    /**
+     * Change a customer’s name or tier (`PATCH /v2/customers/{id}`).
+     * @param string $id The customer id (`cus_…`).
+     */
+    public function updateCustomer(
+        string $id,
+        Model\UpdateCustomerRequest|array|null $body = null,
+    ): Model\Customer {
+        $data = $this->send(
+            'PATCH',
+            '/v2/customers/{id}',
+            ['id' => $id],
+            [],
+            [],
+            $body ?? new \stdClass(),
+        );
+        return Model\Customer::fromArray($data);
+    }
+
+    /**
+     * Get a customer’s agreements and effective prices (`GET /v2/customers/{id}/pricing`).
+     * @param string $id The customer id (`cus_…`).
+     */
+    public function getCustomerPricing(
+        string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): Model\CustomerPricing {
+        $data = $this->send(
+            'GET',
+            '/v2/customers/{id}/pricing',
+            ['id' => $id],
+            ['limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor],
+            [],
+            null,
+        );
+        return Model\CustomerPricing::fromArray($data);
+    }
+
+    /**
+     * Create a price (`POST /v2/prices`).
+     */
+    public function createPrice(
+        Model\CreatePriceRequest|array $body,
+    ): Model\Price {
+        $data = $this->send(
+            'POST',
+            '/v2/prices',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\Price::fromArray($data);
+    }
+
+    /**
+     * Get a price (`GET /v2/prices/{id}`).
+     * @param string $id The price id (`prc_…`).
+     */
+    public function getPrice(
+        string $id,
+    ): Model\Price {
+        $data = $this->send(
+            'GET',
+            '/v2/prices/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Price::fromArray($data);
+    }
+
+    /**
+     * Replace the terms of a price (`PUT /v2/prices/{id}`).
+     * @param string $id The price id (`prc_…`).
+     */
+    public function replacePrice(
+        string $id,
+        Model\ReplacePriceRequest|array $body,
+    ): Model\Price {
+        $data = $this->send(
+            'PUT',
+            '/v2/prices/{id}',
+            ['id' => $id],
+            [],
+            [],
+            $body,
+        );
+        return Model\Price::fromArray($data);
+    }
+
+    /**
+     * Delete a price (`DELETE /v2/prices/{id}`).
+     * @param string $id The price id (`prc_…`).
+     */
+    public function deletePrice(
+        string $id,
+    ): void {
+        $this->send(
+            'DELETE',
+            '/v2/prices/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+    }
+
+    /**
+     * Set the VAT rate of a tax class in a country (`PUT /v2/vat-rates/{country}/{taxClass}`).
+     * @param string $country ISO 3166-1 alpha-2 country code, e.g. DE.
+     * @param Model\TaxClass $taxClass Tax class.
+     */
+    public function setVatRate(
+        string $country,
+        Model\TaxClass $taxClass,
+        Model\SetVatRateRequest|array $body,
+    ): Model\VatRate {
+        $data = $this->send(
+            'PUT',
+            '/v2/vat-rates/{country}/{taxClass}',
+            ['country' => $country, 'taxClass' => $taxClass->value],
+            [],
+            [],
+            $body,
+        );
+        return Model\VatRate::fromArray($data);
+    }
+
+    /**
+     * Get the stock of a product (`GET /v2/stock/{sku}`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     */
+    public function getStock(
+        string $sku,
+    ): Model\Stock {
+        $data = $this->send(
+            'GET',
+            '/v2/stock/{sku}',
+            ['sku' => $sku],
+            [],
+            [],
+            null,
+        );
+        return Model\Stock::fromArray($data);
+    }
+
+    /**
+     * Set the units on hand (`PUT /v2/stock/{sku}`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     */
+    public function setStock(
+        string $sku,
+        Model\SetStockRequest|array $body,
+    ): Model\Stock {
+        $data = $this->send(
+            'PUT',
+            '/v2/stock/{sku}',
+            ['sku' => $sku],
+            [],
+            [],
+            $body,
+        );
+        return Model\Stock::fromArray($data);
+    }
+
+    /**
+     * Adjust the units on hand (`POST /v2/stock/{sku}:adjust`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     */
+    public function adjustStock(
+        string $sku,
+        Model\AdjustStockRequest|array $body,
+    ): Model\Stock {
+        $data = $this->send(
+            'POST',
+            '/v2/stock/{sku}:adjust',
+            ['sku' => $sku],
+            [],
+            [],
+            $body,
+        );
+        return Model\Stock::fromArray($data);
+    }
+
+    /**
+     * List the event types (`GET /v2/webhooks/event-types`).
+     */
+    public function listWebhookEventTypes(): Model\EventTypeList
+    {
+        $data = $this->send(
+            'GET',
+            '/v2/webhooks/event-types',
+            [],
+            [],
+            [],
+            null,
+        );
+        return Model\EventTypeList::fromArray($data);
+    }
+
+    /**
+     * Create a webhook endpoint (`POST /v2/webhooks/endpoints`).
+     */
+    public function createWebhookEndpoint(
+        Model\CreateWebhookEndpointRequest|array $body,
+    ): Model\WebhookEndpointWithSecret {
+        $data = $this->send(
+            'POST',
+            '/v2/webhooks/endpoints',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\WebhookEndpointWithSecret::fromArray($data);
+    }
+
+    /**
+     * List webhook endpoints (`GET /v2/webhooks/endpoints`).
+     */
+    public function listWebhookEndpoints(): Model\WebhookEndpointList
+    {
+        $data = $this->send(
+            'GET',
+            '/v2/webhooks/endpoints',
+            [],
+            [],
+            [],
+            null,
+        );
+        return Model\WebhookEndpointList::fromArray($data);
+    }
+
+    /**
+     * Get a webhook endpoint (`GET /v2/webhooks/endpoints/{id}`).
+     * @param string $id The webhook endpoint id (`whe_…`).
+     */
+    public function getWebhookEndpoint(
+        string $id,
+    ): Model\WebhookEndpoint {
+        $data = $this->send(
+            'GET',
+            '/v2/webhooks/endpoints/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\WebhookEndpoint::fromArray($data);
+    }
+
+    /**
+     * Change a webhook endpoint (`PATCH /v2/webhooks/endpoints/{id}`).
+     * @param string $id The webhook endpoint id (`whe_…`).
+     */
+    public function updateWebhookEndpoint(
+        string $id,
+        Model\UpdateWebhookEndpointRequest|array|null $body = null,
+    ): Model\WebhookEndpoint {
+        $data = $this->send(
+            'PATCH',
+            '/v2/webhooks/endpoints/{id}',
+            ['id' => $id],
+            [],
+            [],
+            $body ?? new \stdClass(),
+        );
+        return Model\WebhookEndpoint::fromArray($data);
+    }
+
+    /**
+     * Delete a webhook endpoint (`DELETE /v2/webhooks/endpoints/{id}`).
+     * @param string $id The webhook endpoint id (`whe_…`).
+     */
+    public function deleteWebhookEndpoint(
+        string $id,
+    ): void {
+        $this->send(
+            'DELETE',
+            '/v2/webhooks/endpoints/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+    }
+
+    /**
+     * Rotate the signing secret of an endpoint (`POST /v2/webhooks/endpoints/{id}:rotate-secret`).
+     * @param string $id The webhook endpoint id (`whe_…`).
+     */
+    public function rotateWebhookSecret(
+        string $id,
+        Model\RotateWebhookSecretRequest|array|null $body = null,
+    ): Model\WebhookEndpointWithSecret {
+        $data = $this->send(
+            'POST',
+            '/v2/webhooks/endpoints/{id}:rotate-secret',
+            ['id' => $id],
+            [],
+            [],
+            $body ?? new \stdClass(),
+        );
+        return Model\WebhookEndpointWithSecret::fromArray($data);
+    }
+
+    /**
+     * End a secret rotation overlap now (`POST /v2/webhooks/endpoints/{id}:close-old-secret`).
+     * @param string $id The webhook endpoint id (`whe_…`).
+     */
+    public function closeOldWebhookSecret(
+        string $id,
+    ): Model\WebhookEndpoint {
+        $data = $this->send(
+            'POST',
+            '/v2/webhooks/endpoints/{id}:close-old-secret',
+            ['id' => $id],
+            [],
+            [],
+            new \stdClass(),
+        );
+        return Model\WebhookEndpoint::fromArray($data);
+    }
+
+    /**
+     * Send a test event to an endpoint (`POST /v2/webhooks/endpoints/{id}:test`).
+     * @param string $id The webhook endpoint id (`whe_…`).
+     */
+    public function sendWebhookTest(
+        string $id,
+    ): Model\WebhookDelivery {
+        $data = $this->send(
+            'POST',
+            '/v2/webhooks/endpoints/{id}:test',
+            ['id' => $id],
+            [],
+            [],
+            new \stdClass(),
+        );
+        return Model\WebhookDelivery::fromArray($data);
+    }
+
+    /**
+     * List the deliveries of an endpoint (`GET /v2/webhooks/endpoints/{id}/deliveries`).
+     * @param string $id The webhook endpoint id (`whe_…`).
+     */
+    public function listWebhookDeliveries(
+        string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): Model\WebhookDeliveryPage {
+        $data = $this->send(
+            'GET',
+            '/v2/webhooks/endpoints/{id}/deliveries',
+            ['id' => $id],
+            ['limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor],
+            [],
+            null,
+        );
+        return Model\WebhookDeliveryPage::fromArray($data);
+    }
+
+    /**
+     * Send a delivery again (`POST /v2/webhooks/deliveries/{id}:resend`).
+     * @param string $id The delivery id (`msg_…`, its `webhook-id`).
+     */
+    public function resendWebhookDelivery(
+        string $id,
+    ): Model\WebhookDelivery {
+        $data = $this->send(
+            'POST',
+            '/v2/webhooks/deliveries/{id}:resend',
+            ['id' => $id],
+            [],
+            [],
+            new \stdClass(),
+        );
+        return Model\WebhookDelivery::fromArray($data);
+    }
+
+    /**
+     * Trigger an event (test environment) (`POST /v2/webhooks/events:trigger`).
+     */
+    public function triggerWebhookEvent(
+        Model\TriggerEventRequest|array $body,
+    ): Model\TriggeredEvent {
+        $data = $this->send(
+            'POST',
+            '/v2/webhooks/events:trigger',
+            [],
+            [],
+            [],
+            $body,
+        );
+        return Model\TriggeredEvent::fromArray($data);
+    }
+
+    /**
+     * Stream the events (test environment) (`GET /v2/webhooks/events:stream`).
+     * @param string|null $lastEventID The `id` of the last event received.
+     */
+    public function streamWebhookEvents(
+        ?string $lastEventID = null,
+    ): void {
+        $this->send(
+            'GET',
+            '/v2/webhooks/events:stream',
+            [],
+            [],
+            ['Last-Event-ID' => $lastEventID],
+            null,
+        );
+    }
+
+    /**
+     * Get this OpenAPI document (`GET /v2/openapi.json`).
+     * @param string|null $ifNoneMatch The `ETag` of a copy held; 304 when current.
+     */
+    public function getOpenApiDocument(
+        ?string $ifNoneMatch = null,
+    ): ?array {
+        $data = $this->send(
+            'GET',
+            '/v2/openapi.json',
+            [],
+            [],
+            ['If-None-Match' => $ifNoneMatch],
+            null,
+        );
+        return $data;
+    }
+}

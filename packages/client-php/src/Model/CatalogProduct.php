@@ -1,0 +1,52 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class CatalogProduct implements \JsonSerializable
+{
+    public function __construct(
+        public readonly string $id,
+        public readonly string $sku,
+        public readonly string $name,
+        public readonly TaxClass $taxClass,
+        public readonly UnitPrice $price,
+        public readonly CatalogProductStock $stock,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            $data['id'],
+            $data['sku'],
+            $data['name'],
+            TaxClass::from($data['taxClass']),
+            UnitPrice::fromArray($data['price']),
+            CatalogProductStock::fromArray($data['stock']),
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['id'] = $this->id;
+        $data['sku'] = $this->sku;
+        $data['name'] = $this->name;
+        $data['taxClass'] = $this->taxClass->value;
+        $data['price'] = $this->price->toArray();
+        $data['stock'] = $this->stock->toArray();
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}

@@ -1,0 +1,42 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class CreateCartRequest implements \JsonSerializable
+{
+    public function __construct(
+        public readonly string $channel,
+        public readonly ?string $customerId = null,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            $data['channel'],
+            customerId: $data['customerId'] ?? null,
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['channel'] = $this->channel;
+        if ($this->customerId !== null) {
+            $data['customerId'] = $this->customerId;
+        }
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}

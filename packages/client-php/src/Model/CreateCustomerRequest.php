@@ -1,0 +1,42 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class CreateCustomerRequest implements \JsonSerializable
+{
+    public function __construct(
+        public readonly string $name,
+        public readonly ?CustomerTier $tier = null,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            $data['name'],
+            tier: (static fn ($v) => $v === null ? null : CustomerTier::from($v))($data['tier'] ?? null),
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['name'] = $this->name;
+        if ($this->tier !== null) {
+            $data['tier'] = $this->tier?->value;
+        }
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}

@@ -1,0 +1,42 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class EventTypeList implements \JsonSerializable
+{
+    public function __construct(
+        /** @var list<EventType> */
+        public readonly array $data,
+        /** Sent only by `:test`; not subscribable. */
+        public readonly string $testEventType,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            array_map(static fn ($i) => EventType::from($i), $data['data']),
+            $data['testEventType'],
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['data'] = array_map(static fn ($i) => $i->value, $this->data);
+        $data['testEventType'] = $this->testEventType;
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}

@@ -1,0 +1,41 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class FieldError implements \JsonSerializable
+{
+    public function __construct(
+        public readonly string $detail,
+        /** JSON pointer: into the body (`/qty`), or rooted at `/query`, `/headers`, `/params`. */
+        public readonly string $pointer,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            $data['detail'],
+            $data['pointer'],
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['detail'] = $this->detail;
+        $data['pointer'] = $this->pointer;
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}

@@ -1,0 +1,17 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+enum StockEventDataReason: string
+{
+    case Set = 'set';
+    case Adjusted = 'adjusted';
+    case OrderPlaced = 'order.placed';
+    case OrderCancelled = 'order.cancelled';
+    case OrderFulfilled = 'order.fulfilled';
+}

@@ -1,0 +1,74 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class ValidationProblem implements \JsonSerializable
+{
+    public function __construct(
+        /** https://keygate.dev/problems/<kebab-code> */
+        public readonly string $type,
+        public readonly string $title,
+        public readonly int $status,
+        /** What went wrong and what to do, for a person. */
+        public readonly string $detail,
+        /** The stable UPPER_SNAKE code the `type` URI is made from. */
+        public readonly string $code,
+        /** @var list<FieldError> */
+        public readonly array $errors,
+        /** The gateway request id (`req_…`) when the gateway answered. */
+        public readonly ?string $instance = null,
+        /** INSUFFICIENT_SCOPE: the scope the call needs. */
+        public readonly ?string $requiredScope = null,
+        /** RATE_LIMITED: seconds to wait. */
+        public readonly ?int $retryAfter = null,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            $data['type'],
+            $data['title'],
+            $data['status'],
+            $data['detail'],
+            $data['code'],
+            array_map(static fn ($i) => FieldError::fromArray($i), $data['errors']),
+            instance: $data['instance'] ?? null,
+            requiredScope: $data['requiredScope'] ?? null,
+            retryAfter: $data['retryAfter'] ?? null,
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['type'] = $this->type;
+        $data['title'] = $this->title;
+        $data['status'] = $this->status;
+        $data['detail'] = $this->detail;
+        $data['code'] = $this->code;
+        $data['errors'] = array_map(static fn ($i) => $i->toArray(), $this->errors);
+        if ($this->instance !== null) {
+            $data['instance'] = $this->instance;
+        }
+        if ($this->requiredScope !== null) {
+            $data['requiredScope'] = $this->requiredScope;
+        }
+        if ($this->retryAfter !== null) {
+            $data['retryAfter'] = $this->retryAfter;
+        }
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}

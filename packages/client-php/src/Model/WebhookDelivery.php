@@ -1,0 +1,67 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class WebhookDelivery implements \JsonSerializable
+{
+    public function __construct(
+        /** The `webhook-id` of every attempt of this delivery. */
+        public readonly string $id,
+        public readonly string $eventId,
+        /** An event type, or `webhook.test`. */
+        public readonly string $eventType,
+        public readonly string $endpointId,
+        public readonly WebhookDeliveryStatus $status,
+        /** Attempts made so far. */
+        public readonly int $attemptCount,
+        /** When a pending delivery is tried next. */
+        public readonly ?\DateTimeImmutable $nextAttemptAt,
+        /** ISO 8601 instant (UTC). */
+        public readonly \DateTimeImmutable $createdAt,
+        /** ISO 8601 instant (UTC). */
+        public readonly ?\DateTimeImmutable $completedAt,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            $data['id'],
+            $data['eventId'],
+            $data['eventType'],
+            $data['endpointId'],
+            WebhookDeliveryStatus::from($data['status']),
+            $data['attemptCount'],
+            (static fn ($v) => $v === null ? null : new \DateTimeImmutable($v))($data['nextAttemptAt']),
+            new \DateTimeImmutable($data['createdAt']),
+            (static fn ($v) => $v === null ? null : new \DateTimeImmutable($v))($data['completedAt']),
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['id'] = $this->id;
+        $data['eventId'] = $this->eventId;
+        $data['eventType'] = $this->eventType;
+        $data['endpointId'] = $this->endpointId;
+        $data['status'] = $this->status->value;
+        $data['attemptCount'] = $this->attemptCount;
+        $data['nextAttemptAt'] = $this->nextAttemptAt?->format('Y-m-d\TH:i:s.vP');
+        $data['createdAt'] = $this->createdAt->format('Y-m-d\TH:i:s.vP');
+        $data['completedAt'] = $this->completedAt?->format('Y-m-d\TH:i:s.vP');
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}

@@ -1,0 +1,36 @@
+import Link from 'next/link';
+import { ProblemView } from '../../src/components/problem-view.tsx';
+import { ProductList, SearchForm } from '../../src/components/product-list.tsx';
+import { attempt } from '../../src/lib/api.ts';
+import { findChannel, listProducts } from '../../src/lib/catalog.ts';
+import { currentCustomer } from '../../src/lib/customer.ts';
+
+export default async function ChannelHome({ params }: { params: Promise<{ channel: string }> }) {
+  const { channel: code } = await params;
+  const customer = await currentCustomer();
+  const outcome = await attempt(async () => ({
+    channel: await findChannel(code),
+    page: await listProducts({ channel: code, customer, q: null, inStock: true, cursor: null, limit: 8 }),
+  }));
+  if (!outcome.ok) return <ProblemView problem={outcome.problem} busy={outcome.busy} />;
+  const { channel, page } = outcome.data;
+  return (
+    <>
+      <section className="hero" aria-labelledby="home-title">
+        <h1 id="home-title">{channel?.name ?? code}</h1>
+        <p data-testid="channel-currency">
+          Prices in <strong>{page.currency}</strong>,{' '}
+          {page.pricesIncludeVat ? 'VAT included' : 'shown net; VAT is added'}.
+        </p>
+        <SearchForm channel={code} q="" inStock={false} />
+      </section>
+      <section aria-labelledby="featured-title">
+        <h2 id="featured-title">In stock now</h2>
+        <ProductList page={page} headingLevel={3} />
+        <p>
+          <Link href={`/${code}/products`}>See all products</Link>
+        </p>
+      </section>
+    </>
+  );
+}

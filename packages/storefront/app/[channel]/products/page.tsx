@@ -1,0 +1,61 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ProblemView } from '../../../src/components/problem-view.tsx';
+import { ProductList, SearchForm } from '../../../src/components/product-list.tsx';
+import { attempt } from '../../../src/lib/api.ts';
+import { listProducts } from '../../../src/lib/catalog.ts';
+import { currentCustomer } from '../../../src/lib/customer.ts';
+
+export const metadata: Metadata = { title: 'Products' };
+
+const PAGE_SIZE = 12;
+
+type Search = { q?: string | string[]; inStock?: string | string[]; cursor?: string | string[] };
+
+function one(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value)?.trim() ?? '';
+}
+
+export default async function Products({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ channel: string }>;
+  searchParams: Promise<Search>;
+}) {
+  const { channel } = await params;
+  const search = await searchParams;
+  const q = one(search.q).slice(0, 100);
+  const inStock = one(search.inStock) === 'true';
+  const cursor = one(search.cursor) || null;
+  const customer = await currentCustomer();
+  const outcome = await attempt(() =>
+    listProducts({ channel, customer, q: q || null, inStock, cursor, limit: PAGE_SIZE }),
+  );
+  const filters = new URLSearchParams({ ...(q ? { q } : {}), ...(inStock ? { inStock: 'true' } : {}) });
+  const first = `/${channel}/products${filters.size ? `?${filters}` : ''}`;
+  return (
+    <>
+      <h1>{q ? `Products matching “${q}”` : 'All products'}</h1>
+      <SearchForm channel={channel} q={q} inStock={inStock} />
+      {outcome.ok ? (
+        <>
+          <ProductList page={outcome.data} />
+          <nav aria-label="Pages" className="pager">
+            {cursor && <Link href={first}>First page</Link>}
+            {outcome.data.nextCursor && (
+              <Link
+                href={`/${channel}/products?${new URLSearchParams([...filters, ['cursor', outcome.data.nextCursor]])}`}
+                rel="next"
+              >
+                Next page
+              </Link>
+            )}
+          </nav>
+        </>
+      ) : (
+        <ProblemView problem={outcome.problem} busy={outcome.busy} backHref={`/${channel}/products`} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: { default: 'keygate shop', template: '%s · keygate shop' },
+  description: 'A headless storefront starter on the keygate commerce API.',
+};
+
+// Every page reads the visitor's cookies and live prices: nothing is prerendered at build time, so
+// the shop builds with the API down and never bakes a price into HTML.
+export const dynamic = 'force-dynamic';
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {children}
+      </body>
+    </html>
+  );
+}
