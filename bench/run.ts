@@ -53,7 +53,7 @@ import {
   writeResults,
 } from './lib/report.ts';
 import { measureAssertionCost } from './lib/signing.ts';
-import { type BenchGateway, pidOf, type Stack, startStack } from './lib/stack.ts';
+import { type BenchGateway, pidOf, type Stack, startStack, stopTopologies } from './lib/stack.ts';
 import { createLoadRunner, type Measurement } from './lib/wrk.ts';
 
 const SMOKE = process.env.BENCH_SMOKE === '1';
@@ -117,6 +117,7 @@ function scenariosOf(stack: Stack): Scenario[] {
     ['off', 'gateway, policies off', gw.policiesOff.url, {}],
     ['memory', 'gateway, memory mode (100 keys)', gw.memory.url, bearer(tokens.memory)],
     ['redis', 'gateway, Redis mode', gw.redis.url, bearer(tokens.redis)],
+    ['cluster', 'gateway, Redis Cluster mode (3 masters)', gw.cluster.url, bearer(tokens.cluster)],
   ];
   const channel = { 'X-Channel': 'WEB_DE' };
   const withRedis = (id: string) => (id.startsWith('redis') ? { alsoPids: [stack.redisPid] } : {});
@@ -448,6 +449,8 @@ function targetsOf(results: Map<string, Summary>, verifications: Map<BenchGatewa
   cpuTarget('request binding, policies off ÷ signing reference', 'off-request', 'pipe-sign', 1.1);
   cpuTarget('Redis ÷ memory (gateway + redis-server)', 'redis', 'memory', 1.3);
   cpuTarget('100k keys ÷ 100 keys', 'memory100k', 'memory', 1.05);
+  // The Cluster's redis-server processes are not counted with its gateway, so it is judged on rps.
+  add('Cluster ÷ Redis, rps', ratio(results, 'cluster', 'redis'), '>=', 0.85);
   add(
     'added p50 at 1 connection (memory − direct)',
     addedP50(results, 'memory-c1', 'direct-c1'),
@@ -625,20 +628,20 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (interrupted) return;
     interrupted = true;
     log(`${signal}: stopping every child process`);
-    void stopAll(1000).finally(() => process.exit(130));
+    void Promise.all([stopAll(1000), stopTopologies()]).finally(() => process.exit(130));
   });
 }
 process.on('exit', killAllNow);
 
 try {
   await main();
-  await stopAll();
+  await Promise.all([stopAll(), stopTopologies()]);
 } catch (error) {
   // After Ctrl-C the children are being stopped on purpose; their failures are not news.
   if (!interrupted)
     process.stderr.write(
       `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-  await stopAll(1000);
+  await Promise.all([stopAll(1000), stopTopologies()]);
   process.exitCode = 1;
 }

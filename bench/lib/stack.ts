@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
 import { GATEWAY_MALLOC_ENV, GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { pingOnce } from '../../gateway/test/support/redis-server.ts';
+import { startRedisCluster } from '../../gateway/test/support/redis-topology.ts';
 import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
 
 /** A gateway process under test and what the bench expects of it. */
@@ -39,6 +40,8 @@ export interface Stack {
     memory: BenchGateway;
     memory100k: BenchGateway;
     redis: BenchGateway;
+    /** Redis mode on a 3-master Redis Cluster. */
+    cluster: BenchGateway;
     commerce: BenchGateway;
   };
   tokens: {
@@ -46,6 +49,7 @@ export interface Stack {
     memory: string;
     memory100k: string;
     redis: string;
+    cluster: string;
     commerceLive: string;
     commerceTest: string;
   };
@@ -151,6 +155,14 @@ export async function startGateway(
   return { name, url, pid: child.process.pid ?? 0, expectedVerifications };
 }
 
+/** Stops of what `startStack` started outside the child-process set (the Redis Cluster). */
+const topologyStops: Array<() => Promise<void>> = [];
+
+/** Stops the Redis Cluster of the stack, if one was started. */
+export async function stopTopologies(): Promise<void> {
+  await Promise.all(topologyStops.splice(0).map((stop) => stop()));
+}
+
 /**
  * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), the Fastify peer, bare
  * Express app, redis-server, commerce (live, 10,000 products) and six gateways (policies off, in the
@@ -164,11 +176,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   log(`data in ${dir}`);
 
   const peerToken = `peer_${randomBytes(24).toString('base64url')}`;
-  const [noopUrl, expressUrl, redisServer] = await Promise.all([
+  const [noopUrl, expressUrl, redisServer, cluster] = await Promise.all([
     startServer('noop-upstream', 'noop-upstream.ts'),
     startServer('bare-express', 'bare-express.ts'),
     startRedis(data('redis')),
+    // Stopped with the bench process (the topology kills its servers on exit).
+    startRedisCluster(),
   ]);
+  topologyStops.push(() => cluster.stop());
+  const clusterNodes = cluster.target.clusterNodes.map((node) => `${node.host}:${node.port}`).join(',');
   const redisUrl = redisServer.url;
   const [pipeUrl, signingPipeUrl, undiciPipeUrl, expressProxyUrl, peerUrl] = await Promise.all([
     startServer('pipe-proxy', 'pipe-proxy.ts', [noopUrl]),
@@ -182,7 +198,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     `seeding commerce (${options.products} products) and keys (${options.largeKeyCount} in the largest store)`,
   );
   const commerceDb = data('commerce-live.db');
-  const [memoryKeys, largeKeys, commerceKeys, redisKeys] = await Promise.all([
+  const [memoryKeys, largeKeys, commerceKeys, redisKeys, clusterKeys] = await Promise.all([
     seedKeys([
       '--db',
       data('memory/gateway.db'),
@@ -201,6 +217,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ]),
     seedKeys(['--db', data('commerce-gw/gateway.db'), '--key', 'live', '--key', 'test']),
     seedKeys(['--redis', redisUrl, '--prefix', 'bench:', '--key', 'test']),
+    seedKeys(['--cluster', clusterNodes, '--prefix', 'bench:', '--key', 'test']),
     runToEnd('seed-commerce', NODE, [
       'commerce/src/seed-cli.ts',
       '--env',
@@ -228,39 +245,56 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   });
   await waitForOk(commerceChild, `${commerceUrl}/healthz`);
   const off = { ...toNoop, KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' };
-  const [policiesOff, policiesOffRequest, memory, memory100k, redis, commerce] = await Promise.all([
-    startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level, 0),
-    startGateway(
-      'gateway (policies off, request binding)',
-      { ...off, KEYGATE_DATA_DIR: data('off-request'), KEYGATE_IDENTITY_BINDING: 'request' },
-      level,
-      0,
-    ),
-    startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level, 1),
-    startGateway(
-      'gateway (memory, 100k keys)',
-      { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') },
-      level,
-      1,
-    ),
-    startGateway(
-      'gateway (redis)',
-      { ...toNoop, KEYGATE_DATA_DIR: data('redis-gw'), REDIS_URL: redisUrl, KEYGATE_REDIS_PREFIX: 'bench:' },
-      level,
-      1,
-    ),
-    startGateway(
-      'gateway (commerce)',
-      {
-        KEYGATE_DATA_DIR: data('commerce-gw'),
-        KEYGATE_UPSTREAM_LIVE: commerceUrl,
-        KEYGATE_UPSTREAM_TEST: expressUrl,
-      },
-      level,
-      2,
-      commerceGatewayPort,
-    ),
-  ]);
+  const [policiesOff, policiesOffRequest, memory, memory100k, redis, clusterGateway, commerce] =
+    await Promise.all([
+      startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level, 0),
+      startGateway(
+        'gateway (policies off, request binding)',
+        { ...off, KEYGATE_DATA_DIR: data('off-request'), KEYGATE_IDENTITY_BINDING: 'request' },
+        level,
+        0,
+      ),
+      startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level, 1),
+      startGateway(
+        'gateway (memory, 100k keys)',
+        { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') },
+        level,
+        1,
+      ),
+      startGateway(
+        'gateway (redis)',
+        {
+          ...toNoop,
+          KEYGATE_DATA_DIR: data('redis-gw'),
+          REDIS_URL: redisUrl,
+          KEYGATE_REDIS_PREFIX: 'bench:',
+        },
+        level,
+        1,
+      ),
+      startGateway(
+        'gateway (redis cluster)',
+        {
+          ...toNoop,
+          KEYGATE_DATA_DIR: data('cluster-gw'),
+          KEYGATE_REDIS_CLUSTER_NODES: clusterNodes,
+          KEYGATE_REDIS_PREFIX: 'bench:',
+        },
+        level,
+        1,
+      ),
+      startGateway(
+        'gateway (commerce)',
+        {
+          KEYGATE_DATA_DIR: data('commerce-gw'),
+          KEYGATE_UPSTREAM_LIVE: commerceUrl,
+          KEYGATE_UPSTREAM_TEST: expressUrl,
+        },
+        level,
+        2,
+        commerceGatewayPort,
+      ),
+    ]);
 
   return {
     noopUrl,
@@ -272,12 +306,21 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     redisPid: redisServer.pid,
     expressUrl,
     commercePid: commerceChild.process.pid ?? 0,
-    gateways: { policiesOff, policiesOffRequest, memory, memory100k, redis, commerce },
+    gateways: {
+      policiesOff,
+      policiesOffRequest,
+      memory,
+      memory100k,
+      redis,
+      cluster: clusterGateway,
+      commerce,
+    },
     tokens: {
       peer: peerToken,
       memory: memoryKeys.test!,
       memory100k: largeKeys.test!,
       redis: redisKeys.test!,
+      cluster: clusterKeys.test!,
       commerceLive: commerceKeys.live!,
       commerceTest: commerceKeys.test!,
     },

@@ -1,5 +1,6 @@
 // Creates the bench's API keys in a gateway store (SQLite file or Redis), then prints one JSON line:
-//   node bench/setup/seed-keys.ts (--db FILE | --redis URL --prefix P) [--fillers N] --key ENV [--key ENV]
+//   node bench/setup/seed-keys.ts (--db FILE | --redis URL --prefix P | --cluster HOST:PORT,… --prefix P)
+//     [--fillers N] --key ENV [--key ENV]
 // Filler keys (never called) get a cheap SHA-256 hash instead of argon2 and, on SQLite, are written
 // with the store's own commit function inside one outer transaction (each commit becomes a
 // savepoint): 100,000 separate commits would take a minute. The keys under load are argon2id-hashed
@@ -111,6 +112,7 @@ const { values } = parseArgs({
   options: {
     db: { type: 'string' },
     redis: { type: 'string' },
+    cluster: { type: 'string' },
     prefix: { type: 'string', default: 'keygate:' },
     fillers: { type: 'string', default: '0' },
     key: { type: 'string', multiple: true, default: [] },
@@ -125,13 +127,21 @@ if (values.db) {
   store = sqlite;
   close = () => sqlite.close();
   createSqliteFillers(values.db, fillers);
-} else if (values.redis) {
-  const redis = await openRedisKeyStore(values.redis, { keyPrefix: values.prefix });
+} else if (values.redis || values.cluster) {
+  const target = values.cluster
+    ? {
+        clusterNodes: values.cluster.split(',').map((node) => {
+          const [host, port] = node.split(':');
+          return { host: host!, port: Number(port) };
+        }),
+      }
+    : values.redis!;
+  const redis = await openRedisKeyStore(target, { keyPrefix: values.prefix });
   store = redis;
   close = () => redis.close();
   await createStoreFillers(store, fillers);
 } else {
-  throw new Error('pass --db FILE or --redis URL');
+  throw new Error('pass --db FILE, --redis URL or --cluster HOST:PORT,…');
 }
 try {
   const tokens: Record<string, string> = {};

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { isAddressOrCidr } from './auth/ip-rules.ts';
 import { parseTagKey } from './keys/secret-tag.ts';
 import { applyUpstreamOverrides, type RouteTable, RouteTableSchema } from './routes/route-table.ts';
+import { RedisEnvSchema, type RedisTarget, redisTargetOf } from './store/redis/target.ts';
 
 /** The route table shipped with the package, used when KEYGATE_ROUTES_FILE is unset. */
 export const DEFAULT_ROUTES_FILE = fileURLToPath(new URL('../routes.json', import.meta.url));
@@ -86,7 +87,6 @@ const EnvSchema = z.object({
   KEYGATE_BUFFERED_BODY_MAX_BYTES: positiveInt(64 * 1024),
   KEYGATE_CACHE_MAX_ENTRIES: positiveInt(100_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   KEYGATE_REDIS_PREFIX: z
     .string()
     .regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, `_`, `-`, `.` or `:`')
@@ -197,8 +197,12 @@ export interface GatewayConfig {
   bufferedBodyMaxBytes: number;
   cacheMaxEntries: number;
   logLevel: (typeof LOG_LEVELS)[number];
-  /** With REDIS_URL set, keys, usage, logs, rate limits and invalidations are shared through Redis. */
-  redisUrl: string | null;
+  /**
+   * With REDIS_URL (or KEYGATE_REDIS_CLUSTER_NODES, or KEYGATE_REDIS_SENTINELS and
+   * KEYGATE_REDIS_SENTINEL_NAME) set, keys, usage, logs, rate limits and invalidations are shared
+   * through that Redis: a standalone server's URL, or Sentinel or Cluster settings.
+   */
+  redisUrl: RedisTarget | null;
   /** Prefix of every Redis key and channel keygate uses (`keygate:`). */
   redisPrefix: string;
   /**
@@ -288,6 +292,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
   const parsed = EnvSchema.safeParse(present);
   const problems: string[] = parsed.success ? [] : describeIssues('', parsed.error.issues);
+  const redis = RedisEnvSchema.safeParse(present);
+  if (!redis.success) problems.push(...describeIssues('', redis.error.issues));
   const routesFile = resolve(present.KEYGATE_ROUTES_FILE ?? DEFAULT_ROUTES_FILE);
   const routes = readRouteTable(routesFile, present);
   if (Array.isArray(routes)) problems.push(...routes);
@@ -296,7 +302,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   // Read raw, so the refusal is listed even when another variable failed to parse.
   const policiesRefused = present.KEYGATE_POLICIES === 'off' && present.KEYGATE_BENCH_MODE !== '1';
   if (policiesRefused) problems.push(POLICIES_OFF_REFUSED);
-  if (!parsed.success || Array.isArray(routes) || Array.isArray(jwk) || policiesRefused) {
+  if (!parsed.success || !redis.success || Array.isArray(routes) || Array.isArray(jwk) || policiesRefused) {
     throw new Error(problems.join('; '));
   }
   const vars = parsed.data;
@@ -331,7 +337,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     bufferedBodyMaxBytes: vars.KEYGATE_BUFFERED_BODY_MAX_BYTES,
     cacheMaxEntries: vars.KEYGATE_CACHE_MAX_ENTRIES,
     logLevel: vars.LOG_LEVEL,
-    redisUrl: vars.REDIS_URL ?? null,
+    redisUrl: redisTargetOf(redis.data),
     redisPrefix: vars.KEYGATE_REDIS_PREFIX,
     redisStalenessMs: vars.KEYGATE_REDIS_STALENESS_MS,
     redisConnectTimeoutMs: vars.KEYGATE_REDIS_CONNECT_TIMEOUT_MS,

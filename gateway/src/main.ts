@@ -6,6 +6,7 @@ import { createLogger, createStdoutDestination } from './http/logger.ts';
 import { startSweeper } from './keys/sweeper.ts';
 import { type OpenedGateway, openGateway } from './open-gateway.ts';
 import { releaseStartupGarbage } from './ops/heap.ts';
+import { describeRedisTarget } from './store/redis/target.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /**
@@ -107,7 +108,9 @@ async function main(): Promise<void> {
   );
   server.on('listening', () => {
     const { port } = server.address() as AddressInfo;
-    const store = config.redisUrl ? `redis (prefix ${config.redisPrefix})` : config.databaseFile;
+    const store = config.redisUrl
+      ? `redis ${describeRedisTarget(config.redisUrl)} (prefix ${config.redisPrefix})`
+      : config.databaseFile;
     logger.info(
       { store, nodeFlags: process.execArgv },
       `keygate gateway listening on http://${config.host}:${port}`,

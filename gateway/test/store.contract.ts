@@ -228,8 +228,8 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         });
         assert.equal((await store.findByLookup(tagged.lookup))?.secret.tag, 'kid1.taggedmac');
         assert.equal((await store.findByLookup(untagged.lookup))?.secret.tag, null);
-        await store.setSecretTag(untagged.id, 'kid1.latermac');
-        await store.setSecretTag('sec_missing', 'kid1.nothing');
+        await store.setSecretTag(untagged, 'kid1.latermac');
+        await store.setSecretTag({ id: 'sec_missing', keyId: key.id }, 'kid1.nothing');
         assert.equal((await store.findByLookup(untagged.lookup))?.secret.tag, 'kid1.latermac');
         assert.deepEqual(
           (await store.listSecrets(key.id)).map((secret) => secret.tag),
@@ -345,6 +345,40 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
           ['key.created'],
         );
         assert.deepEqual((await store.listActivity({ environment: 'live' })).items.length, 0);
+      });
+
+      it('pages an entry about no key in its place among the keys’ entries, overall and by environment', async () => {
+        await seedActivity();
+        const reset = {
+          id: uid('act'),
+          keyId: null,
+          environment: 'live' as const,
+          action: 'sandbox.reset' as const,
+          actor: { type: 'admin' as const, id: 'adm_000001' },
+          at: iso(3 * 60_000 + 30_000),
+          sourceIp: '127.0.0.1',
+          before: null,
+          after: null,
+          details: { upstreams: [] },
+        };
+        await store.appendActivity(reset);
+        for (const filter of [{}, { environment: 'live' as const }]) {
+          const walked: ActivityEntry[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await store.listActivity({ ...filter, limit: 2, cursor });
+            walked.push(...page.items);
+            cursor = page.nextCursor ?? undefined;
+          } while (cursor);
+          const all = (await store.listActivity({ ...filter, limit: 100 })).items;
+          assert.deepEqual(walked, all);
+          assert.equal(walked.filter((entry) => entry.id === reset.id).length, 1);
+          const at = walked.map((entry) => entry.at);
+          assert.deepEqual(at, [...at].sort().reverse());
+          const position = walked.findIndex((entry) => entry.id === reset.id);
+          assert.equal(walked[position - 1]?.at, iso(4 * 60_000));
+          assert.equal(walked[position + 1]?.at, iso(3 * 60_000));
+        }
       });
 
       it('lists entries newest first with the fields as written', async () => {

@@ -25,6 +25,9 @@ interface Run {
 /** A secret tag key every gateway replica must share (base64 of 32 bytes). */
 const SECRET_TAG_KEY = Buffer.alloc(32, 7).toString('base64');
 const SERVICES = ['redis', 'gateway-1', 'gateway-2', 'lb', 'commerce-live', 'commerce-test'];
+/** The optional `cluster` profile (docker-compose 1.x lists them always, 2.x only with the profile). */
+const CLUSTER_SERVICES = ['redis-node-1', 'redis-node-2', 'redis-node-3', 'redis-cluster-init'];
+const withoutProfiles = (names: string[]) => names.filter((name) => !CLUSTER_SERVICES.includes(name));
 /** Variables the compose file reads; cleared so the operator's shell can't change what is tested. */
 const COMPOSE_VARIABLES = [
   'KEYGATE_IDENTITY_PRIVATE_JWK',
@@ -139,9 +142,20 @@ describe('docker-compose.yml', () => {
     });
 
     it('validates and defines redis, two gateways, the load balancer and both commerce services', async () => {
-      assert.deepEqual(Object.keys(services).sort(), [...SERVICES].sort());
+      assert.deepEqual(withoutProfiles(Object.keys(services)).sort(), [...SERVICES].sort());
       const listed = await composeConfig({ KEYGATE_IDENTITY_PRIVATE_JWK: privateJwk }, '--services');
-      assert.deepEqual(listed.stdout.trim().split('\n').sort(), [...SERVICES].sort());
+      assert.deepEqual(withoutProfiles(listed.stdout.trim().split('\n')).sort(), [...SERVICES].sort());
+    });
+
+    it('offers a three-node Redis Cluster under the optional cluster profile only', async () => {
+      for (const name of CLUSTER_SERVICES) {
+        const service = services[name];
+        if (service) assert.deepEqual(service.profiles, ['cluster'], name);
+      }
+      for (const name of CLUSTER_SERVICES.slice(0, 3)) {
+        const command = ((services[name]?.command as Yaml[] | undefined) ?? []).join(' ');
+        if (services[name]) assert.match(command, /--cluster-enabled yes/, name);
+      }
     });
 
     it('publishes exactly one port, 8080 on lb, and no gateway port', () => {
@@ -161,6 +175,7 @@ describe('docker-compose.yml', () => {
       for (const name of gatewayNames(services)) {
         const env = environmentOf(services[name]!, name);
         assert.equal(env.REDIS_URL, 'redis://redis:6379', name);
+        assert.equal(env.KEYGATE_REDIS_CLUSTER_NODES ?? '', '', name);
         assert.equal(env.KEYGATE_IDENTITY_PRIVATE_JWK, privateJwk, name);
         assert.equal(env.KEYGATE_SECRET_TAG_KEY, SECRET_TAG_KEY, name);
         assert.equal(env.KEYGATE_UPSTREAM_LIVE, 'http://commerce-live:8081', name);
@@ -199,8 +214,9 @@ describe('docker-compose.yml', () => {
       assert.deepEqual(mountsOf(services.redis!), ['redis-data:/data']);
     });
 
-    it('gives every service a healthcheck whose script exists', () => {
+    it('gives every long-running service a healthcheck whose script exists', () => {
       for (const [name, service] of Object.entries(services)) {
+        if (service.restart === 'no') continue; // a one-shot job (redis-cluster-init)
         const test = asMap(service.healthcheck, `${name}.healthcheck`).test as Yaml[];
         assert.ok(Array.isArray(test) && test[0] === 'CMD' && test.length > 1, `${name} healthcheck`);
         if (test[1] === 'node') assert.ok(existsSync(resolve(ROOT, String(test[2]))), `${name}: ${test[2]}`);

@@ -42,12 +42,17 @@ export interface SystemOptions {
   gateways?: number;
   /** A shared Redis: every gateway and the CLI get REDIS_URL, and all gateways one identity key. */
   redisUrl?: string;
+  /**
+   * A shared Redis given by its variables instead (e.g. `KEYGATE_REDIS_CLUSTER_NODES`, or
+   * `KEYGATE_REDIS_SENTINELS` and `KEYGATE_REDIS_SENTINEL_NAME`): every gateway and the CLI get them.
+   */
+  redisEnv?: Record<string, string>;
   /** Extra environment for both commerce processes. */
   commerceEnv?: Record<string, string>;
 }
 
 async function sharedGatewayEnv(options: SystemOptions): Promise<Record<string, string>> {
-  if (!options.redisUrl) return {};
+  if (!options.redisUrl && !options.redisEnv) return {};
   // Every instance signs with one key, so commerce accepts assertions from any of them.
   const { privateJwk } = await generateIdentityKeyPair();
   return { KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(privateJwk) };
@@ -59,7 +64,8 @@ async function sharedGatewayEnv(options: SystemOptions): Promise<Record<string, 
  */
 export async function startSystem(options: SystemOptions = {}): Promise<System> {
   const count = options.gateways ?? 1;
-  if (count > 1 && !options.redisUrl) throw new Error('several gateways need a shared redisUrl');
+  if (count > 1 && !options.redisUrl && !options.redisEnv)
+    throw new Error('several gateways need a shared redisUrl');
   const dir = tempDir();
   const gatewayPorts: number[] = [];
   for (let i = 0; i < count; i++) gatewayPorts.push(await freePort());
@@ -74,6 +80,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
     KEYGATE_JWKS_URL: `http://127.0.0.1:${gatewayPorts[0]}/.well-known/jwks.json`,
     KEYGATE_USAGE_FLUSH_MS: '200',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    ...options.redisEnv,
   };
   const gatewayEnv = { ...env, ...(await sharedGatewayEnv(options)), ...options.gatewayEnv };
   const startGateway = (index: number, extraEnv: Record<string, string> = {}) =>

@@ -236,7 +236,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     // A secret stored before tags (or with another instance's tag key) gets this instance's tag, so
     // from now on wrong guesses on it are refused without argon2. Best effort: a failed write only
     // leaves the secret on the argon2 path.
-    if (!trusted && hasher.tag) store.setSecretTag(found.secret.id, hasher.tag(token)).catch(() => {});
+    if (!trusted && hasher.tag) store.setSecretTag(found.secret, hasher.tag(token)).catch(() => {});
     const ref = { keyId: found.key.id, secretId: found.secret.id };
     verified.set(fingerprint, ref);
     return ref;

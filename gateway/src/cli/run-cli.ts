@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { GatewayError } from '../errors.ts';
+import { RedisEnvSchema, type RedisTarget, redisTargetOf } from '../store/redis/target.ts';
 import { ADMIN_HELP, runAdminCommand } from './admin-commands.ts';
 import { type CliIo, type CliServices, UsageError } from './cli-io.ts';
 import { KEYS_HELP, runKeysCommand } from './keys-commands.ts';
@@ -7,8 +8,9 @@ import { runSandboxCommand, SANDBOX_HELP } from './sandbox-commands.ts';
 
 export const HELP = `Usage: keygate <keys|admin|sandbox> <command> [options]
 
-The keygate operator CLI. It works on the gateway's store: the shared Redis at $REDIS_URL (keys
-under \${KEYGATE_REDIS_PREFIX:-keygate:}) when it is set, else \${KEYGATE_DATA_DIR:-./data}/gateway.db.
+The keygate operator CLI. It works on the gateway's store: the shared Redis at $REDIS_URL, or the
+Cluster at $KEYGATE_REDIS_CLUSTER_NODES, or the master $KEYGATE_REDIS_SENTINEL_NAME found through
+$KEYGATE_REDIS_SENTINELS (keys under \${KEYGATE_REDIS_PREFIX:-keygate:}) when one is set, else \${KEYGATE_DATA_DIR:-./data}/gateway.db.
 Running gateways see every change on their next request. While the store is unreachable, changes
 are refused (STORE_UNAVAILABLE) and nothing is written.
 
@@ -26,12 +28,22 @@ export function databaseFileOf(env: Record<string, string | undefined>): string 
 /** How long the CLI waits for Redis before giving up with STORE_UNAVAILABLE. */
 const REDIS_CONNECT_TIMEOUT_MS = 2000;
 
-/** REDIS_URL and KEYGATE_REDIS_PREFIX as the gateway reads them; a bad value is a usage error. */
-function redisSettingsOf(env: Record<string, string | undefined>): { url: string | null; prefix: string } {
-  const url = env.REDIS_URL?.trim() || null;
+/**
+ * REDIS_URL (or the Cluster or Sentinel variables) and KEYGATE_REDIS_PREFIX as the gateway reads
+ * them; a bad value is a usage error.
+ */
+function redisSettingsOf(env: Record<string, string | undefined>): {
+  url: RedisTarget | null;
+  prefix: string;
+} {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+  const parsed = RedisEnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const url = redisTargetOf(parsed.data);
   const prefix = env.KEYGATE_REDIS_PREFIX?.trim() || 'keygate:';
-  if (url && !/^rediss?:\/\//.test(url))
-    throw new UsageError('REDIS_URL must be a redis:// or rediss:// URL');
   if (!/^[\w:.-]{1,64}$/.test(prefix))
     throw new UsageError('KEYGATE_REDIS_PREFIX has characters it may not have');
   return { url, prefix };

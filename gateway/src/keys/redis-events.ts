@@ -1,13 +1,16 @@
-import type { Redis } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import {
   closeRedis,
   connectRedis,
   createRedisClient,
   DEFAULT_KEY_PREFIX,
+  type RedisClient,
   type RedisConnectionOptions,
 } from '../store/redis/connection.ts';
 import { createKeyNames, createOrigin, decodeInvalidation, encodeInvalidation } from '../store/redis/keys.ts';
+import { onClusterFailover } from '../store/redis/redis-store.ts';
 import { openInvalidationSubscriber } from '../store/redis/subscriber.ts';
+import { isClusterTarget, type RedisTarget } from '../store/redis/target.ts';
 import type { KeyEvents } from './events.ts';
 
 /** Key events shared by every gateway instance on one Redis. */
@@ -27,7 +30,7 @@ export interface RedisKeyEventsOptions extends RedisConnectionOptions {
   /** Must match the key store's prefix: the channel is `<prefix>invalidate`. Default `keygate:`. */
   keyPrefix?: string;
   /** Publish through this connection (e.g. the store's `client`) instead of opening one; `close()` leaves it open. */
-  publisher?: Redis;
+  publisher?: RedisClient;
 }
 
 /**
@@ -39,7 +42,7 @@ export interface RedisKeyEventsOptions extends RedisConnectionOptions {
  * Opening rejects if Redis does not answer within `connectTimeoutMs`.
  */
 export async function createRedisKeyEvents(
-  url: string,
+  url: RedisTarget,
   options: RedisKeyEventsOptions = {},
 ): Promise<RedisKeyEvents> {
   const { channel } = createKeyNames(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
@@ -80,6 +83,7 @@ export async function createRedisKeyEvents(
     if (!options.publisher) await closeRedis(publisher);
     throw error;
   }
+  if (isClusterTarget(url)) onClusterFailover(publisher as Cluster, () => notify(resetListeners, undefined));
   return {
     publish(keyId) {
       publisher

@@ -4,6 +4,7 @@ import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import { createRedisRateLimiter, type LimiterSource } from '../rate-limit/redis-rate-limiter.ts';
 import { isRedisAnswering, type RedisConnectionOptions, type RedisLogger } from './redis/connection.ts';
 import { openRedisKeyStore } from './redis/redis-store.ts';
+import type { RedisTarget } from './redis/target.ts';
 import { openSqliteKeyStore } from './sqlite/sqlite-store.ts';
 import type { KeyStore } from './store.ts';
 import { withUnavailableErrors } from './unavailable-errors.ts';
@@ -16,7 +17,8 @@ type ConnectionSettings = Pick<
 
 /** Where state lives: Redis when `redisUrl` is set, else the SQLite file. */
 export interface BackendOptions extends ConnectionSettings {
-  redisUrl: string | null;
+  /** A standalone Redis URL, or Sentinel or Cluster settings. */
+  redisUrl: RedisTarget | null;
   redisPrefix: string;
   databaseFile: string;
   logger?: RedisLogger;
@@ -48,7 +50,7 @@ function connectionOf(options: BackendOptions): RedisConnectionOptions {
   return { connectTimeoutMs, commandTimeoutMs, circuitTimeouts, circuitProbeMs, logger };
 }
 
-async function openRedis(url: string, options: BackendOptions) {
+async function openRedis(url: RedisTarget, options: BackendOptions) {
   const store = await openRedisKeyStore(url, { ...connectionOf(options), keyPrefix: options.redisPrefix });
   store.client.on('error', () => options.onRedisError?.('connection'));
   return {

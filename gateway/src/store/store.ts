@@ -78,9 +78,10 @@ export interface KeyStore {
   /**
    * Stores a secret's keyed tag (keys/secret-tag.ts) beside its hash, for a secret stored without
    * one (or with another tag key's): set after its first successful argon2 verification. A secret
-   * that no longer exists is left alone.
+   * that no longer exists is left alone. The key id says where the secret lives (its slot group on
+   * a Redis Cluster).
    */
-  setSecretTag(secretId: string, tag: string): Promise<void>;
+  setSecretTag(secret: { id: string; keyId: string }, tag: string): Promise<void>;
   /** The secret with this token lookup id together with its key, or null. */
   findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
   /** Activity entries matching the filter, newest first. */

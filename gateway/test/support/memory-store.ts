@@ -99,9 +99,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }
       return [...ids].sort();
     },
-    async setSecretTag(secretId, tag) {
+    async setSecretTag({ id }, tag) {
       track('setSecretTag');
-      const secret = secrets.get(secretId);
+      const secret = secrets.get(id);
       if (secret) secret.tag = tag;
     },
     async findByLookup(lookup) {

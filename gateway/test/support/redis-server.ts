@@ -25,7 +25,7 @@ const READY_TIMEOUT_MS = 5000;
 let handles = 0;
 
 /** The path of `redis-server` on PATH, or null. */
-function findRedisServer(): string | null {
+export function findRedisServer(): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     const candidate = join(dir, 'redis-server');
     try {
@@ -38,7 +38,7 @@ function findRedisServer(): string | null {
   return null;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

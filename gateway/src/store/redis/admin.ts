@@ -31,7 +31,8 @@ function sessionFromHash(tokenHash: string, hash: Record<string, string>): Admin
  * key TTLs taken relative to the caller's times, so nothing needs pruning.
  */
 export function createRedisAdminSessions(ctx: RedisStoreContext): AdminSessionMethods {
-  const { client, names, scripts } = ctx;
+  const { client, scripts } = ctx;
+  const names = ctx.layout.admin;
   return {
     async createAdminSession(session) {
       const ttl = Math.min(session.idleExpiresAt, session.expiresAt) - session.lastSeenAt;

@@ -1,4 +1,5 @@
-import { type Redis, ReplyError } from 'ioredis';
+import { ReplyError } from 'ioredis';
+import type { RedisClient } from './connection.ts';
 import type { ScriptRunner } from './scripts.ts';
 
 /** A fixed-window call counter right after one call was counted on it. */
@@ -39,6 +40,8 @@ interface Operation {
 }
 
 /**
+ * On a Cluster (`nodeOf` names the master serving a key), one call per master touched.
+ *
  * Sends every queued operation of an event-loop turn once the turn's I/O callbacks ran
  * (setImmediate): under concurrent load one call carries several requests' counts and version
  * reads, where a command or two per request would cost ioredis CPU for each and Redis a script
@@ -50,7 +53,11 @@ interface Operation {
  * a script that may write is not run at all), the version reads are asked again as plain HGETs,
  * which such a Redis still answers; the counts fail (their callers fall back).
  */
-export function createRedisCallBatch(client: Redis, run: ScriptRunner): RedisCallBatch {
+export function createRedisCallBatch(
+  client: RedisClient,
+  run: ScriptRunner,
+  nodeOf?: (name: string) => string,
+): RedisCallBatch {
   let queue: Operation[] = [];
   let scheduled = false;
 
@@ -59,7 +66,8 @@ export function createRedisCallBatch(client: Redis, run: ScriptRunner): RedisCal
     const args = operations.map((op) => op.arg);
     let reply: Promise<unknown>;
     try {
-      reply = run(operations.length, ...names, ...args);
+      // The Cluster script takes one routing key and every name in ARGV (see scripts.ts).
+      reply = nodeOf ? run(1, names[0]!, ...names, ...args) : run(operations.length, ...names, ...args);
     } catch (error) {
       reply = Promise.reject(error);
     }
@@ -104,8 +112,22 @@ export function createRedisCallBatch(client: Redis, run: ScriptRunner): RedisCal
       for (const op of operations) op.reject(error);
       return;
     }
-    for (let i = 0; i < operations.length; i += MAX_BATCH_OPERATIONS)
-      send(operations.slice(i, i + MAX_BATCH_OPERATIONS));
+    for (const part of byNode(operations))
+      for (let i = 0; i < part.length; i += MAX_BATCH_OPERATIONS)
+        send(part.slice(i, i + MAX_BATCH_OPERATIONS));
+  }
+
+  /** On a Cluster, the operations per master (one call each); else all of them together. */
+  function byNode(operations: Operation[]): Operation[][] {
+    if (!nodeOf) return [operations];
+    const parts = new Map<string, Operation[]>();
+    for (const op of operations) {
+      const node = nodeOf(op.name);
+      const part = parts.get(node);
+      if (part) part.push(op);
+      else parts.set(node, [op]);
+    }
+    return [...parts.values()];
   }
 
   function enqueue<T>(name: string, arg: string): Promise<T> {

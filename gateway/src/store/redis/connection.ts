@@ -1,4 +1,8 @@
-import { Command, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Command, Redis, type RedisOptions } from 'ioredis';
+import { isClusterTarget, isSentinelTarget, type RedisTarget } from './target.ts';
+
+/** A connection to standalone Redis or a Sentinel-found master (`Redis`), or to a Cluster. */
+export type RedisClient = Redis | Cluster;
 
 /** The part of a pino logger the Redis adapters use. */
 export interface RedisLogger {
@@ -24,10 +28,10 @@ export interface RedisConnectionOptions {
 /** The message of a command refused because Redis counts as frozen (never sent, so never applied). */
 export const CIRCUIT_OPEN_MESSAGE = 'redis circuit open: Redis stopped answering; command not sent';
 
-const circuitOpen = new WeakMap<Redis, () => boolean>();
+const circuitOpen = new WeakMap<RedisClient, () => boolean>();
 
 /** False while the client's circuit is open (Redis stopped answering commands); true otherwise. */
-export function isRedisAnswering(client: Redis): boolean {
+export function isRedisAnswering(client: RedisClient): boolean {
   return !(circuitOpen.get(client)?.() ?? false);
 }
 
@@ -37,7 +41,7 @@ export function isRedisAnswering(client: Redis): boolean {
  * sent every `probeMs`, answers again. Any answered command resets the count.
  */
 function addCircuitBreaker(
-  client: Redis,
+  client: RedisClient,
   threshold: number,
   probeMs: number,
   role: string,
@@ -80,15 +84,15 @@ function addCircuitBreaker(
     if (probe !== null) clearInterval(probe);
   });
   circuitOpen.set(client, () => probe !== null);
-  client.sendCommand = ((command: Command, stream?: unknown) => {
+  client.sendCommand = ((command: Command, ...rest: unknown[]) => {
     if (probe !== null && command.name !== 'quit') {
       command.reject(new Error(CIRCUIT_OPEN_MESSAGE));
       return command.promise;
     }
-    const promise = (send as (c: Command, s?: unknown) => Promise<unknown>)(command, stream);
+    const promise = (send as (c: Command, ...r: unknown[]) => Promise<unknown>)(command, ...rest);
     observe(command, promise);
     return promise;
-  }) as Redis['sendCommand'];
+  }) as Redis['sendCommand'] & Cluster['sendCommand'];
 }
 
 /** Every key and channel keygate writes starts with this unless told otherwise. */
@@ -107,12 +111,24 @@ export function reconnectDelayMs(attempt: number, capMs: number): number {
  * could apply twice. Connection loss and recovery are logged once each.
  */
 export function createRedisClient(
-  url: string,
+  target: string,
+  role: string,
+  options?: RedisConnectionOptions,
+  overrides?: Partial<RedisOptions>,
+): Redis;
+export function createRedisClient(
+  target: RedisTarget,
+  role: string,
+  options?: RedisConnectionOptions,
+  overrides?: Partial<RedisOptions>,
+): RedisClient;
+export function createRedisClient(
+  target: RedisTarget,
   role: string,
   options: RedisConnectionOptions = {},
   overrides: Partial<RedisOptions> = {},
-): Redis {
-  const client = new Redis(url, {
+): RedisClient {
+  const base: RedisOptions = {
     lazyConnect: true,
     enableAutoPipelining: true,
     enableOfflineQueue: false,
@@ -124,7 +140,43 @@ export function createRedisClient(
     connectionName: `keygate-${role}`,
     disableClientInfo: true,
     ...overrides,
-  });
+  };
+  let client: RedisClient;
+  if (isClusterTarget(target)) {
+    const {
+      lazyConnect,
+      enableAutoPipelining,
+      enableOfflineQueue,
+      retryStrategy: _perNodeRetry,
+      ...perNode
+    } = base;
+    client = new Cluster(target.clusterNodes, {
+      lazyConnect,
+      enableAutoPipelining,
+      enableOfflineQueue,
+      redisOptions: perNode,
+      clusterRetryStrategy: (attempt) => reconnectDelayMs(attempt, options.maxReconnectDelayMs ?? 2000),
+      // After a master fails, ask the cluster for the new slot owners promptly and often.
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      slotsRefreshTimeout: options.connectTimeoutMs ?? 5000,
+      slotsRefreshInterval: 1000,
+      maxRedirections: 4,
+    });
+  } else if (isSentinelTarget(target)) {
+    client = new Redis({
+      ...base,
+      sentinels: target.sentinels,
+      name: target.name,
+      // A master demoted by a switchover answers READONLY: reconnect, asking the sentinels for the
+      // new master (never re-sending the refused command). ioredis' failoverDetector is left off:
+      // a +switch-master arriving while reconnecting ended the connection for good in tests.
+      reconnectOnError: (error) => error.message.startsWith('READONLY'),
+      sentinelRetryStrategy: (attempt) => reconnectDelayMs(attempt, options.maxReconnectDelayMs ?? 2000),
+    });
+  } else {
+    client = new Redis(target, base);
+  }
   addCircuitBreaker(
     client,
     options.circuitTimeouts ?? 3,
@@ -147,7 +199,7 @@ export function createRedisClient(
 }
 
 /** Connects a lazy client, rejecting (and stopping its reconnect loop) if Redis is not ready in time. */
-export async function connectRedis(client: Redis, timeoutMs = 5000): Promise<void> {
+export async function connectRedis(client: RedisClient, timeoutMs = 5000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`redis did not answer within ${timeoutMs} ms`)), timeoutMs);
@@ -163,7 +215,7 @@ export async function connectRedis(client: Redis, timeoutMs = 5000): Promise<voi
 }
 
 /** Quits politely when connected, otherwise just drops the socket and the reconnect loop. */
-export async function closeRedis(client: Redis): Promise<void> {
+export async function closeRedis(client: RedisClient): Promise<void> {
   if (client.status === 'end') return;
   try {
     await client.quit();

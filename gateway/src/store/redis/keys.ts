@@ -43,8 +43,76 @@ import type { Environment, KeyStatus } from '../../keys/model.ts';
  *
  * Usage buckets and their index expire USAGE_RETENTION_SECONDS after their last write, and the
  * index is trimmed to the retention window before the newest minute written.
+ *
+ * On a Redis Cluster (see createKeyLayout) the same table holds once per slot group: P becomes
+ * `<prefix>{g<nn>}:` for every name of a key's state and of the indexes that list it, and
+ * `<prefix>{admin}:` for the admin names and for activity about no key (a sandbox reset); the channel
+ * stays `<prefix>invalidate`.
  */
 export type RedisKeyNames = ReturnType<typeof createKeyNames>;
+
+/**
+ * How many slot groups a Cluster layout has. Each group is one hash tag, so one hash slot: a key's
+ * state and the indexes that list it (key lists, activity, lookups, sweep, usage and log indexes)
+ * share it, and every script stays atomic in one slot. 64 spreads keys over any realistic number
+ * of masters while a list over every key asks 64 slots (one round trip per master). Part of the
+ * data layout: changing it moves every key.
+ */
+export const CLUSTER_SLOT_GROUPS = 64;
+
+/** Where each name lives: one set of names (standalone, Sentinel) or one per slot group (Cluster). */
+export interface RedisKeyLayout {
+  /** The names without a group: the invalidation channel; on standalone, every name. */
+  root: RedisKeyNames;
+  /** Administrators, admin sessions and login throttles: single-key commands except admin creation. */
+  admin: RedisKeyNames;
+  /** Every group's names, in group order (one entry, `root`, outside a Cluster). */
+  groups: readonly RedisKeyNames[];
+  /**
+   * Where activity about no key (`keyId` null, a sandbox reset) lives: the admin group, so its
+   * entry and indexes share a slot. Activity lists over more than one key read it too.
+   */
+  keyless: RedisKeyNames;
+  /** The groups an activity list over every key (or an environment) merges: `groups`, plus `keyless` on a Cluster. */
+  activityGroups: readonly RedisKeyNames[];
+  /** The names of the group holding this key's state. */
+  forKey(keyId: string): RedisKeyNames;
+}
+
+/** The slot group of a key id (FNV-1a, so it is stable across processes and versions). */
+export function slotGroupOf(keyId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < keyId.length; i++) {
+    hash ^= keyId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % CLUSTER_SLOT_GROUPS;
+}
+
+/**
+ * The layout under `prefix`. Outside a Cluster every name is exactly as in the table above (so a
+ * standalone or Sentinel deployment keeps its data across this change); on a Cluster, names carry
+ * the hash tag of their slot group.
+ */
+export function createKeyLayout(prefix: string, clustered: boolean): RedisKeyLayout {
+  const root = createKeyNames(prefix);
+  if (!clustered) {
+    return { root, admin: root, groups: [root], keyless: root, activityGroups: [root], forKey: () => root };
+  }
+  const tagged = (tag: string) => ({ ...createKeyNames(`${prefix}{${tag}}:`), channel: root.channel });
+  const groups = Array.from({ length: CLUSTER_SLOT_GROUPS }, (_, g) =>
+    tagged(`g${String(g).padStart(2, '0')}`),
+  );
+  const admin = tagged('admin');
+  return {
+    root,
+    admin,
+    groups,
+    keyless: admin,
+    activityGroups: [...groups, admin],
+    forKey: (keyId) => groups[slotGroupOf(keyId)]!,
+  };
+}
 
 /** How long usage buckets live after their last write: 90 days. */
 export const USAGE_RETENTION_SECONDS = 90 * 24 * 60 * 60;
@@ -156,4 +224,26 @@ export function decodeInvalidation(message: string): Invalidation | null {
   if (kind !== 'commit' && kind !== 'event') return null;
   const keyId = message.slice(second + 1);
   return keyId ? { kind, origin: message.slice(first + 1, second), keyId } : null;
+}
+
+/** The Redis Cluster hash slot of a key name: CRC16 (XMODEM) of its hash tag, or of the whole name. */
+export function hashSlotOf(name: string): number {
+  const bytes = Buffer.from(name);
+  let start = 0;
+  let end = bytes.length;
+  const open = bytes.indexOf(0x7b);
+  if (open >= 0) {
+    const close = bytes.indexOf(0x7d, open + 1);
+    if (close > open + 1) {
+      start = open + 1;
+      end = close;
+    }
+  }
+  let crc = 0;
+  for (let i = start; i < end; i++) {
+    crc ^= bytes[i]! << 8;
+    for (let bit = 0; bit < 8; bit++)
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % 16384;
 }

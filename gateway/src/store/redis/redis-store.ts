@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import type { AdminUser } from '../../keys/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';
@@ -8,9 +8,10 @@ import {
   connectRedis,
   createRedisClient,
   DEFAULT_KEY_PREFIX,
+  type RedisClient,
   type RedisConnectionOptions,
 } from './connection.ts';
-import { createKeyNames, createOrigin, decodeInvalidation } from './keys.ts';
+import { createKeyLayout, createOrigin, decodeInvalidation, hashSlotOf } from './keys.ts';
 import {
   readActivityPage,
   readByLookup,
@@ -23,6 +24,7 @@ import {
 import { defineScripts } from './scripts.ts';
 import { openInvalidationSubscriber } from './subscriber.ts';
 import { readSweepCandidates } from './sweep.ts';
+import { isClusterTarget, type RedisTarget } from './target.ts';
 import {
   appendKeylessActivity,
   appendLogLines,
@@ -52,7 +54,7 @@ export type RedisKeyStore = KeyStore & {
    */
   countKeyCall(keyId: string, quota: number, windowSeconds: number): Promise<CounterReading>;
   /** The command connection (fail-fast options), e.g. for the Redis rate limiter. Closed by `close()`. */
-  client: Redis;
+  client: RedisClient;
 };
 
 /**
@@ -67,15 +69,19 @@ export type RedisKeyStore = KeyStore & {
  * inside the commit script, atomically with the write.
  */
 export async function openRedisKeyStore(
-  url: string,
+  url: RedisTarget,
   options: RedisKeyStoreOptions = {},
 ): Promise<RedisKeyStore> {
-  const names = createKeyNames(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+  const clustered = isClusterTarget(url);
+  const layout = createKeyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX, clustered);
+  const names = layout.root;
   const origin = createOrigin();
   const client = createRedisClient(url, 'store', options);
   const scripts = defineScripts(client);
   await connectRedis(client, options.connectTimeoutMs);
   let marker = 0;
+  // A master that failed over may have lost changes it had announced: flush as after a reconnect.
+  if (clustered) onClusterFailover(client as Cluster, () => marker++);
   let subscriber: Awaited<ReturnType<typeof openInvalidationSubscriber>>;
   try {
     subscriber = await openInvalidationSubscriber(url, {
@@ -94,8 +100,17 @@ export async function openRedisKeyStore(
     await closeRedis(client);
     throw error;
   }
-  const ctx: RedisStoreContext = { client, names, scripts, origin, settleTimeoutMs: options.settleTimeoutMs };
-  const calls = createRedisCallBatch(client, scripts.callBatch);
+  const ctx: RedisStoreContext = {
+    client,
+    names,
+    layout,
+    scripts,
+    origin,
+    settleTimeoutMs: options.settleTimeoutMs,
+  };
+  const calls = clustered
+    ? createRedisCallBatch(client, scripts.callBatchCrossSlot, (name) => masterOf(client as Cluster, name))
+    : createRedisCallBatch(client, scripts.callBatch);
   return {
     client,
     commitChange: (change) => commitKeyChange(ctx, change),
@@ -104,8 +119,8 @@ export async function openRedisKeyStore(
     listSecrets: (keyId) => readSecrets(ctx, keyId),
     listSweepCandidates: (nowMs, reminderLeadDays) => readSweepCandidates(ctx, nowMs, reminderLeadDays),
     findByLookup: (lookup) => readByLookup(ctx, lookup),
-    async setSecretTag(secretId, tag) {
-      await ctx.scripts.setSecretTag(1, ctx.names.secret(secretId), tag);
+    async setSecretTag(secret, tag) {
+      await ctx.scripts.setSecretTag(1, layout.forKey(secret.keyId).secret(secret.id), tag);
     },
     listActivity: (filter) => readActivityPage(ctx, filter),
     recordUsage: (buckets, flushId) => recordUsageBuckets(ctx, buckets, flushId),
@@ -117,13 +132,13 @@ export async function openRedisKeyStore(
     pruneLogs: (before) => pruneLogLines(ctx, before),
     createAdmin: (user) => createAdminUser(ctx, user),
     async findAdminByEmail(email) {
-      const json = await client.get(names.adminByEmail(normalizeEmail(email)));
+      const json = await client.get(layout.admin.adminByEmail(normalizeEmail(email)));
       return json ? (JSON.parse(json) as AdminUser) : null;
     },
     ...createRedisAdminSessions(ctx),
-    readKeyVersion: (keyId) => calls.readVersion(names.key(keyId)),
+    readKeyVersion: (keyId) => calls.readVersion(layout.forKey(keyId).key(keyId)),
     countKeyCall: (keyId, quota, windowSeconds) =>
-      calls.countCall(names.rateLimit(quota, keyId), windowSeconds),
+      calls.countCall(layout.forKey(keyId).rateLimit(quota, keyId), windowSeconds),
     changeMarker: () => marker,
     async ping() {
       try {
@@ -136,4 +151,19 @@ export async function openRedisKeyStore(
       await Promise.all([subscriber.close(), closeRedis(client)]);
     },
   };
+}
+
+/** The master serving a key name, as the cluster client last learnt it (the slot while unknown). */
+function masterOf(cluster: Cluster, name: string): string {
+  const slot = hashSlotOf(name);
+  return cluster.slots[slot]?.[0] ?? `slot:${slot}`;
+}
+
+/**
+ * Calls `onFailover` when the cluster client sees a node leave or join its pool (a master failing,
+ * a replica promoted): the sign that changes announced by a failed master may be lost.
+ */
+export function onClusterFailover(cluster: Cluster, onFailover: () => void): void {
+  cluster.on('-node', onFailover);
+  cluster.on('+node', onFailover);
 }

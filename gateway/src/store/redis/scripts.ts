@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.ts';
 
 /**
  * The Lua scripts of the Redis key store. Each runs atomically on the server (EVALSHA through
@@ -287,34 +287,35 @@ return { tonumber(count), redis.call('PTTL', KEYS[1]) }
 `;
 
 /**
- * KEYS: one per operation. ARGV per operation: 'v' reads field `version` of the hash; a number
+ * One name and one argument per operation (nameOf/argOf below). Per operation: 'v' reads field `version` of the hash; a number
  * counts a call on that fixed-window counter (window in seconds, started by its first call: the
  * names and the count-with-expiry rate-limiter-flexible's Redis limiter uses, so instances of either
  * kind share counters). Two entries per operation: the version (or nil) and 0; the count and the ms
  * left; or, for an operation Redis refused (e.g. WRONGTYPE), '!' and the error, and 0. Each runs
  * under pcall, so one refusal fails its own operation only. See call-batch.ts.
  */
-const CALL_BATCH = `
+const CALL_BATCH_BODY = `
 local out = {}
 local function refused(reply) return type(reply) == 'table' and reply.err ~= nil end
-for i = 1, #KEYS do
-  if ARGV[i] == 'v' then
-    local version = redis.pcall('HGET', KEYS[i], 'version')
+for i = 1, count do
+  local name, arg = nameOf(i), argOf(i)
+  if arg == 'v' then
+    local version = redis.pcall('HGET', name, 'version')
     if refused(version) then version = '!' .. version.err end
     out[#out + 1] = version
     out[#out + 1] = 0
   else
-    local count = redis.pcall('INCR', KEYS[i])
+    local count = redis.pcall('INCR', name)
     if refused(count) then
       out[#out + 1] = '!' .. count.err
       out[#out + 1] = 0
     else
-      local left = tonumber(ARGV[i]) * 1000
+      local left = tonumber(arg) * 1000
       if count == 1 then
-        redis.pcall('PEXPIRE', KEYS[i], left)
+        redis.pcall('PEXPIRE', name, left)
       else
-        local ttl = redis.pcall('PTTL', KEYS[i])
-        if refused(ttl) or ttl < 0 then redis.pcall('PEXPIRE', KEYS[i], left) else left = ttl end
+        local ttl = redis.pcall('PTTL', name)
+        if refused(ttl) or ttl < 0 then redis.pcall('PEXPIRE', name, left) else left = ttl end
       end
       out[#out + 1] = count
       out[#out + 1] = left
@@ -324,8 +325,28 @@ end
 return out
 `;
 
+const CALL_BATCH = `
+local count = #KEYS
+local function nameOf(i) return KEYS[i] end
+local function argOf(i) return ARGV[i] end
+${CALL_BATCH_BODY}`;
+
+/**
+ * CALL_BATCH for a Cluster: one call carries the operations of every slot its node serves, hence
+ * one round trip per master touched. A Cluster refuses declared keys of different slots, so KEYS
+ * holds the first name alone (it routes the call) and ARGV every name, then every operation's
+ * argument; the flag (Redis 7) lets the script touch the other slots of its node. Each operation
+ * touches one key, so none spans slots. Standalone keeps the plain script (no Redis 7 needed).
+ */
+const CALL_BATCH_CROSS_SLOT = `#!lua flags=allow-cross-slot-keys
+local count = #ARGV / 2
+local function nameOf(i) return ARGV[i] end
+local function argOf(i) return ARGV[count + i] end
+${CALL_BATCH_BODY}`;
+
 const SCRIPTS = {
   callBatch: CALL_BATCH,
+  callBatchCrossSlot: CALL_BATCH_CROSS_SLOT,
   commitChange: COMMIT_CHANGE,
   recordUsage: RECORD_USAGE,
   scanPage: SCAN_PAGE,
@@ -346,11 +367,19 @@ export type ScriptRunner = (...args: (string | number)[]) => Promise<unknown>;
 
 export type RedisScripts = Record<keyof typeof SCRIPTS, ScriptRunner>;
 
-/** Registers every script on the client (as `keygate<Name>` commands) and returns callers for them. */
-export function defineScripts(client: Redis): RedisScripts {
+/**
+ * Registers every script on the client (as `keygate<Name>` commands) and returns callers for them.
+ * A Cluster client sends them outside its auto-pipelines: those group commands by their first
+ * argument (for a script, the key count) and refuse a command whose keys span slots.
+ */
+export function defineScripts(client: RedisClient): RedisScripts {
   const entries = Object.entries(SCRIPTS).map(([name, lua]) => {
     const command = `keygate${name[0]!.toUpperCase()}${name.slice(1)}`;
     client.defineCommand(command, { lua });
+    if (client.isCluster) {
+      const options = client.options as { autoPipeliningIgnoredCommands?: string[] };
+      options.autoPipeliningIgnoredCommands = [...(options.autoPipeliningIgnoredCommands ?? []), command];
+    }
     const run = (client as unknown as Record<string, ScriptRunner | undefined>)[command];
     if (!run) throw new Error(`script ${command} was not defined`);
     return [name, (...args: (string | number)[]) => run.apply(client, args)] as const;

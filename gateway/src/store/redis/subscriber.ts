@@ -1,4 +1,6 @@
+import type { Redis } from 'ioredis';
 import { closeRedis, connectRedis, createRedisClient, type RedisConnectionOptions } from './connection.ts';
+import { isClusterTarget, type RedisTarget } from './target.ts';
 
 export interface InvalidationSubscriberOptions extends RedisConnectionOptions {
   /** Connection name suffix (`keygate-<role>`). */
@@ -16,12 +18,38 @@ export interface InvalidationSubscriberOptions extends RedisConnectionOptions {
  * A dedicated subscriber connection on one channel. Pub/sub delivers at most once, so after any
  * reconnect it subscribes again itself (not ioredis' autoResubscribe) and only once Redis has
  * confirmed the subscription calls `onResubscribed`: a cache flushed then cannot miss a change.
+ * Behind Sentinel the reconnect after a failover goes to the new master, so a failover flushes
+ * caches like any reconnect.
+ *
+ * On a Cluster, PUBLISH (from the commit script too) reaches the subscribers of every node, so one
+ * subscriber connection per seed node listens: a master failing leaves the others listening, and
+ * its own connection flushes caches when it is back. A message arriving twice only flushes twice.
  */
 export async function openInvalidationSubscriber(
-  url: string,
+  target: RedisTarget,
   options: InvalidationSubscriberOptions,
 ): Promise<{ close(): Promise<void> }> {
-  const client = createRedisClient(url, options.role, options, { autoResubscribe: false });
+  if (!isClusterTarget(target)) return openOne(target, options);
+  const opened = await Promise.allSettled(
+    target.clusterNodes.map((node) => openOne(`redis://${node.host}:${node.port}`, options)),
+  );
+  const subscribers = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  if (subscribers.length === 0) {
+    const failed = opened.find((result) => result.status === 'rejected');
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  return {
+    async close() {
+      await Promise.all(subscribers.map((subscriber) => subscriber.close()));
+    },
+  };
+}
+
+async function openOne(
+  target: Exclude<RedisTarget, { clusterNodes: unknown }>,
+  options: InvalidationSubscriberOptions,
+): Promise<{ close(): Promise<void> }> {
+  const client = createRedisClient(target, options.role, options, { autoResubscribe: false }) as Redis;
   let opened = false;
   let lost = false;
   client.on('close', () => {

@@ -19,6 +19,19 @@ export async function readSweepCandidates(
   nowMs: number,
   reminderLeadDays: readonly number[],
 ): Promise<string[]> {
+  // Each slot group has its own sweep zsets (and its own one-time build), next to its keys.
+  const found = await Promise.all(
+    ctx.layout.groups.map((names) => readGroupCandidates({ ...ctx, names }, nowMs, reminderLeadDays)),
+  );
+  return [...new Set(found.flat())].sort();
+}
+
+/** The candidates of the slot group `ctx.names`. */
+async function readGroupCandidates(
+  ctx: RedisStoreContext,
+  nowMs: number,
+  reminderLeadDays: readonly number[],
+): Promise<string[]> {
   if (!(await ensureSweepIndexes(ctx))) return scanSweepCandidates(ctx, nowMs, reminderLeadDays);
   const { client, names } = ctx;
   const [closing, expiring] = await Promise.all([

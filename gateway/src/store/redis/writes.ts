@@ -1,4 +1,4 @@
-import { type Redis, ReplyError } from 'ioredis';
+import { ReplyError } from 'ioredis';
 import { GatewayError } from '../../errors.ts';
 import type { ActivityEntry, AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
 import {
@@ -9,9 +9,11 @@ import {
   encodeSecretData,
   expiryScore,
 } from './codec.ts';
+import type { RedisClient } from './connection.ts';
 import {
   encodeInvalidation,
   lexMember,
+  type RedisKeyLayout,
   type RedisKeyNames,
   timeScore,
   USAGE_RETENTION_SECONDS,
@@ -20,8 +22,11 @@ import type { RedisScripts } from './scripts.ts';
 
 /** What the Redis store's reads and writes share. */
 export interface RedisStoreContext {
-  client: Redis;
+  client: RedisClient;
+  /** The names of the part of the layout at hand (the root names unless narrowed to one slot group). */
   names: RedisKeyNames;
+  /** Which slot group holds what (one group outside a Cluster). */
+  layout: RedisKeyLayout;
   scripts: RedisScripts;
   /** This store's id on the invalidation channel. */
   origin: string;
@@ -46,8 +51,9 @@ const PRUNE_BATCH = 1000;
  * last: the key's sweep:expiry score ('' = remove).
  */
 export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string | number)[] {
-  const { names } = ctx;
   const { key, activity, secrets } = change;
+  // Everything a change touches sits in its key's slot group, so the script stays in one slot.
+  const names = ctx.layout.forKey(key.id);
   const keys = [
     names.key(key.id),
     names.lookups,
@@ -106,7 +112,7 @@ export async function commitKeyChange(ctx: RedisStoreContext, change: KeyChange)
     return (await ctx.scripts.commitChange(...commitArgs(ctx, change))) === 1;
   } catch (error) {
     if (!isInDoubt(error)) throw error;
-    const applied = await settleCommit(ctx, change.activity.id);
+    const applied = await settleCommit(ctx, change.key.id, change.activity.id);
     if (applied === true) return true;
     if (applied === false) throw error;
     throw Object.assign(
@@ -126,11 +132,15 @@ function isInDoubt(error: unknown): boolean {
 }
 
 /** Whether the activity entry of a commit exists: true/false once Redis answers, null if it does not in time. */
-async function settleCommit(ctx: RedisStoreContext, activityId: string): Promise<boolean | null> {
+async function settleCommit(
+  ctx: RedisStoreContext,
+  keyId: string,
+  activityId: string,
+): Promise<boolean | null> {
   const deadline = Date.now() + (ctx.settleTimeoutMs ?? 3000);
   for (let attempt = 0; Date.now() < deadline; attempt++) {
     try {
-      return (await ctx.client.hexists(ctx.names.activity, activityId)) === 1;
+      return (await ctx.client.hexists(ctx.layout.forKey(keyId).activity, activityId)) === 1;
     } catch {
       const wait = Math.min(100 * 2 ** attempt, deadline - Date.now());
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -147,8 +157,7 @@ export const USAGE_FLUSH_MARKER_SECONDS = 7 * 24 * 60 * 60;
  * bucket: bucket hash, usage index, secret hash, key hash. ARGV: TTL seconds, marker TTL seconds, then per bucket: index member, minute, trim bound (minute − retention), calls,
  * errors4xx, errors5xx, latencyMsSum, histogram CSV, lastCallAt, keyId.
  */
-function usageArgs(ctx: RedisStoreContext, buckets: UsageBucket[], chunkId?: string): (string | number)[] {
-  const { names } = ctx;
+function usageArgs(names: RedisKeyNames, buckets: UsageBucket[], chunkId?: string): (string | number)[] {
   const keys = [
     names.usageKeys,
     chunkId === undefined ? names.usageKeys : names.usageFlush(chunkId),
@@ -184,26 +193,63 @@ export async function recordUsageBuckets(
   buckets: UsageBucket[],
   flushId?: string,
 ): Promise<void> {
-  for (let i = 0; i < buckets.length; i += BATCH) {
-    const chunkId = flushId === undefined ? undefined : `${flushId}:${i / BATCH}`;
-    await ctx.scripts.recordUsage(...usageArgs(ctx, buckets.slice(i, i + BATCH), chunkId));
+  // One script call per slot group (and BATCH buckets); a group's chunks are named after the group,
+  // so a retry of the same buckets names the same chunks.
+  for (const [group, part] of byGroup(ctx, buckets)) {
+    const names = ctx.layout.groups[group]!;
+    const tag = ctx.layout.groups.length === 1 ? '' : `${group}:`;
+    for (let i = 0; i < part.length; i += BATCH) {
+      const chunkId = flushId === undefined ? undefined : `${flushId}:${tag}${i / BATCH}`;
+      await ctx.scripts.recordUsage(...usageArgs(names, part.slice(i, i + BATCH), chunkId));
+    }
   }
+}
+
+/** Items by the slot group of their key, groups in order. */
+function byGroup<T extends { keyId: string }>(ctx: RedisStoreContext, items: T[]): [number, T[]][] {
+  const { groups } = ctx.layout;
+  const parts = new Map<number, T[]>();
+  for (const item of items) {
+    const group = groups.indexOf(ctx.layout.forKey(item.keyId));
+    const part = parts.get(group);
+    if (part) part.push(item);
+    else parts.set(group, [item]);
+  }
+  return [...parts.entries()].sort(([a], [b]) => a - b);
 }
 
 /** Appends log lines (ignoring ids already stored) in script calls of up to BATCH lines. */
 export async function appendLogLines(ctx: RedisStoreContext, entries: ApiLogEntry[]): Promise<void> {
-  const { names } = ctx;
-  for (let i = 0; i < entries.length; i += BATCH) {
-    const batch = entries.slice(i, i + BATCH);
-    const keys = [names.logKeys, ...batch.flatMap((e) => [names.logs(e.keyId), names.logLines(e.keyId)])];
-    const args = batch.flatMap((e) => [e.keyId, e.id, lexMember(e.at, e.id), JSON.stringify(e)]);
-    await ctx.scripts.appendLogs(keys.length, ...keys, ...args);
+  for (const [group, part] of byGroup(ctx, entries)) {
+    const names = ctx.layout.groups[group]!;
+    for (let i = 0; i < part.length; i += BATCH) {
+      const batch = part.slice(i, i + BATCH);
+      const keys = [names.logKeys, ...batch.flatMap((e) => [names.logs(e.keyId), names.logLines(e.keyId)])];
+      const args = batch.flatMap((e) => [e.keyId, e.id, lexMember(e.at, e.id), JSON.stringify(e)]);
+      await ctx.scripts.appendLogs(keys.length, ...keys, ...args);
+    }
   }
+}
+
+/** Runs `work` once per slot group and sums the counts. */
+async function sumOverGroups(
+  ctx: RedisStoreContext,
+  work: (names: RedisKeyNames) => Promise<number>,
+): Promise<number> {
+  const counts = await Promise.all(ctx.layout.groups.map(work));
+  return counts.reduce((sum, n) => sum + n, 0);
 }
 
 /** Removes log lines older than `before` from every key that has some; returns how many went. */
 export async function pruneLogLines(ctx: RedisStoreContext, before: string): Promise<number> {
-  const { names } = ctx;
+  return sumOverGroups(ctx, (names) => pruneLogLinesIn(ctx, names, before));
+}
+
+async function pruneLogLinesIn(
+  ctx: RedisStoreContext,
+  names: RedisKeyNames,
+  before: string,
+): Promise<number> {
   const keyIds = await ctx.client.smembers(names.logKeys);
   const pruneKey = async (keyId: string) => {
     let total = 0;
@@ -229,7 +275,14 @@ export async function pruneLogLines(ctx: RedisStoreContext, before: string): Pro
 
 /** Deletes usage buckets of every key whose minute is before `beforeMs`; returns how many went. */
 export async function pruneUsageBuckets(ctx: RedisStoreContext, beforeMs: number): Promise<number> {
-  const { names } = ctx;
+  return sumOverGroups(ctx, (names) => pruneUsageBucketsIn(ctx, names, beforeMs));
+}
+
+async function pruneUsageBucketsIn(
+  ctx: RedisStoreContext,
+  names: RedisKeyNames,
+  beforeMs: number,
+): Promise<number> {
   const keyIds = await ctx.client.smembers(names.usageKeys);
   const pruneKey = async (keyId: string) => {
     let total = 0;
@@ -258,7 +311,7 @@ export function normalizeEmail(email: string): string {
 
 /** Creates an administrator unless the email (any case) or the id is taken. */
 export async function createAdminUser(ctx: RedisStoreContext, user: AdminUser): Promise<boolean> {
-  const { names } = ctx;
+  const names = ctx.layout.admin;
   const created = await ctx.scripts.createAdmin(
     2,
     names.adminByEmail(normalizeEmail(user.email)),
@@ -269,9 +322,12 @@ export async function createAdminUser(ctx: RedisStoreContext, user: AdminUser): 
   return created === 1;
 }
 
-/** Appends an activity entry about no key: the entry and the global and environment indexes, in one transaction. */
+/**
+ * Appends an activity entry about no key: the entry and the global and environment indexes, in one
+ * transaction, in the keyless group (one slot on a Cluster).
+ */
 export async function appendKeylessActivity(ctx: RedisStoreContext, entry: ActivityEntry): Promise<void> {
-  const { names } = ctx;
+  const names = ctx.layout.keyless;
   const member = lexMember(entry.at, entry.id);
   await ctx.client
     .multi()

@@ -106,8 +106,8 @@ function createSqliteKeyStore(
     async listSweepCandidates(nowMs, reminderLeadDays) {
       return listSweepCandidateIds(db, nowMs, reminderLeadDays);
     },
-    async setSecretTag(secretId, tag) {
-      db.update(secrets).set({ tag }).where(eq(secrets.id, secretId)).run();
+    async setSecretTag(secret, tag) {
+      db.update(secrets).set({ tag }).where(eq(secrets.id, secret.id)).run();
     },
     async findByLookup(lookup) {
       const row = db

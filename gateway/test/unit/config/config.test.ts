@@ -125,6 +125,77 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('with the Redis Cluster or Sentinel variables', () => {
+    it('takes Cluster seed nodes, IPv6 in brackets too', () => {
+      const config = loadConfig({ KEYGATE_REDIS_CLUSTER_NODES: 'redis-a:7000, 10.0.0.2:7001,[::1]:7002' });
+      assert.deepEqual(config.redisUrl, {
+        clusterNodes: [
+          { host: 'redis-a', port: 7000 },
+          { host: '10.0.0.2', port: 7001 },
+          { host: '::1', port: 7002 },
+        ],
+      });
+    });
+
+    it('takes sentinels with the master name', () => {
+      const config = loadConfig({
+        KEYGATE_REDIS_SENTINELS: 's1:26379,s2:26379',
+        KEYGATE_REDIS_SENTINEL_NAME: 'mymaster',
+      });
+      assert.deepEqual(config.redisUrl, {
+        sentinels: [
+          { host: 's1', port: 26379 },
+          { host: 's2', port: 26379 },
+        ],
+        name: 'mymaster',
+      });
+    });
+
+    for (const [what, env, pattern] of [
+      [
+        'a node without a port',
+        { KEYGATE_REDIS_CLUSTER_NODES: 'redis-a' },
+        /KEYGATE_REDIS_CLUSTER_NODES: 'redis-a' is not a host:port/,
+      ],
+      [
+        'a port out of range',
+        { KEYGATE_REDIS_SENTINELS: 's1:99999', KEYGATE_REDIS_SENTINEL_NAME: 'm' },
+        /KEYGATE_REDIS_SENTINELS/,
+      ],
+      [
+        'sentinels without a name',
+        { KEYGATE_REDIS_SENTINELS: 's1:26379' },
+        /KEYGATE_REDIS_SENTINEL_NAME: is required/,
+      ],
+      [
+        'a name without sentinels',
+        { KEYGATE_REDIS_SENTINEL_NAME: 'm' },
+        /KEYGATE_REDIS_SENTINEL_NAME: needs KEYGATE_REDIS_SENTINELS/,
+      ],
+      [
+        'REDIS_URL and Cluster nodes',
+        { REDIS_URL: 'redis://r:6379', KEYGATE_REDIS_CLUSTER_NODES: 'a:1' },
+        /set only one of/,
+      ],
+      [
+        'Cluster nodes and sentinels',
+        {
+          KEYGATE_REDIS_CLUSTER_NODES: 'a:1',
+          KEYGATE_REDIS_SENTINELS: 's:2',
+          KEYGATE_REDIS_SENTINEL_NAME: 'm',
+        },
+        /set only one of/,
+      ],
+    ] as const) {
+      it(`refuses ${what} in one line`, () => {
+        assert.throws(
+          () => loadConfig(env),
+          (error: Error) => !error.message.includes('\n') && pattern.test(error.message),
+        );
+      });
+    }
+  });
+
   describe('with several bad values', () => {
     it('throws one line naming every problem', () => {
       assert.throws(
