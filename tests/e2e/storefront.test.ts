@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
 import { findAccessibilityViolations } from '../support/axe.ts';
@@ -430,6 +432,50 @@ describe('the storefront starter (next start) in headless Debian chromium', func
       );
     } finally {
       await busyShop.stop();
+    }
+  });
+
+  it('shows a loading state while the catalogue API is slow, then the products', async () => {
+    // A proxy in front of the gateway that holds every catalogue answer for two seconds.
+    const slowApi = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      if (req.url?.startsWith('/v2/catalog/products')) await new Promise((done) => setTimeout(done, 2_000));
+      const headers = Object.entries(req.headers).filter(
+        ([name]) =>
+          !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(name),
+      ) as Array<[string, string]>;
+      const answer = await fetch(new URL(req.url ?? '/', system.gateway.url), {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      const body = Buffer.from(await answer.arrayBuffer());
+      const kept: Record<string, string> = {};
+      answer.headers.forEach((value, name) => {
+        if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name))
+          kept[name] = value;
+      });
+      res.writeHead(answer.status, kept);
+      res.end(body);
+    });
+    await new Promise<void>((done) => slowApi.listen(0, '127.0.0.1', done));
+    const slowUrl = `http://127.0.0.1:${(slowApi.address() as AddressInfo).port}`;
+    const slowShop = await startStorefront({
+      system,
+      env: { KEYGATE_API_KEY: shopKey.secret, KEYGATE_BASE_URL: slowUrl },
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${slowShop.url}/WEB_DE/products?q=KG-0001`, { waitUntil: 'commit' });
+      const loading = page.getByRole('status').filter({ hasText: 'Loading' });
+      await loading.waitFor({ timeout: 10_000 });
+      await page.getByRole('list', { name: 'Products' }).waitFor({ timeout: 30_000 });
+      await loading.waitFor({ state: 'detached', timeout: 10_000 });
+    } finally {
+      await slowShop.stop();
+      slowApi.closeAllConnections();
+      slowApi.close();
     }
   });
 
