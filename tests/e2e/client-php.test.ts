@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type CommandResult, runCommand } from '../support/packages.ts';
 import { freePort, ROOT, tempDir } from '../support/processes.ts';
 import { json, type System, startSystem } from '../support/system.ts';
 import { waitUntil } from '../support/traffic.ts';
@@ -15,23 +16,12 @@ function run(
   args: string[],
   env: Record<string, string> = {},
   cwd = ROOT,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', (error) => resolveRun({ code: -1, output: String(error) }));
-    child.on('exit', (code) => resolveRun({ code, output }));
-  });
+): Promise<CommandResult> {
+  // A command that cannot start (php missing) fails its test with the reason, like a non-zero exit.
+  return runCommand(command, args, { cwd, env }).catch((error: unknown) => ({
+    code: -1,
+    output: String(error),
+  }));
 }
 
 /** The ```php block of the doc that follows `<!-- php-example: name -->`. */

@@ -1,17 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { type CommandResult, runCommand } from './packages.ts';
 import { ROOT } from './processes.ts';
 
 /** packages/client-dotnet: the .NET client's solution. */
 export const CLIENT_DOTNET_DIR = resolve(ROOT, 'packages/client-dotnet');
 
-/** What a finished command printed and how it exited. */
-export interface CommandResult {
-  code: number | null;
-  output: string;
-}
 
 /**
  * Fails when the .NET SDK is not on PATH: the .NET client is tested against the running system, never skipped
@@ -31,29 +27,16 @@ export function dotnet(
   args: string[],
   options: { cwd: string; env?: Record<string, string> },
 ): Promise<CommandResult> {
-  return new Promise((resolveResult, reject) => {
-    const child = spawn('dotnet', args, {
-      cwd: options.cwd,
-      // No telemetry, no first-run banner, no build server left running after the test.
-      env: {
-        ...process.env,
-        DOTNET_CLI_TELEMETRY_OPTOUT: '1',
-        DOTNET_NOLOGO: '1',
-        DOTNET_CLI_USE_MSBUILD_SERVER: '0',
-        MSBUILDDISABLENODEREUSE: '1',
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolveResult({ code, output }));
+  return runCommand('dotnet', args, {
+    cwd: options.cwd,
+    // No telemetry, no first-run banner, no build server left running after the test.
+    env: {
+      DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+      DOTNET_NOLOGO: '1',
+      DOTNET_CLI_USE_MSBUILD_SERVER: '0',
+      MSBUILDDISABLENODEREUSE: '1',
+      ...options.env,
+    },
   });
 }
 

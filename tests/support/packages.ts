@@ -56,7 +56,8 @@ export function runCommand(command: string, args: string[], options: CommandOpti
       output += chunk;
     });
     child.on('error', reject);
-    child.on('exit', (code) => resolveRun({ code, output }));
+    // `close`, not `exit`: the output is complete only once both pipes have ended.
+    child.on('close', (code) => resolveRun({ code, output }));
   });
 }
 
