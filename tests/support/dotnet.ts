@@ -8,7 +8,6 @@ import { ROOT } from './processes.ts';
 /** packages/client-dotnet: the .NET client's solution. */
 export const CLIENT_DOTNET_DIR = resolve(ROOT, 'packages/client-dotnet');
 
-
 /**
  * Fails when the .NET SDK is not on PATH: the .NET client is tested against the running system, never skipped
  * (`.ci/run` checks for it too).
