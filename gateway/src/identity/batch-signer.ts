@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { WORKER_RESOURCE_LIMITS } from '../ops/heap.ts';
+import { workerModuleUrl } from '../ops/worker-module.ts';
 import type { SigningWorkerData } from './signing-worker.ts';
 
 /**
@@ -33,7 +34,7 @@ interface WorkerRun {
 /** Signatures per answer from the worker: a few, so no request waits on a whole batch to be signed. */
 const ANSWER_EVERY = 4;
 
-const WORKER_URL = new URL('./signing-worker.ts', import.meta.url);
+const WORKER_MODULE = new URL('./signing-worker.ts', import.meta.url);
 
 /** The error of a signature asked after `close`: unlike a dead worker's, signing elsewhere would be wrong too. */
 export class SignerClosedError extends Error {
@@ -64,7 +65,10 @@ export function createBatchSigner(
   function spawn(): WorkerRun {
     const workerData: SigningWorkerData = { key, answerEvery: ANSWER_EVERY };
     const started: WorkerRun = {
-      worker: new Worker(WORKER_URL, { workerData, resourceLimits: WORKER_RESOURCE_LIMITS }),
+      worker: new Worker(workerModuleUrl(WORKER_MODULE), {
+        workerData,
+        resourceLimits: WORKER_RESOURCE_LIMITS,
+      }),
       waiting: [],
       error: null,
     };

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { ApiLogEntry } from '../../keys/model.ts';
 import { WORKER_RESOURCE_LIMITS } from '../../ops/heap.ts';
+import { workerModuleUrl } from '../../ops/worker-module.ts';
 import { createLogRowInserter, logRowsOf, packLogRows } from './log-rows.ts';
 import type { LogWriterJob } from './log-writer-worker.ts';
 import { createLogPruner, createUsagePruner } from './prune.ts';
@@ -44,7 +45,7 @@ export function startSqliteLogWriter(file: string): SqliteLogWriter {
   }
 
   function spawn(): Thread {
-    const worker = new Worker(new URL('./log-writer-worker.ts', import.meta.url), {
+    const worker = new Worker(workerModuleUrl(new URL('./log-writer-worker.ts', import.meta.url)), {
       workerData: { file },
       resourceLimits: WORKER_RESOURCE_LIMITS,
     });
