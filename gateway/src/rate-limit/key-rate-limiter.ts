@@ -1,5 +1,4 @@
 import { RATE_LIMIT_WINDOW_SECONDS } from '@keygate/contracts/gateway';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 
 export { RATE_LIMIT_WINDOW_SECONDS };
 
@@ -21,11 +20,6 @@ export interface KeyRateLimiter {
   consumeNow?(keyId: string, perMinute: number): RateLimitDecision;
 }
 
-/** A rate-limiter-flexible limiter as far as keygate uses it. */
-export interface PointsLimiter {
-  consume(key: string, points?: number, options?: Record<string, unknown>): Promise<RateLimiterRes>;
-}
-
 /** A decision from a counter's state: calls left (clamped at 0) and ms until the window resets. */
 export function decisionOf(
   allowed: boolean,
@@ -39,23 +33,6 @@ export function decisionOf(
     remaining: Math.max(0, remaining),
     resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(msLeft / 1000)),
   };
-}
-
-/** Consumes one point of `keyId` from `limiter` and turns the outcome (or the refusal) into a decision. */
-export async function consumeOne(
-  limiter: PointsLimiter,
-  keyId: string,
-  perMinute: number,
-  options: Record<string, unknown> = {},
-): Promise<RateLimitDecision> {
-  try {
-    const res = await limiter.consume(keyId, 1, options);
-    return decisionOf(true, perMinute, res.remainingPoints, res.msBeforeNext);
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes)
-      return decisionOf(false, perMinute, rejection.remainingPoints, rejection.msBeforeNext);
-    throw rejection;
-  }
 }
 
 /** One limiter per distinct per-minute quota, created on first use. */

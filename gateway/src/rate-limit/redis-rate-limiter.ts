@@ -1,13 +1,34 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RedisKeyStore } from '../store/redis/redis-store.ts';
 import {
-  consumeOne,
   createLimiterPool,
   decisionOf,
   type KeyRateLimiter,
   RATE_LIMIT_WINDOW_SECONDS,
   type RateLimitDecision,
 } from './key-rate-limiter.ts';
+
+/** A rate-limiter-flexible limiter as far as keygate uses it. */
+export interface PointsLimiter {
+  consume(key: string, points?: number, options?: Record<string, unknown>): Promise<RateLimiterRes>;
+}
+
+/** Consumes one point of `keyId` from `limiter` and turns the outcome (or the refusal) into a decision. */
+export async function consumeOne(
+  limiter: PointsLimiter,
+  keyId: string,
+  perMinute: number,
+  options: Record<string, unknown> = {},
+): Promise<RateLimitDecision> {
+  try {
+    const res = await limiter.consume(keyId, 1, options);
+    return decisionOf(true, perMinute, res.remainingPoints, res.msBeforeNext);
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes)
+      return decisionOf(false, perMinute, rejection.remainingPoints, rejection.msBeforeNext);
+    throw rejection;
+  }
+}
 
 /** Which limiter decided a call: the shared Redis one, or this instance's insurance limiter. */
 export type LimiterSource = 'redis' | 'fallback';
