@@ -8,7 +8,8 @@ import { createArgon2Hasher } from './keys/hasher.ts';
 import { createKeyService, type KeyService } from './keys/key-service.ts';
 import { createSecretTagger, loadTagKey } from './keys/secret-tag.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
-import { type GatewayBackend, openGatewayBackend } from './store/open-backend.ts';
+import type { GatewayBackend } from './store/backend.ts';
+import { openGatewayBackend } from './store/open-backend.ts';
 
 /** One gateway instance, built but not listening. */
 export interface OpenedGateway {
@@ -68,7 +69,11 @@ export async function openGateway(
       keyFile: config.identityKeyFile,
     });
     const signer = createGatewayIdentitySigner({ privateJwk, ttlSeconds: config.identityTtlSeconds });
-    signer.warmUp();
+    // Per-request assertions sign on the thread from the first call, so it is started now; with
+    // one assertion per key and lifetime, a key's first is signed inline unless other requests are
+    // in flight, and the thread starts with the first renewal or busy turn: an idle instance, and one
+    // with few keys, does without it.
+    if (config.identityBinding === 'request') signer.warmUp();
     const tagKey = await loadTagKey({ key: config.secretTagKey, keyFile: config.secretTagKeyFile });
     const hasher = createArgon2Hasher({}, createSecretTagger(tagKey));
     const { store, events } = backend;
