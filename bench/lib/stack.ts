@@ -30,6 +30,8 @@ export interface Stack {
   peerUrl: string;
   /** The redis-server of Redis mode: its CPU counts with the Redis-mode gateway's. */
   redisPid: number;
+  /** The redis-server processes of the Cluster (3 masters): their CPU counts with Cluster mode's gateway. */
+  clusterPids: number[];
   expressUrl: string;
   /** The commerce process (10,000 products) behind `gateways.commerce`. */
   commercePid: number;
@@ -304,6 +306,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     expressProxyUrl,
     peerUrl,
     redisPid: redisServer.pid,
+    clusterPids: cluster.nodes.map((node) => node.pid),
     expressUrl,
     commercePid: commerceChild.process.pid ?? 0,
     gateways: {

@@ -14,6 +14,8 @@ const READY_TIMEOUT_MS = 15_000;
 /** One redis-server process of a topology. */
 export interface TopologyNode {
   port: number;
+  /** The redis-server process id (the bench counts its CPU with its gateway's). */
+  pid: number;
   /** Kills the process with SIGKILL, as a crash would. */
   kill(): Promise<void>;
 }
@@ -71,7 +73,7 @@ function createProcessGroup(bin: string) {
           throw new Error(`redis-server on port ${port} did not start:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      return { port, kill: () => stopChild(child, 'SIGKILL') };
+      return { port, pid: child.pid ?? 0, kill: () => stopChild(child, 'SIGKILL') };
     },
     async stopAll() {
       process.removeListener('exit', killAll);
