@@ -149,6 +149,15 @@ function scenariosOf(stack: Stack): Scenario[] {
     label: 'gateway, policies off (again, after memory mode)',
   };
   loaded.splice(loaded.findIndex((scenario) => scenario.id === 'memory') + 1, 0, offAgain);
+  // A test key on the same gateway: the sandbox keeps each call's request and response bodies in its
+  // request log, which live keys (the production path the targets judge) never pay for.
+  loaded.splice(loaded.findIndex((scenario) => scenario.id === 'off-again') + 1, 0, {
+    id: 'memory-test',
+    label: 'gateway, memory mode, test key (sandbox: bodies logged)',
+    url: gw.memory.url + ROUTE,
+    headers: bearer(tokens.memoryTest),
+    connections: 32,
+  });
   return [
     ...loaded,
     {

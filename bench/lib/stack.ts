@@ -48,7 +48,10 @@ export interface Stack {
   };
   tokens: {
     peer: string;
+    /** Live keys: the production path. */
     memory: string;
+    /** A test key of the same gateway: the sandbox, which logs each call's bodies. */
+    memoryTest: string;
     memory100k: string;
     redis: string;
     cluster: string;
@@ -205,7 +208,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       '--db',
       data('memory/gateway.db'),
       '--fillers',
-      String(options.smallKeyCount - 1),
+      String(options.smallKeyCount - 2),
+      '--key',
+      'live',
       '--key',
       'test',
     ]),
@@ -215,11 +220,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       '--fillers',
       String(options.largeKeyCount - 1),
       '--key',
-      'test',
+      'live',
     ]),
     seedKeys(['--db', data('commerce-gw/gateway.db'), '--key', 'live', '--key', 'test']),
-    seedKeys(['--redis', redisUrl, '--prefix', 'bench:', '--key', 'test']),
-    seedKeys(['--cluster', clusterNodes, '--prefix', 'bench:', '--key', 'test']),
+    seedKeys(['--redis', redisUrl, '--prefix', 'bench:', '--key', 'live']),
+    seedKeys(['--cluster', clusterNodes, '--prefix', 'bench:', '--key', 'live']),
     runToEnd('seed-commerce', NODE, [
       'commerce/src/seed-cli.ts',
       '--env',
@@ -320,10 +325,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     },
     tokens: {
       peer: peerToken,
-      memory: memoryKeys.test!,
-      memory100k: largeKeys.test!,
-      redis: redisKeys.test!,
-      cluster: clusterKeys.test!,
+      memory: memoryKeys.live!,
+      memoryTest: memoryKeys.test!,
+      memory100k: largeKeys.live!,
+      redis: redisKeys.live!,
+      cluster: clusterKeys.live!,
       commerceLive: commerceKeys.live!,
       commerceTest: commerceKeys.test!,
     },
