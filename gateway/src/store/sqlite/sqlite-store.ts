@@ -12,7 +12,7 @@ import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './lo
 import { queryActivityPage, queryLogPage } from './pages.ts';
 import { activityToRow, adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './rows.ts';
 import * as schema from './schema.ts';
-import { activity, adminUsers, apiLogs, keys, secrets, usageBuckets } from './schema.ts';
+import { activity, adminUsers, keys, secrets, usageBuckets } from './schema.ts';
 import { listSweepCandidateIds } from './sweep.ts';
 import { commitKeyChange, createUsageBucketWriter, KEY_GENERATION } from './writes.ts';
 
@@ -58,6 +58,29 @@ function createSqliteKeyStore(
   // The key cache's change marker, asked on every request: `PRAGMA data_version` moves with any
   // commit of another connection (the CLI, the API-log writer); only then is the key generation read.
   const dataVersion = client.prepare('PRAGMA data_version').pluck();
+  // Sandbox lines (test keys: with bodies) are inserted on this connection, one prepared statement
+  // a line in one transaction: drizzle's multi-row insert built its SQL anew for every batch, which
+  // cost a busy test key more of the event loop than the rest of its calls.
+  const insertWithBodies = client.prepare(
+    'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip, bodies) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const insertLinesWithBodies = client.transaction((entries: readonly ApiLogEntry[]) => {
+    for (const entry of entries) {
+      insertWithBodies.run(
+        entry.id,
+        entry.keyId,
+        entry.secretId,
+        entry.at,
+        entry.method,
+        entry.path,
+        entry.status,
+        entry.latencyMs,
+        entry.clientIp,
+        JSON.stringify(entry.bodies),
+      );
+    }
+  });
   const keyGeneration = client
     .prepare('SELECT value FROM store_counters WHERE name = ?')
     .pluck()
@@ -147,7 +170,7 @@ function createSqliteKeyStore(
       // connection; the others keep the log writer's packed path, which has no room for them.
       const withBodies = entries.filter((entry) => entry.bodies !== undefined);
       if (withBodies.length === 0) return logWork.append(entries);
-      db.insert(apiLogs).values(withBodies).onConflictDoNothing().run();
+      insertLinesWithBodies(withBodies);
       if (withBodies.length < entries.length)
         await logWork.append(entries.filter((entry) => entry.bodies === undefined));
     },
