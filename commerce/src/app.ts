@@ -12,6 +12,12 @@ import { answerRouteNotFound, handleErrors } from './http/errors-middleware.ts';
 import { createHealthRouter } from './http/health-routes.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { trackRequests } from './http/request-context.ts';
+import {
+  createResponseCache,
+  DEFAULT_RESPONSE_CACHE_ENTRIES,
+  DEFAULT_RESPONSE_CACHE_MIB,
+  type ResponseCacheOptions,
+} from './http/response-cache.ts';
 import { createOrderRouter } from './orders/order-routes.ts';
 import { createPriceRouter } from './prices/price-routes.ts';
 import { createEventStreamRouter } from './sandbox/event-stream-routes.ts';
@@ -39,6 +45,8 @@ export interface AppDeps {
   wrapOutbox?: (outbox: EventOutbox) => EventOutbox;
   /** How often (ms) the sandbox's event stream reads the outbox (default 250). */
   eventStreamPollMs?: number;
+  /** Bounds of the catalogue and GraphQL response cache (default 16 MiB, 4096 entries; 0 bytes: off). */
+  responseCache?: Partial<ResponseCacheOptions>;
 }
 
 /** Refuses a request body that is not JSON (415) before any parser or route sees it. */
@@ -67,6 +75,10 @@ export function createApp(deps: AppDeps): Express {
     webhooks: deps.webhooks,
     wrapOutbox: deps.wrapOutbox,
   });
+  const responses = createResponseCache(db, clock, {
+    maxBytes: deps.responseCache?.maxBytes ?? DEFAULT_RESPONSE_CACHE_MIB * 1024 * 1024,
+    maxEntries: deps.responseCache?.maxEntries ?? DEFAULT_RESPONSE_CACHE_ENTRIES,
+  });
   const metrics = createHttpMetrics(environment);
   registerWebhookMetrics(metrics.registry, () => readWebhookBacklog(db));
 
@@ -78,7 +90,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use('/v2', requireIdentity({ verifier: deps.verifier, environment }));
   app.use('/v2', requireJsonBody, express.json({ limit: '16kb' }));
-  app.use(createCatalogRouter(services.catalog));
+  app.use(createCatalogRouter(services.catalog, responses));
   app.use(createStockRouter({ catalog: services.catalog, stock: services.stock }));
   app.use(createCartRouter(services.carts));
   app.use(createOrderRouter(services.orders));
@@ -87,7 +99,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(createEndpointRouter(services.endpoints, services.events));
   app.use(createResetRouter({ db, environment }));
   app.use(createEventStreamRouter({ db, environment, pollMs: deps.eventStreamPollMs }));
-  app.use(createGraphqlRouter({ catalog: services.catalog, logger }));
+  app.use(createGraphqlRouter({ catalog: services.catalog, logger, cache: responses }));
   app.use(answerRouteNotFound);
   app.use(handleErrors(logger));
   return app;

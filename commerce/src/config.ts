@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Environment } from '@keygate/identity';
 import { z } from 'zod';
+import { DEFAULT_RESPONSE_CACHE_MIB } from './http/response-cache.ts';
 import {
   DEFAULT_DISABLE_AFTER_MS,
   DEFAULT_JITTER_RATIO,
@@ -20,6 +21,8 @@ import {
  * - LOG_LEVEL              info (fatal, error, warn, info, debug, trace, silent)
  * - COMMERCE_SHUTDOWN_GRACE_MS  10000 (on SIGTERM, in-flight requests get this long; a second
  *                               signal exits at once)
+ * - COMMERCE_RESPONSE_CACHE_MIB  16 (catalogue and GraphQL answers kept for the current data, in
+ *                               MiB; 0 turns the cache off; see src/http/response-cache.ts)
  * Webhooks (see src/webhooks/retry-policy.ts for the rules):
  * - KEYGATE_WEBHOOKS_ALLOW_PRIVATE           false; true lets endpoints be loopback/private addresses
  * - COMMERCE_WEBHOOK_RETRY_SCHEDULE          0,5,300,1800,7200,18000,36000,36000 (seconds before each
@@ -44,6 +47,8 @@ export interface CommerceConfig {
   logLevel: LogLevel;
   /** On SIGTERM/SIGINT, in-flight requests get this long before connections are cut. */
   shutdownGraceMs: number;
+  /** Bytes of catalogue and GraphQL answers the response cache keeps at most; 0: no cache. */
+  responseCacheBytes: number;
   webhooks: WebhookConfig;
 }
 
@@ -106,6 +111,12 @@ const EnvSchema = z.object({
   COMMERCE_AUDIENCE: z.string().default('commerce'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   COMMERCE_SHUTDOWN_GRACE_MS: positiveInt(3_600_000).default(10_000),
+  COMMERCE_RESPONSE_CACHE_MIB: z.coerce
+    .number({ error: 'must be an integer 0..1024' })
+    .int('must be an integer 0..1024')
+    .min(0, 'must be an integer 0..1024')
+    .max(1024, 'must be an integer 0..1024')
+    .default(DEFAULT_RESPONSE_CACHE_MIB),
   KEYGATE_WEBHOOKS_ALLOW_PRIVATE: BooleanSchema.default(false),
   COMMERCE_WEBHOOK_RETRY_SCHEDULE: RetryScheduleSchema.default([...DEFAULT_RETRY_SCHEDULE_SECONDS]),
   COMMERCE_WEBHOOK_JITTER: z.coerce
@@ -158,6 +169,7 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
     audience: e.COMMERCE_AUDIENCE,
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.COMMERCE_SHUTDOWN_GRACE_MS,
+    responseCacheBytes: e.COMMERCE_RESPONSE_CACHE_MIB * 1024 * 1024,
     webhooks: Object.freeze({
       allowPrivateAddresses: e.KEYGATE_WEBHOOKS_ALLOW_PRIVATE,
       retryScheduleMs: e.COMMERCE_WEBHOOK_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),

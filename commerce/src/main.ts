@@ -119,6 +119,7 @@ function main(): void {
     verifier,
     logger: rootLogger,
     webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses, notify: () => worker.notify() },
+    responseCache: { maxBytes: config.responseCacheBytes },
   });
   const server = createServer(app);
   // Outlive the gateway's idle keep-alive sockets so it never reuses one we are closing.

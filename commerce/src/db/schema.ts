@@ -107,6 +107,9 @@ export const prices = sqliteTable(
     index('prices_customer_idx').on(t.customerId),
     // Customer pricing pages find the products with a tier's rows without reading every price.
     index('prices_tier_product_idx').on(t.tierCode, t.productId),
+    // The response cache finds the next instant a price starts or stops applying with these.
+    index('prices_valid_from_idx').on(t.validFrom).where(sql`${t.validFrom} IS NOT NULL`),
+    index('prices_valid_to_idx').on(t.validTo).where(sql`${t.validTo} IS NOT NULL`),
     check('prices_level', sql`${t.level} IN ('base', 'tier', 'agreement')`),
     check(
       'prices_level_target',

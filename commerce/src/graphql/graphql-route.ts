@@ -1,10 +1,11 @@
 import { requireScope } from '@keygate/identity';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { createHandler } from 'graphql-http/lib/use/express';
+import { createHandler, type Request as GraphqlRequest } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 import { CommerceError } from '../errors.ts';
 import { getRequestContext } from '../http/request-context.ts';
+import type { ResponseCache } from '../http/response-cache.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
 
@@ -50,14 +51,54 @@ function refuseUnrunnable(req: Request, res: Response, next: NextFunction): void
   next();
 }
 
+/** graphql-http's request view of an Express request (what its Express adapter passes too). */
+function toGraphqlRequest(req: Request): GraphqlRequest<Request, undefined> {
+  return {
+    url: req.url,
+    method: req.method,
+    headers: req.headers,
+    body: () => {
+      if (req.body) return req.body as Record<string, unknown>;
+      return new Promise<string>((resolve) => {
+        let body = '';
+        req.setEncoding('utf-8');
+        req.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        req.on('end', () => resolve(body));
+      });
+    },
+    raw: req,
+    context: undefined,
+  };
+}
+
+/**
+ * The cache key of a GraphQL request: every input of its answer. The document, variables and
+ * operation name are in the URL (GET) or the JSON body (POST, re-serialised as parsed); `Accept`
+ * picks the response's media type. The caller's key is not an input: the schema only reads the
+ * catalogue, the same for every key (a `customer` argument is part of the document or variables).
+ */
+function graphqlKey(req: Request): string {
+  const body = req.method === 'POST' ? JSON.stringify(req.body) : '';
+  return `${req.method}\n${req.originalUrl}\n${req.headers.accept ?? ''}\n${body}`;
+}
+
 /**
  * GraphQL over HTTP at /v2/graphql (GET and POST, scope article:r). The schema is built here, when
  * the app is created, from the channels in the database at that moment (the `Channel` enum): a
- * channel added later appears after a restart.
+ * channel added later appears after a restart. Successful answers without errors are kept in
+ * `cache` for the current catalogue data (see response-cache.ts); errors can name a request id,
+ * so an answer with any error is never kept.
  */
-export function createGraphqlRouter(deps: { catalog: CatalogService; logger: Logger }): Router {
+export function createGraphqlRouter(deps: {
+  catalog: CatalogService;
+  logger: Logger;
+  cache: ResponseCache;
+}): Router {
+  const { cache } = deps;
   const documents = createDocumentCache();
-  const handler = createHandler<GraphqlContext>({
+  const handle = createHandler<Request, undefined, GraphqlContext>({
     parse: documents.parse,
     validate: documents.validate,
     schema: buildGraphqlSchema(deps.catalog, deps.catalog.listChannels()),
@@ -66,7 +107,26 @@ export function createGraphqlRouter(deps: { catalog: CatalogService; logger: Log
       return { requestId, log };
     },
   });
+  async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const generation = cache.begin();
+    const key = graphqlKey(req);
+    const hit = cache.get(generation, key);
+    if (hit) {
+      res.writeHead(200, { 'content-type': hit.contentType }).end(hit.body);
+      return;
+    }
+    try {
+      const [body, init] = await handle(toGraphqlRequest(req));
+      const contentType = init.headers?.['content-type'];
+      if (init.status === 200 && body !== null && contentType && !body.includes('"errors"')) {
+        cache.store(generation, key, { body: Buffer.from(body), contentType, etag: '' });
+      }
+      res.writeHead(init.status, init.statusText, init.headers).end(body);
+    } catch (error) {
+      next(error);
+    }
+  }
   const router = Router();
-  router.all('/v2/graphql', requireScope('article:r'), refuseUnrunnable, handler);
+  router.all('/v2/graphql', requireScope('article:r'), refuseUnrunnable, serve);
   return router;
 }

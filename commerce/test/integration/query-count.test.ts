@@ -37,6 +37,8 @@ describe('fixed number of queries per catalogue page', () => {
       queryLogger: counter.queryLogger,
       onStatement: counter.onStatement,
       products: 200,
+      // The queries of computing a page are counted here; the cache's own are counted below.
+      responseCache: { maxBytes: 0 },
     });
   });
   after(() => t.close());
@@ -125,6 +127,26 @@ describe('fixed number of queries per catalogue page', () => {
         assert.deepEqual(fifty, one);
         assert.deepEqual(one, await counter.count(rest(5, 'cus_0003')));
       });
+    });
+  });
+
+  describe('a repeated request, with the response cache on', () => {
+    const cached = createQueryCounter();
+    let c: TestApp;
+    before(async () => {
+      c = await createTestApp({ onStatement: cached.onStatement, products: 200 });
+    });
+    after(() => c.close());
+    const page = async () => {
+      const res = await c.get('/v2/catalog/products?limit=50', { headers: { 'X-Channel': 'WEB_DE' } });
+      assert.equal(res.status, 200);
+      return res.body;
+    };
+    it('runs one statement (the data version) and answers the same page', async () => {
+      const first = await page();
+      const statements = await cached.statements(async () => assert.deepEqual(await page(), first));
+      assert.equal(statements.length, 1, statements.join('\n'));
+      assert.match(statements[0] ?? '', /pragma_data_version/);
     });
   });
 });

@@ -6,7 +6,7 @@ import type { Logger as QueryLogger } from 'drizzle-orm';
 import type { Express } from 'express';
 import { type Logger, pino } from 'pino';
 import request from 'supertest';
-import { createApp } from '../../src/app.ts';
+import { type AppDeps, createApp } from '../../src/app.ts';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from '../../src/db/database.ts';
 import { seedDatabase } from '../../src/seed/seed-database.ts';
 import type { WebhookAppOptions } from '../../src/services.ts';
@@ -60,6 +60,8 @@ export interface TestAppOptions {
   empty?: boolean;
   webhooks?: WebhookAppOptions;
   wrapOutbox?: (outbox: EventOutbox) => EventOutbox;
+  /** Bounds of the response cache (maxBytes 0 turns it off). */
+  responseCache?: AppDeps['responseCache'];
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -83,6 +85,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock: options.clock ?? (() => TEST_NOW),
     webhooks: options.webhooks,
     wrapOutbox: options.wrapOutbox,
+    responseCache: options.responseCache,
   });
 
   async function send(method: Method, path: string, body: unknown, call: CallOptions = {}) {

@@ -107,6 +107,19 @@ describe('parseConfig', () => {
       assert.equal(config.audience, 'shop');
       assert.equal(config.logLevel, 'warn');
     });
+    it('reads COMMERCE_RESPONSE_CACHE_MIB (default 16, 0 turns the cache off) and refuses bad values', () => {
+      assert.equal(parseConfig({}).responseCacheBytes, 16 * 1024 * 1024);
+      assert.equal(parseConfig({ COMMERCE_RESPONSE_CACHE_MIB: '0' }).responseCacheBytes, 0);
+      assert.equal(parseConfig({ COMMERCE_RESPONSE_CACHE_MIB: '64' }).responseCacheBytes, 64 * 1024 * 1024);
+      for (const bad of ['-1', '1.5', 'lots', '1025']) {
+        assert.throws(
+          () => parseConfig({ COMMERCE_RESPONSE_CACHE_MIB: bad }),
+          (error: unknown) =>
+            error instanceof ConfigError &&
+            /COMMERCE_RESPONSE_CACHE_MIB must be an integer 0\.\.1024/.test(error.message),
+        );
+      }
+    });
     it('treats empty variables as unset', () => {
       assert.equal(parseConfig({ COMMERCE_PORT: '', COMMERCE_ENV: ' ' }).port, 8081);
     });

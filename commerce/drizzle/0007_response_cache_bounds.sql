@@ -1,0 +1,2 @@
+CREATE INDEX `prices_valid_from_idx` ON `prices` (`valid_from`) WHERE "prices"."valid_from" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `prices_valid_to_idx` ON `prices` (`valid_to`) WHERE "prices"."valid_to" IS NOT NULL;
