@@ -36,6 +36,10 @@ function forwardWith(pipe: UpstreamPipe, refuse: PipeFailure) {
 export function limitPerKey(max: number, refuse: KeyCheck['refuse'], forward: Pass): Pass {
   const inFlight = new Map<string, number>();
   return (call, req, res) => {
+    // The client left while its key was checked (on Redis that waits for a round trip): nobody
+    // waits for an answer, so nothing goes upstream, and no slot is taken, since its 'close' has
+    // been and gone and would never give the slot back.
+    if (res.closed) return;
     const keyId = call.principal!.key.id;
     const count = inFlight.get(keyId) ?? 0;
     if (count >= max) {
