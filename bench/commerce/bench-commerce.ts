@@ -72,7 +72,6 @@ export async function startLargeCommerce(options: {
       KEYGATE_UPSTREAM_TEST: options.expressUrl,
     },
     options.logLevel,
-    1,
     gatewayPort,
   );
   return { gatewayUrl: gateway.url, commercePid: child.process.pid ?? 0, token: keys.live! };

@@ -12,8 +12,6 @@ export interface BenchGateway {
   name: string;
   url: string;
   pid: number;
-  /** argon2 verifications the run should cause: one per secret called on this instance. */
-  expectedVerifications: number;
 }
 
 /** Every process of the bench, up and answering, with the tokens of the keys under load. */
@@ -132,7 +130,6 @@ export async function startGateway(
   name: string,
   env: Record<string, string>,
   logLevel: string,
-  expectedVerifications: number,
   port?: number,
 ): Promise<BenchGateway> {
   port ??= await freePort();
@@ -157,7 +154,7 @@ export async function startGateway(
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(child, `${url}/readyz`);
   if (child.process.pid) pidsByOrigin.set(url, child.process.pid);
-  return { name, url, pid: child.process.pid ?? 0, expectedVerifications };
+  return { name, url, pid: child.process.pid ?? 0 };
 }
 
 /** Stops of what `startStack` started outside the child-process set (the Redis Cluster). */
@@ -254,20 +251,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const off = { ...toNoop, KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' };
   const [policiesOff, policiesOffRequest, memory, memory100k, redis, clusterGateway, commerce] =
     await Promise.all([
-      startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level, 0),
+      startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level),
       startGateway(
         'gateway (policies off, request binding)',
         { ...off, KEYGATE_DATA_DIR: data('off-request'), KEYGATE_IDENTITY_BINDING: 'request' },
         level,
-        0,
       ),
-      startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level, 1),
-      startGateway(
-        'gateway (memory, 100k keys)',
-        { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') },
-        level,
-        1,
-      ),
+      startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level),
+      startGateway('gateway (memory, 100k keys)', { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') }, level),
       startGateway(
         'gateway (redis)',
         {
@@ -277,7 +268,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           KEYGATE_REDIS_PREFIX: 'bench:',
         },
         level,
-        1,
       ),
       startGateway(
         'gateway (redis cluster)',
@@ -288,7 +278,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           KEYGATE_REDIS_PREFIX: 'bench:',
         },
         level,
-        1,
       ),
       startGateway(
         'gateway (commerce)',
@@ -298,7 +287,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           KEYGATE_UPSTREAM_TEST: expressUrl,
         },
         level,
-        2,
         commerceGatewayPort,
       ),
     ]);
