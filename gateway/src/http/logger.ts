@@ -55,7 +55,7 @@ const STDOUT_MAX_BUFFERED = 16 * 1024 * 1024;
  * maxWrite), written asynchronously, flushed at least every 200 ms without fsync and, by pino,
  * when the process exits; at most 16 MiB held.
  */
-export function createStdoutDestination(fd = 1): ReturnType<typeof pino.destination> {
+export function createStdoutDestination(fd = stdoutFd()): ReturnType<typeof pino.destination> {
   const destination = pino.destination({
     dest: fd,
     sync: false,
@@ -65,6 +65,17 @@ export function createStdoutDestination(fd = 1): ReturnType<typeof pino.destinat
   });
   boundFlushSync(destination, fd);
   return destination;
+}
+
+/**
+ * stdout's descriptor, read from `process.stdout` as pino's default destination does: setting that
+ * stream up makes a pipe non-blocking, so a reader that stops reading costs an EAGAIN (bounded in
+ * the exit flush) instead of a write that blocks the process for as long as the reader sleeps. With
+ * fd 1 taken as inherited, a blocking pipe, the gateway exited in bounded time only while some
+ * other code (starting a worker thread) happened to set `process.stdout` up first.
+ */
+function stdoutFd(): number {
+  return process.stdout.fd;
 }
 
 /** How long the synchronous flush (at exit) may wait on a full pipe before the rest is dropped. */
