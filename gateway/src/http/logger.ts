@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { boundFlushSync, stdoutFd } from '@keygate/contracts/stdout';
 import { type DestinationStream, type Logger, pino, stdSerializers } from 'pino';
 
 /** Paths pino replaces with `[redacted]`: credentials never reach a log line. */
@@ -65,48 +65,6 @@ export function createStdoutDestination(fd = stdoutFd()): ReturnType<typeof pino
   });
   boundFlushSync(destination, fd);
   return destination;
-}
-
-/**
- * stdout's descriptor, read from `process.stdout` as pino's default destination does: setting that
- * stream up makes a pipe non-blocking, so a reader that stops reading costs an EAGAIN (bounded in
- * the exit flush) instead of a write that blocks the process for as long as the reader sleeps. With
- * fd 1 taken as inherited, a blocking pipe, the gateway exited in bounded time only while some
- * other code (starting a worker thread) happened to set `process.stdout` up first.
- */
-function stdoutFd(): number {
-  return process.stdout.fd;
-}
-
-/** How long the synchronous flush (at exit) may wait on a full pipe before the rest is dropped. */
-const FLUSH_SYNC_LIMIT_MS = 1000;
-
-/**
- * Makes the destination's `flushSync` (which pino also calls when the process exits) end whatever
- * stdout does. sonic-boom's loop retries every failed write: on EPIPE (the reader went away) it
- * spins forever, and the process never exits. Here a write to `fd` that fails with anything but
- * EAGAIN, or with EAGAIN past the limit, counts as written: nobody can read those lines anyway.
- */
-function boundFlushSync(destination: { flushSync(): void }, fd: number): void {
-  const flushSync = destination.flushSync.bind(destination);
-  destination.flushSync = () => {
-    const writeSync = fs.writeSync;
-    const deadline = Date.now() + FLUSH_SYNC_LIMIT_MS;
-    fs.writeSync = ((target: number, data: string | NodeJS.ArrayBufferView, ...rest: never[]) => {
-      try {
-        return writeSync(target, data as string, ...rest);
-      } catch (error) {
-        if (target !== fd) throw error;
-        if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && Date.now() < deadline) throw error;
-        return typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-      }
-    }) as typeof fs.writeSync;
-    try {
-      flushSync();
-    } finally {
-      fs.writeSync = writeSync;
-    }
-  };
 }
 
 /** The gateway's structured logger, to `destination` (default: stdout, written synchronously). */
