@@ -106,6 +106,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     flushIntervalMs: config.usageFlushMs,
     retentionDays: config.logRetentionDays,
     usageRetentionDays: config.usageRetentionDays,
+    apiLog: config.apiLog === 'on',
     onLogsDropped: (count) => metrics.usageLogsDropped.inc(count),
     onBucketsDropped: (count) => metrics.usageBucketsDropped.inc(count),
     onFlushError: (error) => {

@@ -100,6 +100,7 @@ const EnvSchema = z.object({
   KEYGATE_SHUTDOWN_GRACE_MS: positiveInt(10_000),
   KEYGATE_POLICIES: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
   KEYGATE_BENCH_MODE: z.enum(['0', '1'], { error: "must be '0' or '1'" }).default('0'),
+  KEYGATE_API_LOG: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
   KEYGATE_OPENAPI_FILE: z.string().min(1).optional(),
   KEYGATE_ADMIN_UI_DIR: z.string().min(1).optional(),
   KEYGATE_ADMIN_SESSION_IDLE_MINUTES: positiveInt(30),
@@ -114,6 +115,11 @@ const EnvSchema = z.object({
 /** Why KEYGATE_POLICIES=off alone is refused. */
 const POLICIES_OFF_REFUSED =
   'KEYGATE_POLICIES: off turns off key checks, rate limits and usage (a benchmarking mode); ' +
+  'set KEYGATE_BENCH_MODE=1 too to run it, never in production';
+
+/** Why KEYGATE_API_LOG=off alone is refused. */
+const API_LOG_OFF_REFUSED =
+  'KEYGATE_API_LOG: off keeps no API log lines (a benchmarking mode, to measure what they cost); ' +
   'set KEYGATE_BENCH_MODE=1 too to run it, never in production';
 
 /** A private identity key: P-256 (ES256, what new keys are) or Ed25519 (EdDSA). */
@@ -227,6 +233,12 @@ export interface GatewayConfig {
    * caller. Accepted only together with KEYGATE_BENCH_MODE=1.
    */
   policies: 'on' | 'off';
+  /**
+   * `off` is a benchmarking mode too: calls are checked, limited and counted as usual, but no API
+   * log line is kept, so `pnpm bench` can show what the API log costs a request. Accepted only
+   * together with KEYGATE_BENCH_MODE=1.
+   */
+  apiLog: 'on' | 'off';
   /** The OpenAPI 3.1 document served at `/v2/openapi.json` and rendered at `/docs`. */
   openapiFile: string;
   /** The built admin interface (static files) served at `/admin`. */
@@ -302,7 +314,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   // Read raw, so the refusal is listed even when another variable failed to parse.
   const policiesRefused = present.KEYGATE_POLICIES === 'off' && present.KEYGATE_BENCH_MODE !== '1';
   if (policiesRefused) problems.push(POLICIES_OFF_REFUSED);
-  if (!parsed.success || !redis.success || Array.isArray(routes) || Array.isArray(jwk) || policiesRefused) {
+  const apiLogRefused = present.KEYGATE_API_LOG === 'off' && present.KEYGATE_BENCH_MODE !== '1';
+  if (apiLogRefused) problems.push(API_LOG_OFF_REFUSED);
+  const refused = policiesRefused || apiLogRefused;
+  if (!parsed.success || !redis.success || Array.isArray(routes) || Array.isArray(jwk) || refused) {
     throw new Error(problems.join('; '));
   }
   const vars = parsed.data;
@@ -347,6 +362,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     keepAliveTimeoutMs: vars.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
     shutdownGraceMs: vars.KEYGATE_SHUTDOWN_GRACE_MS,
     policies: vars.KEYGATE_POLICIES,
+    apiLog: vars.KEYGATE_API_LOG,
     openapiFile: resolve(vars.KEYGATE_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILE),
     adminUiDir: resolve(vars.KEYGATE_ADMIN_UI_DIR ?? DEFAULT_ADMIN_UI_DIR),
     adminSessionIdleMinutes: vars.KEYGATE_ADMIN_SESSION_IDLE_MINUTES,

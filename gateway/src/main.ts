@@ -51,6 +51,10 @@ const POLICIES_OFF_WARNING =
   'limit applies, no usage is recorded: anyone reaching this port reaches the upstreams. Never run this ' +
   'in production !!!';
 
+const API_LOG_OFF_WARNING =
+  'KEYGATE_API_LOG=off (KEYGATE_BENCH_MODE=1): benchmarking mode, calls are checked and counted but ' +
+  'no API log line is kept';
+
 /** Exit status for a signal, as a shell reports it (128 + its number). */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -82,6 +86,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   if (config.policies === 'off') logger.warn({ policies: 'off' }, POLICIES_OFF_WARNING);
+  if (config.apiLog === 'off') logger.warn({ apiLog: 'off' }, API_LOG_OFF_WARNING);
   const opened = await openGateway(config, { logger });
   const { keyService, gateway } = opened;
   flushAccessLog = gateway.flushAccessLog;

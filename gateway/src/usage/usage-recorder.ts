@@ -46,6 +46,11 @@ export interface UsageRecorderOptions {
   retentionDays: number;
   /** Days usage buckets are kept. */
   usageRetentionDays: number;
+  /**
+   * Whether calls become API log lines (default true); false only in the benchmarking mode
+   * KEYGATE_API_LOG=off, which still sums usage.
+   */
+  apiLog?: boolean;
   /** Log lines kept in memory at most; the oldest are dropped beyond it. */
   maxLogLines?: number;
   /** Usage buckets kept in memory at most (they pile up while the store is unreachable); the oldest are dropped beyond it. */
@@ -91,6 +96,7 @@ function bucketIndex(latencyMs: number): number {
 /** Aggregates usage per (key, secret, minute) and buffers API log lines; the store sees only flushes. */
 export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
   const { store, clock } = options;
+  const apiLog = options.apiLog ?? true;
   const maxBuckets = options.maxBuckets ?? 100_000;
   let buckets = new Map<string, UsageBucket>();
   /** The bucket the last call went to while it is still in `buckets` (null once it may have left). */
@@ -218,6 +224,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       bucket.latencyHistogram[bucketIndex(call.latencyMs)]! += 1;
       if (at > bucket.lastCallAt) bucket.lastCallAt = at;
       if (buckets.size + unsentCount() > maxBuckets) trimBuckets();
+      if (!apiLog) return;
       const line: ApiLogEntry = {
         id: call.requestId,
         keyId: call.keyId,

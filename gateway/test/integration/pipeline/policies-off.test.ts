@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { setImmediate as turn } from 'node:timers/promises';
 import { createIdentityVerifier } from '@keygate/identity';
 import express from 'express';
 import request from 'supertest';
@@ -137,5 +138,30 @@ describe('key pipeline (policies on), for contrast', () => {
     const res = await request(gw.app).get('/v2/catalog/products/SKU-1');
     assert.equal(res.status, 401);
     assert.equal(gw.test.seen.length + gw.live.seen.length, 0);
+  });
+});
+
+describe('API log off (KEYGATE_API_LOG=off, KEYGATE_BENCH_MODE=1)', () => {
+  let gw: TestGateway;
+  beforeEach(async () => {
+    gw = await startTestGateway({ env: { KEYGATE_API_LOG: 'off', KEYGATE_BENCH_MODE: '1' } });
+  });
+  afterEach(() => gw.stop());
+
+  it('still checks keys and counts usage, but keeps no API log line', async () => {
+    const { key, token } = await seedKey(gw.store, gw.hasher, { environment: 'test' });
+    await request(gw.app).get('/v2/catalog/products/SKU-1').expect(401);
+    await request(gw.app)
+      .get('/v2/catalog/products/SKU-1')
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    for (let i = 0; i < 1000 && gw.recorder.pending().buckets === 0; i++) await turn();
+    await gw.recorder.flush();
+    const calls = gw.store.usage.flat().filter((bucket) => bucket.keyId === key.id);
+    assert.equal(
+      calls.reduce((sum, bucket) => sum + bucket.calls, 0),
+      1,
+    );
+    assert.deepEqual(gw.store.logs, []);
   });
 });

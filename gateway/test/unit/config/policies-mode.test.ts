@@ -67,3 +67,36 @@ describe('loadConfig: KEYGATE_POLICIES', () => {
     });
   });
 });
+
+describe('loadConfig: KEYGATE_API_LOG', () => {
+  it('keeps the API log on by default, also in bench mode', () => {
+    assert.equal(loadConfig({}).apiLog, 'on');
+    assert.equal(loadConfig({ KEYGATE_BENCH_MODE: '1' }).apiLog, 'on');
+  });
+
+  it('refuses off without KEYGATE_BENCH_MODE=1, in one line naming both', () => {
+    for (const mode of [undefined, '0']) {
+      assert.throws(
+        () => loadConfig({ KEYGATE_API_LOG: 'off', KEYGATE_BENCH_MODE: mode }),
+        (error: unknown) =>
+          error instanceof Error &&
+          !error.message.includes('\n') &&
+          /^KEYGATE_API_LOG: off keeps no API log lines/.test(error.message) &&
+          error.message.includes('KEYGATE_BENCH_MODE=1'),
+      );
+    }
+  });
+
+  it('accepts off in bench mode, with policies on', () => {
+    const config = loadConfig({ KEYGATE_API_LOG: 'off', KEYGATE_BENCH_MODE: '1' });
+    assert.equal(config.apiLog, 'off');
+    assert.equal(config.policies, 'on');
+  });
+
+  it('refuses anything but on/off', () => {
+    assert.throws(
+      () => loadConfig({ KEYGATE_API_LOG: 'no', KEYGATE_BENCH_MODE: '1' }),
+      /KEYGATE_API_LOG: must be 'on' or 'off'/,
+    );
+  });
+});

@@ -29,7 +29,7 @@ function call(fields: Partial<CallRecord> = {}): CallRecord {
   };
 }
 
-function setup(maxLogLines?: number) {
+function setup(maxLogLines?: number, apiLog?: boolean) {
   const store = createMemoryStore();
   let dropped = 0;
   const failures: unknown[] = [];
@@ -40,6 +40,7 @@ function setup(maxLogLines?: number) {
     retentionDays: 14,
     usageRetentionDays: 90,
     maxLogLines,
+    apiLog,
     onLogsDropped: (count) => {
       dropped += count;
     },
@@ -94,6 +95,17 @@ describe('createUsageRecorder', () => {
       store.usage[1]!.find((b) => b.secretId === 'sec_1')!.lastCallAt,
       new Date(MINUTE + 3_000).toISOString(),
     );
+  });
+
+  it('with the API log off (bench mode), sums usage as usual and keeps no log line', async () => {
+    const { store, recorder } = setup(undefined, false);
+    for (let i = 0; i < EARLY_FLUSH_LINES + 1; i++) recorder.record(call({ status: i === 0 ? 500 : 200 }));
+    assert.deepEqual(recorder.pending(), { buckets: 1, logs: 0 });
+    await recorder.flush();
+    assert.equal(store.usage[0]![0]!.calls, EARLY_FLUSH_LINES + 1);
+    assert.equal(store.usage[0]![0]!.errors5xx, 1);
+    assert.equal(store.logs.length, 0);
+    assert.equal(store.calls.appendLogs, undefined, 'the store was never asked to append');
   });
 
   it('caps logged paths', async () => {
