@@ -158,6 +158,15 @@ function scenariosOf(stack: Stack): Scenario[] {
     headers: bearer(tokens.memoryTest),
     connections: 32,
   });
+  // The full gateway once more, without its per-request logs: what the access line and the API log
+  // row cost a request (see loggingOf).
+  loaded.splice(loaded.findIndex((scenario) => scenario.id === 'memory-test') + 1, 0, {
+    id: 'unlogged',
+    label: 'gateway, memory mode, no access or API log lines (bench only)',
+    url: gw.unlogged.url + ROUTE,
+    headers: bearer(tokens.unlogged),
+    connections: 32,
+  });
   return [
     ...loaded,
     {
@@ -524,6 +533,40 @@ function signingReferenceOf(results: Map<string, Summary>): string[] {
     : [];
 }
 
+/**
+ * What the full gateway's margin over policies off and the peer is made of: the same gateway with
+ * and without its two per-request logs (the access line and the API log row), in the same rounds.
+ */
+function loggingOf(): string[] {
+  const rows: Array<[string, string, string]> = [
+    ['full ÷ full without the per-request logs', 'memory', 'unlogged'],
+    ['full without the per-request logs ÷ policies off', 'unlogged', 'off'],
+    ['full without the per-request logs ÷ peer', 'unlogged', 'peer'],
+  ];
+  const lines = rows.flatMap(([what, a, b]) => {
+    const cpu = cpuRatio(a, b);
+    return cpu === null ? [] : [`- ${what}, CPU per request: ${formatPaired(cpu)}`];
+  });
+  const logged = cpuRuns.get('memory') ?? [];
+  const unlogged = cpuRuns.get('unlogged') ?? [];
+  const costs = logged.flatMap((value, round) => {
+    const other = unlogged[round];
+    return value !== null && other !== null && other !== undefined ? [value - other] : [];
+  });
+  if (costs.length) {
+    const cost = { value: median(costs), low: Math.min(...costs), high: Math.max(...costs) };
+    lines.push(`- the two logs' CPU per request (full − without them): ${formatPaired(cost, 1, 'µs')}`);
+  }
+  return lines.length
+    ? [
+        '',
+        'Per-request logging (no targets): the memory-mode gateway beside the same gateway with neither an access line ' +
+          '(warn level) nor an API log line (KEYGATE_API_LOG=off), usage still counted:',
+        ...lines,
+      ]
+    : [];
+}
+
 /** What Redis Cluster mode costs beside standalone Redis, each with all of its redis-server processes. */
 function clusterOf(): string[] {
   const cpu = cpuRatio('cluster', 'redis');
@@ -627,6 +670,7 @@ async function main(): Promise<void> {
     ...TARGET_HEAD,
     ...targets.map(formatTarget),
     ...signingReferenceOf(results),
+    ...loggingOf(),
     ...clusterOf(),
     '',
     'Data-plane libraries (no targets):',

@@ -38,6 +38,8 @@ export interface Stack {
     /** Policies off with KEYGATE_IDENTITY_BINDING=request: one assertion signed per request. */
     policiesOffRequest: BenchGateway;
     memory: BenchGateway;
+    /** Memory mode without per-request logs (KEYGATE_API_LOG=off, warn level): what those logs cost. */
+    unlogged: BenchGateway;
     memory100k: BenchGateway;
     redis: BenchGateway;
     /** Redis mode on a 3-master Redis Cluster. */
@@ -50,6 +52,7 @@ export interface Stack {
     memory: string;
     /** A test key of the same gateway: the sandbox, which logs each call's bodies. */
     memoryTest: string;
+    unlogged: string;
     memory100k: string;
     redis: string;
     cluster: string;
@@ -167,8 +170,9 @@ export async function stopTopologies(): Promise<void> {
 
 /**
  * Starts the whole bench: no-op upstream, raw pipe proxy (alone and signing), the Fastify peer, bare
- * Express app, redis-server, commerce (live, 10,000 products) and six gateways (policies off, in the
- * default key binding and in request binding; memory mode with 100 and with 100k keys; Redis mode;
+ * Express app, redis-server, a Redis Cluster, commerce (live, 10,000 products) and eight gateways
+ * (policies off, in the default key binding and in request binding; memory mode with 100 and with
+ * 100k keys, and with 100 keys but neither access nor API log lines; Redis mode; Redis Cluster mode;
  * memory mode in front of commerce, live keys to commerce, test keys to bare Express).
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -200,7 +204,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     `seeding commerce (${options.products} products) and keys (${options.largeKeyCount} in the largest store)`,
   );
   const commerceDb = data('commerce-live.db');
-  const [memoryKeys, largeKeys, commerceKeys, redisKeys, clusterKeys] = await Promise.all([
+  const [memoryKeys, unloggedKeys, largeKeys, commerceKeys, redisKeys, clusterKeys] = await Promise.all([
     seedKeys([
       '--db',
       data('memory/gateway.db'),
@@ -210,6 +214,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       'live',
       '--key',
       'test',
+    ]),
+    seedKeys([
+      '--db',
+      data('unlogged/gateway.db'),
+      '--fillers',
+      String(options.smallKeyCount - 1),
+      '--key',
+      'live',
     ]),
     seedKeys([
       '--db',
@@ -249,7 +261,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   });
   await waitForOk(commerceChild, `${commerceUrl}/healthz`);
   const off = { ...toNoop, KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' };
-  const [policiesOff, policiesOffRequest, memory, memory100k, redis, clusterGateway, commerce] =
+  const [policiesOff, policiesOffRequest, memory, unlogged, memory100k, redis, clusterGateway, commerce] =
     await Promise.all([
       startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level),
       startGateway(
@@ -258,6 +270,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         level,
       ),
       startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level),
+      // Memory mode without its two per-request logs: no access line (warn level) and no API log line.
+      startGateway(
+        'gateway (memory, unlogged)',
+        { ...toNoop, KEYGATE_DATA_DIR: data('unlogged'), KEYGATE_API_LOG: 'off', KEYGATE_BENCH_MODE: '1' },
+        'warn',
+      ),
       startGateway('gateway (memory, 100k keys)', { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') }, level),
       startGateway(
         'gateway (redis)',
@@ -306,6 +324,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       policiesOff,
       policiesOffRequest,
       memory,
+      unlogged,
       memory100k,
       redis,
       cluster: clusterGateway,
@@ -315,6 +334,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       peer: peerToken,
       memory: memoryKeys.live!,
       memoryTest: memoryKeys.test!,
+      unlogged: unloggedKeys.live!,
       memory100k: largeKeys.live!,
       redis: redisKeys.live!,
       cluster: clusterKeys.live!,
