@@ -133,40 +133,46 @@ function scenariosOf(stack: Stack): Scenario[] {
     connections: 32,
     ...withRedis(id),
   }));
+  /** Adds a 32-connection scenario right after the one named `after`. */
+  const insertAfter = (after: string, [id, label, url, headers]: (typeof proxies)[number]) =>
+    loaded.splice(loaded.findIndex((scenario) => scenario.id === after) + 1, 0, {
+      id,
+      label,
+      url: url + ROUTE,
+      headers,
+      connections: 32,
+    });
   // Request binding, policies off: the gateway's own work over the signing reference (pipe-sign).
-  loaded.splice(loaded.findIndex((scenario) => scenario.id === 'off') + 1, 0, {
-    id: 'off-request',
-    label: 'gateway, policies off, KEYGATE_IDENTITY_BINDING=request',
-    url: gw.policiesOffRequest.url + ROUTE,
-    headers: {},
-    connections: 32,
-  });
+  insertAfter('off', [
+    'off-request',
+    'gateway, policies off, KEYGATE_IDENTITY_BINDING=request',
+    gw.policiesOffRequest.url,
+    {},
+  ]);
   // Policies off once more, right after memory mode: the same work as the run before memory mode, so
   // the two show what a pair of runs differs by within a round alone (see noiseOf).
-  const offAgain = {
-    ...loaded.find((scenario) => scenario.id === 'off')!,
-    id: 'off-again',
-    label: 'gateway, policies off (again, after memory mode)',
-  };
-  loaded.splice(loaded.findIndex((scenario) => scenario.id === 'memory') + 1, 0, offAgain);
+  insertAfter('memory', [
+    'off-again',
+    'gateway, policies off (again, after memory mode)',
+    gw.policiesOff.url,
+    {},
+  ]);
   // A test key on the same gateway: the sandbox keeps each call's request and response bodies in its
   // request log, which live keys (the production path the targets judge) never pay for.
-  loaded.splice(loaded.findIndex((scenario) => scenario.id === 'off-again') + 1, 0, {
-    id: 'memory-test',
-    label: 'gateway, memory mode, test key (sandbox: bodies logged)',
-    url: gw.memory.url + ROUTE,
-    headers: bearer(tokens.memoryTest),
-    connections: 32,
-  });
+  insertAfter('off-again', [
+    'memory-test',
+    'gateway, memory mode, test key (sandbox: bodies logged)',
+    gw.memory.url,
+    bearer(tokens.memoryTest),
+  ]);
   // The full gateway once more, without its per-request logs: what the access line and the API log
   // row cost a request (see loggingOf).
-  loaded.splice(loaded.findIndex((scenario) => scenario.id === 'memory-test') + 1, 0, {
-    id: 'unlogged',
-    label: 'gateway, memory mode, no access or API log lines (bench only)',
-    url: gw.unlogged.url + ROUTE,
-    headers: bearer(tokens.unlogged),
-    connections: 32,
-  });
+  insertAfter('memory-test', [
+    'unlogged',
+    'gateway, memory mode, no access or API log lines (bench only)',
+    gw.unlogged.url,
+    bearer(tokens.unlogged),
+  ]);
   return [
     ...loaded,
     {

@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { generateIdentityKeyPair } from '@keygate/identity';
-import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 import { type OpenedGateway, openGateway } from '../../../src/open-gateway.ts';
+import { redisGatewayConfig } from '../../support/redis-gateway.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
 import { startEchoUpstream, type TestUpstream } from '../../support/upstream.ts';
 
@@ -38,14 +37,7 @@ describe('the per-key concurrency cap on Redis, with clients that leave during t
   beforeEach(async () => {
     redis = await startRedis();
     upstream = await startEchoUpstream('live');
-    const { privateJwk } = await generateIdentityKeyPair();
-    const config = loadConfig({
-      KEYGATE_DATA_DIR: '/tmp/keygate-test-unused',
-      KEYGATE_UPSTREAM_LIVE: upstream.url,
-      KEYGATE_UPSTREAM_TEST: upstream.url,
-      KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(privateJwk),
-      REDIS_URL: redis.url,
-      KEYGATE_REDIS_PREFIX: redis.keyPrefix,
+    const config = await redisGatewayConfig(redis, upstream, {
       KEYGATE_KEY_MAX_CONCURRENT: String(MAX_CONCURRENT),
     });
     const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });

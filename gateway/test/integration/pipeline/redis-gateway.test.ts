@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { generateIdentityKeyPair } from '@keygate/identity';
 import request from 'supertest';
-import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 import type { Actor } from '../../../src/keys/model.ts';
 import { generateToken } from '../../../src/keys/token.ts';
 import { type OpenedGateway, openGateway } from '../../../src/open-gateway.ts';
 import { eventually } from '../../store.contract.ts';
+import { redisGatewayConfig } from '../../support/redis-gateway.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
 import { startEchoUpstream, type TestUpstream } from '../../support/upstream.ts';
 
@@ -24,14 +23,7 @@ function createShiftedClock() {
 
 /** Two gateway instances built as main.ts builds them, sharing one Redis, one signing key and one clock. */
 async function startInstances(redis: TestRedis, upstream: TestUpstream, env: Record<string, string> = {}) {
-  const { privateJwk } = await generateIdentityKeyPair();
-  const config = loadConfig({
-    KEYGATE_DATA_DIR: '/tmp/keygate-test-unused',
-    KEYGATE_UPSTREAM_LIVE: upstream.url,
-    KEYGATE_UPSTREAM_TEST: upstream.url,
-    KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(privateJwk),
-    REDIS_URL: redis.url,
-    KEYGATE_REDIS_PREFIX: redis.keyPrefix,
+  const config = await redisGatewayConfig(redis, upstream, {
     KEYGATE_REDIS_STALENESS_MS: String(STALENESS_MS),
     KEYGATE_REDIS_CONNECT_TIMEOUT_MS: '2000',
     ...env,

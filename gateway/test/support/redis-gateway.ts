@@ -1,0 +1,26 @@
+import { generateIdentityKeyPair } from '@keygate/identity';
+import { type GatewayConfig, loadConfig } from '../../src/config.ts';
+import type { TestRedis } from './redis-server.ts';
+import type { TestUpstream } from './upstream.ts';
+
+/**
+ * The config of a gateway instance as main.ts would read it for `redis`: live and test calls to
+ * `upstream`, a new identity key, no data directory in use; `env` adds or overrides variables.
+ * Instances opened with one config share the Redis and the signing key.
+ */
+export async function redisGatewayConfig(
+  redis: TestRedis,
+  upstream: TestUpstream,
+  env: Record<string, string> = {},
+): Promise<Readonly<GatewayConfig>> {
+  const { privateJwk } = await generateIdentityKeyPair();
+  return loadConfig({
+    KEYGATE_DATA_DIR: '/tmp/keygate-test-unused',
+    KEYGATE_UPSTREAM_LIVE: upstream.url,
+    KEYGATE_UPSTREAM_TEST: upstream.url,
+    KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(privateJwk),
+    REDIS_URL: redis.url,
+    KEYGATE_REDIS_PREFIX: redis.keyPrefix,
+    ...env,
+  });
+}
