@@ -86,15 +86,19 @@ export function createApp(deps: AppDeps): GatewayApp {
     clock,
     maxEntries: config.cacheMaxEntries,
     maxConcurrentVerifications: config.maxConcurrentVerifications,
+    negativeMaxEntries: config.negativeCacheMaxEntries,
+    negativeTtlMs: config.negativeCacheTtlMs,
     stalenessMs: config.redisStalenessMs,
     hooks: {
       cacheHit: () => metrics.countAuthCacheHit(),
       cacheMiss: () => metrics.authCache.inc({ result: 'miss' }),
       verification: (ok) => metrics.verifications.inc({ result: ok ? 'match' : 'mismatch' }),
+      tagVerified: () => metrics.tagVerifications.inc(),
       verificationRefused: (reason) => metrics.verificationsRefused.inc({ reason }),
       versionCheck: (result) => metrics.redis?.versionChecks.inc({ result }),
     },
   });
+  metrics.observeNegativeCache(() => verifier.negativeEntries);
   // Pub/sub delivers at most once: after the subscriber reconnected, no cached key state is trusted.
   const stopResets = deps.events.onReset?.(() => {
     verifier.dropAll();

@@ -86,6 +86,8 @@ const EnvSchema = z.object({
   KEYGATE_BODY_MIN_BYTES_PER_SECOND: positiveInt(1024),
   KEYGATE_BUFFERED_BODY_MAX_BYTES: positiveInt(64 * 1024),
   KEYGATE_CACHE_MAX_ENTRIES: positiveInt(100_000),
+  KEYGATE_NEGATIVE_CACHE_MAX_ENTRIES: positiveInt(10_000),
+  KEYGATE_NEGATIVE_CACHE_TTL_MS: positiveInt(60_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   KEYGATE_REDIS_PREFIX: z
     .string()
@@ -111,6 +113,12 @@ const EnvSchema = z.object({
   KEYGATE_ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
   KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES: positiveInt(15),
 });
+
+/** Why a shared store without a tag key is refused. */
+const SHARED_TAG_KEY_REQUIRED =
+  'KEYGATE_SECRET_TAG_KEY: required with a shared store (REDIS_URL, Cluster or Sentinel), the same ' +
+  'for every instance and the CLI; make one with `openssl rand -base64 32` (or set ' +
+  'KEYGATE_SECRET_TAG_KEY_FILE to a file holding it)';
 
 /** Why KEYGATE_POLICIES=off alone is refused. */
 const POLICIES_OFF_REFUSED =
@@ -202,6 +210,10 @@ export interface GatewayConfig {
   /** Bodies with a Content-Length up to this are read in full before an upstream connection is taken. */
   bufferedBodyMaxBytes: number;
   cacheMaxEntries: number;
+  /** Refused tokens and unknown lookups each instance remembers at most (the negative cache's bound). */
+  negativeCacheMaxEntries: number;
+  /** How long a refusal is remembered; a key created or rotated meanwhile is let in at once anyway. */
+  negativeCacheTtlMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /**
    * With REDIS_URL (or KEYGATE_REDIS_CLUSTER_NODES, or KEYGATE_REDIS_SENTINELS and
@@ -290,8 +302,9 @@ function parseJwk(text: string | undefined): JWK | null | string[] {
   return parsed.data as JWK;
 }
 
+/** Freezes plain objects and arrays; a Buffer (the tag key) cannot be frozen and stays as it is. */
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);
   }
@@ -316,7 +329,15 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   if (policiesRefused) problems.push(POLICIES_OFF_REFUSED);
   const apiLogRefused = present.KEYGATE_API_LOG === 'off' && present.KEYGATE_BENCH_MODE !== '1';
   if (apiLogRefused) problems.push(API_LOG_OFF_REFUSED);
-  const refused = policiesRefused || apiLogRefused;
+  // Each instance would otherwise make a tag key of its own, and secrets tagged by one would go
+  // through argon2 on every other: the cold-start 503s the tags exist to prevent.
+  const isShared = redis.success && redisTargetOf(redis.data) !== null;
+  const tagKeyMissing =
+    isShared &&
+    present.KEYGATE_SECRET_TAG_KEY === undefined &&
+    present.KEYGATE_SECRET_TAG_KEY_FILE === undefined;
+  if (tagKeyMissing) problems.push(SHARED_TAG_KEY_REQUIRED);
+  const refused = policiesRefused || apiLogRefused || tagKeyMissing;
   if (!parsed.success || !redis.success || Array.isArray(routes) || Array.isArray(jwk) || refused) {
     throw new Error(problems.join('; '));
   }
@@ -351,6 +372,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     bodyMinBytesPerSecond: vars.KEYGATE_BODY_MIN_BYTES_PER_SECOND,
     bufferedBodyMaxBytes: vars.KEYGATE_BUFFERED_BODY_MAX_BYTES,
     cacheMaxEntries: vars.KEYGATE_CACHE_MAX_ENTRIES,
+    negativeCacheMaxEntries: vars.KEYGATE_NEGATIVE_CACHE_MAX_ENTRIES,
+    negativeCacheTtlMs: vars.KEYGATE_NEGATIVE_CACHE_TTL_MS,
     logLevel: vars.LOG_LEVEL,
     redisUrl: redisTargetOf(redis.data),
     redisPrefix: vars.KEYGATE_REDIS_PREFIX,

@@ -4,13 +4,22 @@ import { buildProblem } from '@keygate/problem';
 
 export { ERRORS, type ErrorCode, type ErrorSpec };
 
-/** The gateway's one error class: a code from the table, a detail a person can act on, extension members. */
+/**
+ * The gateway's one error class: a code from the table, a detail a person can act on, extension members.
+ * An expected refusal (any 4xx: an unknown key, a missing scope, a spent rate limit) is built without
+ * capturing a stack trace: it is an answer, not a fault, and a gateway under garbage builds one per
+ * request; the trace would be its dearest part and nobody reads it. A 5xx keeps its stack.
+ */
 export class GatewayError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly extensions: Record<string, unknown>;
   constructor(code: ErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
+    const limit = Error.stackTraceLimit;
+    const isExpected = ERRORS[code].status < 500;
+    if (isExpected) Error.stackTraceLimit = 0;
     super(detail);
+    if (isExpected) Error.stackTraceLimit = limit;
     this.name = 'GatewayError';
     this.code = code;
     this.status = ERRORS[code].status;

@@ -10,6 +10,7 @@ import type { KeyStore } from '../store/store.ts';
 import { storeUnavailableError } from '../store/unavailable-errors.ts';
 import type { IpRules } from './ip-rules.ts';
 import { createLruCache } from './lru-cache.ts';
+import { createNegativeCache } from './negative-cache.ts';
 import { createSnapshotCache, type KeySnapshot } from './snapshot-cache.ts';
 import { createVerificationGuard, type VerificationRefusal } from './verification-guard.ts';
 
@@ -33,6 +34,8 @@ export interface VerifierHooks {
   cacheHit?(): void;
   cacheMiss?(): void;
   verification?(ok: boolean): void;
+  /** A secret verified by its keyed tag alone (no argon2). */
+  tagVerified?(): void;
   /** An argon2 verification was not attempted: the lookup is throttled, or too many run at once. */
   verificationRefused?(reason: VerificationRefusal): void;
   /** One per-request version read (shared stores only). */
@@ -64,8 +67,10 @@ export interface KeyVerifier {
    * version was confirmed within `stalenessMs`, else 503 STORE_UNAVAILABLE.
    */
   confirm(verified: VerifiedKey): Promise<VerifiedKey>;
-  /** Forgets every cached key state (token verifications stay): e.g. after events may have been lost. */
+  /** Forgets every cached key state and remembered refusal (token verifications stay): e.g. after events may have been lost. */
   dropAll(): void;
+  /** Refusals remembered now (the negative cache's entries; never above its bound). */
+  readonly negativeEntries: number;
   /** Stops listening to key events. */
   close(): void;
 }
@@ -76,8 +81,10 @@ export interface KeyVerifierOptions {
   events: KeyEvents;
   clock: () => number;
   maxEntries: number;
-  /** How long a failed token is refused without a lookup (ms). */
+  /** How long a refused token or unknown lookup is refused without a lookup (ms; default 60 s). */
   negativeTtlMs?: number;
+  /** Refusals remembered at most (default 10,000). */
+  negativeMaxEntries?: number;
   /** argon2 verifications running at once at most (default 2 × CPUs); beyond it 503 VERIFICATION_BUSY. */
   maxConcurrentVerifications?: number;
   /** Failed verifications per lookup and window before the lookup is throttled (default 5 per 60 s). */
@@ -120,21 +127,32 @@ function stateOf(snapshot: KeySnapshot | null, secretId: string): VerifiedKey | 
 }
 
 /**
- * Token verification with argon2 at most once per secret per process: a salted SHA-256 fingerprint of the
- * token maps to `{keyId, secretId}` (concurrent first uses share one verification; failures are
- * refused briefly by fingerprint), while key state comes from per-key snapshots that are dropped on
- * a key event and wholesale when the store's change marker moves or `dropAll` is called. With a
- * shared store, `confirm` checks the snapshot against the store's version on every request.
+ * Token verification. A gateway's work is mostly saying no, so saying no is the cheap path, and a
+ * restart must not turn a crowd of good keys into 503s. In order, per token:
  *
- * argon2 work is bounded: after `failureThrottle.maxFailures` failed verifications of one lookup
- * within the window, tokens of that lookup not already verified are refused (401 UNKNOWN_KEY)
- * without argon2 until the window passes; a token verified before keeps working from the cache,
- * while a right token not yet verified on this instance waits for the window like a wrong one.
- * Beyond `maxConcurrentVerifications` running at once, 503 VERIFICATION_BUSY (`retryAfter: 1`).
+ * 1. Negative cache (per instance, bounded, expiring): an unknown lookup or a token refused before
+ *    is refused with one hash (the fingerprint) and a map lookup. Key events forget the lookups of
+ *    secrets a change wrote, on every instance, so a key created or rotated after its lookup was
+ *    refused works on its first call; see negative-cache.ts for the race with a lookup in flight.
+ * 2. Positive cache: a salted SHA-256 fingerprint of the token maps to `{keyId, secretId}`.
+ * 3. The store's row for the lookup (concurrent first uses share one read), then its keyed tag
+ *    (keys/secret-tag.ts): a tag made with this deployment's tag key that matches IS the
+ *    verification, no argon2 (the secrets carry ~130 random bits, so a slow hash adds nothing a
+ *    keyed HMAC does not, and argon2 per first call made cold starts and bursts fail with 503); one
+ *    that does not match refuses the token at once, no argon2 and no failure counted against the
+ *    lookup. Only a secret without a tag of this key (older rows, a tag made with another key) goes
+ *    through argon2, once, and is then tagged.
+ * 4. Key state from per-key snapshots, dropped on a key event and wholesale when the store's change
+ *    marker moves or `dropAll` is called. With a shared store, `confirm` checks the snapshot
+ *    against the store's version on every request.
+ *
+ * argon2 work (untagged secrets only) stays bounded: after `failureThrottle.maxFailures` failed
+ * verifications of one lookup within the window, its tokens not already verified are refused (401
+ * UNKNOWN_KEY) without argon2 until the window passes; beyond `maxConcurrentVerifications` running
+ * at once, 503 VERIFICATION_BUSY (`retryAfter: 1`).
  */
 export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const { store, hasher, events, clock, maxEntries, hooks = {} } = options;
-  const negativeTtlMs = options.negativeTtlMs ?? 10_000;
   const stalenessMs = options.stalenessMs ?? 10_000;
   const throttle = options.failureThrottle ?? DEFAULT_FAILURE_THROTTLE;
   const guard = createVerificationGuard({
@@ -148,7 +166,10 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   // compared in this process's memory, never shown, and useless without the salt.
   const fingerprintSalt = randomBytes(32).toString('base64url');
   const verified = createLruCache<SecretRef>(maxEntries);
-  const refused = createLruCache<true>(Math.min(maxEntries, 10_000));
+  const negatives = createNegativeCache({
+    maxEntries: options.negativeMaxEntries ?? 10_000,
+    ttlMs: options.negativeTtlMs ?? 60_000,
+  });
   const verifying = new Map<string, Promise<SecretRef | null>>();
   const snapshots = createSnapshotCache({ store, clock, maxEntries });
   let marker: number | undefined;
@@ -156,14 +177,30 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   let subscribedAt = clock();
   let lostAt: number | null = null;
   const unsubscribers = [
-    events.subscribe((keyId) => snapshots.drop(keyId)),
+    events.subscribe((keyId, lookups) => {
+      snapshots.drop(keyId);
+      if (lookups) negatives.forgetLookups(lookups);
+    }),
     events.onReset?.(() => {
       subscribedAt = clock();
+      negatives.clear();
     }),
     events.onLost?.(() => {
       if (lostAt === null || lostAt < subscribedAt) lostAt = clock();
+      negatives.clear();
     }),
   ];
+
+  /** Whether key events reach this instance now: refusals are remembered only then. */
+  function isListening(): boolean {
+    return !events.onLost || lostAt === null || lostAt < subscribedAt;
+  }
+
+  /** Remembers a refused token (by fingerprint), unless events may be missed or one arrived since `since`. */
+  function refuseToken(fingerprint: string, since: number): null {
+    if (isListening()) negatives.rememberToken(fingerprint, clock(), since);
+    return null;
+  }
 
   /**
    * Whether no invalidation can have been missed since `confirmedAt`: the subscriber was subscribed
@@ -195,7 +232,11 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   }
 
   function applyMarker(current: number): void {
-    if (marker !== undefined && current !== marker) snapshots.dropAll();
+    if (marker !== undefined && current !== marker) {
+      // Another process (the CLI) changed keys, perhaps created one: no event of it reaches here.
+      snapshots.dropAll();
+      negatives.clear();
+    }
     marker = current;
   }
 
@@ -204,42 +245,53 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     parsed: ParsedToken,
     fingerprint: string,
   ): Promise<SecretRef | null> {
+    const since = negatives.epoch();
     const found = await fromStore(() => store.findByLookup(parsed.lookup));
-    if (!found || found.secret.keyId !== found.key.id || found.key.environment !== parsed.environment)
+    if (!found) {
+      if (isListening()) negatives.rememberLookup(parsed.lookup, clock(), since);
       return null;
-    // A tag made with this instance's tag key decides at once: a wrong secret costs one HMAC, no
-    // argon2 and no failure against the lookup, so guesses on a public prefix lock nobody out and
-    // leave the CPU to other keys. A matching tag still goes through argon2 (once per instance).
+    }
+    if (found.secret.keyId !== found.key.id || found.key.environment !== parsed.environment)
+      return refuseToken(fingerprint, since);
+    const ref = { keyId: found.key.id, secretId: found.secret.id };
     const tagged = hasher.checkTag?.(found.secret.tag, token) ?? 'unknown';
     if (tagged === 'mismatch') {
       hooks.verificationRefused?.('tag_mismatch');
-      return null;
+      return refuseToken(fingerprint, since);
     }
-    const trusted = tagged === 'match';
-    if (!trusted && hasher.checkTag && guard.isThrottled(parsed.lookup, clock())) {
+    if (tagged === 'match') {
+      hooks.tagVerified?.();
+      verified.set(fingerprint, ref);
+      return ref;
+    }
+    if (!(await verifyUntagged(found.secret, token, parsed.lookup))) return refuseToken(fingerprint, since);
+    verified.set(fingerprint, ref);
+    return ref;
+  }
+
+  /**
+   * argon2 for a secret without a tag of this key, within the guard's bounds; true when it matched.
+   * A match gets this key's tag (best effort: a failed write only leaves it on this path).
+   */
+  async function verifyUntagged(secret: SecretRecord, token: string, lookup: string): Promise<boolean> {
+    if (hasher.checkTag && guard.isThrottled(lookup, clock())) {
       hooks.verificationRefused?.('throttled');
       throw unknownKey();
     }
-    const refusal = guard.begin(parsed.lookup, clock(), trusted);
+    const refusal = guard.begin(lookup, clock());
     if (refusal) {
       hooks.verificationRefused?.(refusal);
       throw refusal === 'busy' ? verificationBusy() : unknownKey();
     }
     let ok = false;
     try {
-      ok = await hasher.verify(found.secret.hash, token);
+      ok = await hasher.verify(secret.hash, token);
     } finally {
-      guard.end(parsed.lookup, ok, clock(), trusted);
+      guard.end(lookup, ok, clock());
     }
     hooks.verification?.(ok);
-    if (!ok) return null;
-    // A secret stored before tags (or with another instance's tag key) gets this instance's tag, so
-    // from now on wrong guesses on it are refused without argon2. Best effort: a failed write only
-    // leaves the secret on the argon2 path.
-    if (!trusted && hasher.tag) store.setSecretTag(found.secret, hasher.tag(token)).catch(() => {});
-    const ref = { keyId: found.key.id, secretId: found.secret.id };
-    verified.set(fingerprint, ref);
-    return ref;
+    if (ok && hasher.tag) store.setSecretTag(secret, hasher.tag(token)).catch(() => {});
+    return ok;
   }
 
   function resolveSecret(token: string, parsed: ParsedToken, fingerprint: string): Promise<SecretRef | null> {
@@ -289,7 +341,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     throw cause instanceof GatewayError ? cause : storeUnavailableError(cause);
   }
 
-  /** The token's secret once a cache miss was counted: argon2 (at most once per secret), else 401. */
+  /** The token's secret once a cache miss was counted: by its tag (else argon2, once per secret), else 401. */
   async function verifyMissed(token: string, parsed: ParsedToken, fingerprint: string, now: number) {
     // Without tags the throttle is checked before the lookup; with tags only for untagged secrets, after it.
     if (!hasher.checkTag && guard.isThrottled(parsed.lookup, now)) {
@@ -297,10 +349,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       throw unknownKey();
     }
     const ref = await resolveSecret(token, parsed, fingerprint);
-    if (!ref) {
-      refused.set(fingerprint, true, now + negativeTtlMs);
-      throw unknownKey();
-    }
+    if (!ref) throw unknownKey();
     return ref;
   }
 
@@ -327,7 +376,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     fingerprint: string,
     now: number,
   ): VerifiedKey | Promise<VerifiedKey> {
-    if (refused.get(fingerprint, now)) throw unknownKey();
+    if (negatives.has(fingerprint, parsed.lookup, now)) throw unknownKey();
     const ref = verified.get(fingerprint);
     if (ref) {
       hooks.cacheHit?.();
@@ -371,7 +420,13 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
         (error: unknown) => withinStaleness(current, askedAt, error),
       );
     },
-    dropAll: () => snapshots.dropAll(),
+    dropAll() {
+      snapshots.dropAll();
+      negatives.clear();
+    },
+    get negativeEntries() {
+      return negatives.size;
+    },
     close() {
       for (const unsubscribe of unsubscribers) unsubscribe?.();
     },

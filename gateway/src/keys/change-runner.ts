@@ -77,7 +77,10 @@ export async function applyChange(
       },
     });
     if (committed) {
-      deps.events.publish(keyId);
+      deps.events.publish(
+        keyId,
+        change.secrets.map((secret) => secret.lookup),
+      );
       return { key, secrets: mergeSecrets(state.secrets, change.secrets) };
     }
   }

@@ -62,7 +62,10 @@ export async function createKey(
   });
   const committed = await ctx.store.commitChange(change);
   if (!committed) throw new GatewayError('CONFLICT', 'The key could not be created; retry the request.');
-  ctx.events.publish(change.key.id);
+  ctx.events.publish(
+    change.key.id,
+    change.secrets.map((secret) => secret.lookup),
+  );
   return {
     key: toPublicKey(change.key, change.secrets, nowMs, ctx.config.expiryReminderDays[0]),
     secret: token.token,

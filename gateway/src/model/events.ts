@@ -1,9 +1,13 @@
 /** Tells every cache in this process (and, with Redis, every instance) that a key changed. */
 export interface KeyEvents {
-  /** Announces that the key with this id changed; listeners drop what they cached for it. */
-  publish(keyId: string): void;
-  /** Registers a listener; returns a function that removes it. */
-  subscribe(listener: (keyId: string) => void): () => void;
+  /**
+   * Announces that the key with this id changed; listeners drop what they cached for it. `lookups`:
+   * the token lookups of the secrets the change created or touched, so refusals remembered for
+   * them are forgotten (a key created or rotated works on its first call).
+   */
+  publish(keyId: string, lookups?: readonly string[]): void;
+  /** Registers a listener (`lookups` as published, when known); returns a function that removes it. */
+  subscribe(listener: KeyEventListener): () => void;
   /**
    * Shared events only (Redis): registers a listener for "events may have been lost" (the
    * subscriber reconnected); listeners drop everything they cached. Returns an unsubscribe.
@@ -16,12 +20,15 @@ export interface KeyEvents {
   onLost?(listener: () => void): () => void;
 }
 
+/** Called with the changed key's id and, when the event names them, its secrets' token lookups. */
+export type KeyEventListener = (keyId: string, lookups?: readonly string[]) => void;
+
 /** In-process key events: listeners run synchronously inside `publish`. */
 export function createLocalKeyEvents(): KeyEvents {
-  const listeners = new Set<(keyId: string) => void>();
+  const listeners = new Set<KeyEventListener>();
   return {
-    publish(keyId) {
-      for (const listener of listeners) listener(keyId);
+    publish(keyId, lookups) {
+      for (const listener of listeners) listener(keyId, lookups);
     },
     subscribe(listener) {
       listeners.add(listener);

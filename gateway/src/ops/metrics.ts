@@ -14,6 +14,12 @@ export interface GatewayMetrics {
   rateLimited: Counter<string>;
   verifications: Counter<'result'>;
   verificationsRefused: Counter<'reason'>;
+  /** Secrets verified by their keyed tag alone, without argon2. */
+  tagVerifications: Counter<string>;
+  /** Refusals the negative cache holds, read at scrape time from `observeNegativeCache`'s source. */
+  negativeCacheEntries: Gauge<string>;
+  /** Sets where `negativeCacheEntries` reads its value when scraped. */
+  observeNegativeCache(read: () => number): void;
   authCache: Counter<'result'>;
   /** Adds one to `authCache{result="hit"}` in a plain number; prom-client receives the sum when scraped. */
   countAuthCacheHit(): void;
@@ -51,6 +57,7 @@ export function createMetrics(redis?: { isRedisUp(): boolean }): GatewayMetrics 
     status: number;
     series: { labels: Record<'rule' | 'environment' | 'status', string>; pending: number };
   } | null = null;
+  let readNegativeEntries = () => 0;
   /** Cache hits (one per request with a known token) since the last scrape. */
   let pendingCacheHits = 0;
   const requestSeries = new Map<
@@ -112,6 +119,22 @@ export function createMetrics(redis?: { isRedisUp(): boolean }): GatewayMetrics 
       labelNames: ['reason'] as const,
       registers,
     }),
+    tagVerifications: new Counter({
+      name: 'keygate_tag_verifications_total',
+      help: 'Secrets verified by their keyed tag alone (a tag of this deployment that matched), without argon2.',
+      registers,
+    }),
+    negativeCacheEntries: new Gauge({
+      name: 'keygate_negative_cache_entries',
+      help: 'Refused tokens and unknown lookups remembered by this instance (bounded by KEYGATE_NEGATIVE_CACHE_MAX_ENTRIES).',
+      registers,
+      collect() {
+        this.set(readNegativeEntries());
+      },
+    }),
+    observeNegativeCache(read) {
+      readNegativeEntries = read;
+    },
     authCache: new Counter({
       name: 'keygate_auth_cache_lookups_total',
       help: 'Token fingerprint cache lookups, by result (hit or miss).',

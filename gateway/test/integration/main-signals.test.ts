@@ -36,6 +36,7 @@ describe('gateway process (src/main.ts)', () => {
           KEYGATE_POLICIES: 'off',
           KEYGATE_BENCH_MODE: '1',
           REDIS_URL: `redis://127.0.0.1:${(blackhole.address() as AddressInfo).port}`,
+          KEYGATE_SECRET_TAG_KEY: Buffer.alloc(32, 5).toString('base64url'),
           GATEWAY_PORT: '0',
           LOG_LEVEL: 'info',
         },

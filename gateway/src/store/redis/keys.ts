@@ -39,7 +39,8 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P admin:session:<token sha256>    | hash   | an admin session (AdminSession fields); TTL = its idle end |
  * | P admin:login-failures:<subject>  | string | failed logins in the window; TTL = the window's end        |
  * | P ratelimit:<quota>:<keyId>       | string | calls in the key's rate-limit window; TTL = the window's end |
- * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation)         |
+ * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation), and    |
+ * |                                   |        | `secrets <origin> <keyId> <lookup>,…` (encodeSecretLookups) |
  *
  * Usage buckets and their index expire USAGE_RETENTION_SECONDS after their last write, and the
  * index is trimmed to the retention window before the newest minute written.
@@ -224,6 +225,24 @@ export function decodeInvalidation(message: string): Invalidation | null {
   if (kind !== 'commit' && kind !== 'event') return null;
   const keyId = message.slice(second + 1);
   return keyId ? { kind, origin: message.slice(first + 1, second), keyId } : null;
+}
+
+/**
+ * The second message of a commit that wrote secrets: `secrets <origin> <keyId> <lookup>,…`, the
+ * token lookups of the secrets it created or touched, so every instance forgets the refusals it
+ * remembered for them. A kind of its own, so an instance that knows only `commit` and `event`
+ * ignores it (decodeInvalidation returns null) during a rolling upgrade.
+ */
+export function encodeSecretLookups(origin: string, keyId: string, lookups: readonly string[]): string {
+  return `secrets ${origin} ${keyId} ${lookups.join(',')}`;
+}
+
+/** A `secrets` channel message → its key id and lookups, or null for anything else. */
+export function decodeSecretLookups(message: string): { keyId: string; lookups: string[] } | null {
+  if (!message.startsWith('secrets ')) return null;
+  const parts = message.split(' ');
+  if (parts.length !== 4 || !parts[2] || !parts[3]) return null;
+  return { keyId: parts[2], lookups: parts[3].split(',') };
 }
 
 /** The Redis Cluster hash slot of a key name: CRC16 (XMODEM) of its hash tag, or of the whole name. */

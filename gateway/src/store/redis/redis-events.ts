@@ -1,5 +1,5 @@
 import type { Cluster } from 'ioredis';
-import type { KeyEvents } from '../../model/events.ts';
+import type { KeyEventListener, KeyEvents } from '../../model/events.ts';
 import {
   closeRedis,
   connectRedis,
@@ -8,7 +8,13 @@ import {
   type RedisClient,
   type RedisConnectionOptions,
 } from './connection.ts';
-import { createKeyNames, createOrigin, decodeInvalidation, encodeInvalidation } from './keys.ts';
+import {
+  createKeyNames,
+  createOrigin,
+  decodeInvalidation,
+  decodeSecretLookups,
+  encodeInvalidation,
+} from './keys.ts';
 import { onClusterFailover } from './redis-store.ts';
 import { openInvalidationSubscriber } from './subscriber.ts';
 import { isClusterTarget, type RedisTarget } from './target.ts';
@@ -47,14 +53,14 @@ export async function createRedisKeyEvents(
 ): Promise<RedisKeyEvents> {
   const { channel } = createKeyNames(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
   const origin = createOrigin();
-  const listeners = new Set<(keyId: string) => void>();
+  const listeners = new Set<KeyEventListener>();
   const resetListeners = new Set<() => void>();
   const lostListeners = new Set<() => void>();
   const logger = options.logger;
-  const notify = <T>(set: Set<(value: T) => void>, value: T) => {
+  const notify = <T, U>(set: Set<(value: T, more?: U) => void>, value: T, more?: U) => {
     for (const listener of set) {
       try {
-        listener(value);
+        listener(value, more);
       } catch (error) {
         logger?.warn({ err: error }, 'key event listener failed');
       }
@@ -71,6 +77,9 @@ export async function createRedisKeyEvents(
       onMessage(message) {
         const invalidation = decodeInvalidation(message);
         if (invalidation && invalidation.origin !== origin) notify(listeners, invalidation.keyId);
+        // Sent by commits (the store's origin, never this object's), so none is an echo.
+        const secrets = invalidation ? null : decodeSecretLookups(message);
+        if (secrets) notify(listeners, secrets.keyId, secrets.lookups);
       },
       onResubscribed() {
         notify(resetListeners, undefined);
@@ -85,11 +94,12 @@ export async function createRedisKeyEvents(
   }
   if (isClusterTarget(url)) onClusterFailover(publisher as Cluster, () => notify(resetListeners, undefined));
   return {
-    publish(keyId) {
+    publish(keyId, lookups) {
+      // The lookups travel in the commit's own `secrets` message (see commitArgs), not here.
       publisher
         .publish(channel, encodeInvalidation({ kind: 'event', origin, keyId }))
         .catch((error: Error) => logger?.warn({ err: error, keyId }, 'key event not published'));
-      for (const listener of listeners) listener(keyId);
+      for (const listener of listeners) listener(keyId, lookups);
     },
     subscribe(listener) {
       listeners.add(listener);

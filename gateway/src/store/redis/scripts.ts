@@ -78,7 +78,7 @@ for i = 0, secretCount - 1 do
 end
 redis.call('HSET', KEYS[3], ARGV[10], ARGV[12])
 for i = 4, 6 do redis.call('ZADD', KEYS[i], 0, ARGV[11]) end
-redis.call('PUBLISH', ARGV[1], ARGV[2])
+for part in string.gmatch(ARGV[2], '[^\\n]+') do redis.call('PUBLISH', ARGV[1], part) end
 return 1
 `;
 

@@ -12,6 +12,7 @@ import {
 import type { RedisClient } from './connection.ts';
 import {
   encodeInvalidation,
+  encodeSecretLookups,
   lexMember,
   type RedisKeyLayout,
   type RedisKeyNames,
@@ -44,7 +45,7 @@ const PRUNE_BATCH = 1000;
  * 6 activity:env:<activity.environment>, 7 the activity's key hash, 8 keys:all, 9–11 the key's
  * env, status and env+status indexes, then every filtered key index, then per secret: its hash,
  * its key's hash and its key's secrets zset, then sweep:closing and sweep:expiry (last two).
- * ARGV: 1 channel, 2 message, 3 key id, 4 expected version ('' = create), 5 new version, 6 key
+ * ARGV: 1 channel, 2 messages (one per line, each published), 3 key id, 4 expected version ('' = create), 5 new version, 6 key
  * JSON, 7 environment, 8 status, 9 createdAt score, 10 activity id, 11 activity member,
  * 12 activity JSON, 13 number of filtered indexes, 14 number of secrets, then per secret: id,
  * keyId, lookup, createdAt score, data JSON, closing JSON, sweep:closing score ('' = remove);
@@ -71,7 +72,13 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     names.sweepClosing,
     names.sweepExpiry,
   ];
-  const message = encodeInvalidation({ kind: 'commit', origin: ctx.origin, keyId: key.id });
+  // Published by the script itself, so a change is announced atomically with its write: the commit,
+  // then the lookups of the secrets it wrote (a key created or rotated from any process, the CLI
+  // too, is let in at once by instances that refused its lookup before).
+  const commit = encodeInvalidation({ kind: 'commit', origin: ctx.origin, keyId: key.id });
+  const lookups = secrets.map((secret) => secret.lookup);
+  const message =
+    lookups.length === 0 ? commit : `${commit}\n${encodeSecretLookups(ctx.origin, key.id, lookups)}`;
   const args = [
     names.channel,
     message,

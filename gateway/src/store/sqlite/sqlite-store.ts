@@ -9,6 +9,7 @@ import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
 import type { SqliteDb } from './db.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
+import { prepareFindByLookup } from './lookup.ts';
 import { queryActivityPage, queryLogPage } from './pages.ts';
 import { activityToRow, adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './rows.ts';
 import * as schema from './schema.ts';
@@ -86,6 +87,7 @@ function createSqliteKeyStore(
     .pluck()
     .bind(KEY_GENERATION);
   const writeUsage = createUsageBucketWriter(client);
+  const findByLookup = prepareFindByLookup(client);
   let seenVersion: number | undefined;
   let generation = 0;
   // The requests one turn of the event loop handles had all arrived when it began, so one reading at
@@ -133,13 +135,7 @@ function createSqliteKeyStore(
       db.update(secrets).set({ tag }).where(eq(secrets.id, secret.id)).run();
     },
     async findByLookup(lookup) {
-      const row = db
-        .select()
-        .from(secrets)
-        .innerJoin(keys, eq(keys.id, secrets.keyId))
-        .where(eq(secrets.lookup, lookup))
-        .get();
-      return row ? { key: keyFromRow(row.keys), secret: secretFromRow(row.secrets) } : null;
+      return findByLookup(lookup);
     },
     async listActivity(filter: ActivityFilter) {
       return queryActivityPage(db, filter);

@@ -10,6 +10,9 @@ function routesFile(table: unknown): string {
   return file;
 }
 
+/** A valid tag key: base64 of 32 bytes, as `openssl rand -base64 32` prints one. */
+const TAG_KEY = Buffer.alloc(32, 9).toString('base64');
+
 const TABLE = {
   upstreams: { shop: { audience: 'shop', live: 'http://127.0.0.1:9001', test: 'http://127.0.0.1:9002' } },
   defaultUpstream: 'shop',
@@ -33,6 +36,8 @@ describe('loadConfig', () => {
       assert.equal(config.upstreamTimeoutMs, 30_000);
       assert.equal(config.upstreamConnections, 256);
       assert.equal(config.cacheMaxEntries, 100_000);
+      assert.equal(config.negativeCacheMaxEntries, 10_000);
+      assert.equal(config.negativeCacheTtlMs, 60_000);
       assert.equal(config.usageRetentionDays, 90);
       assert.equal(config.maxConcurrentVerifications, 2 * availableParallelism());
       assert.equal(config.redisUrl, null);
@@ -70,6 +75,9 @@ describe('loadConfig', () => {
         KEYGATE_EXPIRY_REMINDER_DAYS: '1,14,7,7',
         KEYGATE_DEFAULT_RATE_LIMIT: '120/min',
         REDIS_URL: 'redis://127.0.0.1:6379',
+        KEYGATE_SECRET_TAG_KEY: TAG_KEY,
+        KEYGATE_NEGATIVE_CACHE_MAX_ENTRIES: '500',
+        KEYGATE_NEGATIVE_CACHE_TTL_MS: '2000',
         KEYGATE_REDIS_PREFIX: 'shop-a:',
         KEYGATE_REDIS_STALENESS_MS: '3000',
         KEYGATE_REDIS_CIRCUIT_TIMEOUTS: '5',
@@ -95,6 +103,8 @@ describe('loadConfig', () => {
       assert.equal(config.cacheMaxEntries, 100_000);
       assert.equal(config.usageRetentionDays, 30);
       assert.equal(config.maxConcurrentVerifications, 3);
+      assert.equal(config.negativeCacheMaxEntries, 500);
+      assert.equal(config.negativeCacheTtlMs, 2000);
     });
 
     it('takes a P-256 or an Ed25519 identity JWK from KEYGATE_IDENTITY_PRIVATE_JWK', () => {
@@ -127,7 +137,10 @@ describe('loadConfig', () => {
 
   describe('with the Redis Cluster or Sentinel variables', () => {
     it('takes Cluster seed nodes, IPv6 in brackets too', () => {
-      const config = loadConfig({ KEYGATE_REDIS_CLUSTER_NODES: 'redis-a:7000, 10.0.0.2:7001,[::1]:7002' });
+      const config = loadConfig({
+        KEYGATE_REDIS_CLUSTER_NODES: 'redis-a:7000, 10.0.0.2:7001,[::1]:7002',
+        KEYGATE_SECRET_TAG_KEY: TAG_KEY,
+      });
       assert.deepEqual(config.redisUrl, {
         clusterNodes: [
           { host: 'redis-a', port: 7000 },
@@ -141,6 +154,7 @@ describe('loadConfig', () => {
       const config = loadConfig({
         KEYGATE_REDIS_SENTINELS: 's1:26379,s2:26379',
         KEYGATE_REDIS_SENTINEL_NAME: 'mymaster',
+        KEYGATE_SECRET_TAG_KEY_FILE: '/run/secrets/keygate-tag-key',
       });
       assert.deepEqual(config.redisUrl, {
         sentinels: [
@@ -221,6 +235,8 @@ describe('loadConfig', () => {
             KEYGATE_BODY_TIMEOUT_MS: '-1',
             KEYGATE_BODY_MIN_BYTES_PER_SECOND: '1.5',
             KEYGATE_BUFFERED_BODY_MAX_BYTES: 'lots',
+            KEYGATE_NEGATIVE_CACHE_MAX_ENTRIES: '0',
+            KEYGATE_NEGATIVE_CACHE_TTL_MS: 'forever',
           }),
         (error: Error) => {
           assert.doesNotMatch(error.message, /\n/);
@@ -245,12 +261,45 @@ describe('loadConfig', () => {
             'KEYGATE_BODY_TIMEOUT_MS',
             'KEYGATE_BODY_MIN_BYTES_PER_SECOND',
             'KEYGATE_BUFFERED_BODY_MAX_BYTES',
+            'KEYGATE_NEGATIVE_CACHE_MAX_ENTRIES',
+            'KEYGATE_NEGATIVE_CACHE_TTL_MS',
           ]) {
             assert.match(error.message, new RegExp(name), `mentions ${name}: ${error.message}`);
           }
           return true;
         },
       );
+    });
+  });
+
+  describe('with a shared store and no secret tag key', () => {
+    for (const [what, env] of [
+      ['REDIS_URL', { REDIS_URL: 'redis://r:6379' }],
+      ['Cluster nodes', { KEYGATE_REDIS_CLUSTER_NODES: 'a:7000,b:7001' }],
+      ['Sentinels', { KEYGATE_REDIS_SENTINELS: 's1:26379', KEYGATE_REDIS_SENTINEL_NAME: 'm' }],
+    ] as const) {
+      it(`refuses ${what} in one line naming the variable and how to make a key`, () => {
+        assert.throws(
+          () => loadConfig(env),
+          (error: Error) => {
+            assert.doesNotMatch(error.message, /\n/);
+            assert.match(error.message, /^KEYGATE_SECRET_TAG_KEY: required with a shared store/);
+            assert.match(error.message, /openssl rand -base64 32/);
+            assert.match(error.message, /KEYGATE_SECRET_TAG_KEY_FILE/);
+            return true;
+          },
+        );
+      });
+    }
+
+    it('starts with the key, or a key file, given', () => {
+      assert.ok(loadConfig({ REDIS_URL: 'redis://r:6379', KEYGATE_SECRET_TAG_KEY: TAG_KEY }).secretTagKey);
+      const config = loadConfig({ REDIS_URL: 'redis://r:6379', KEYGATE_SECRET_TAG_KEY_FILE: '/run/k' });
+      assert.equal(config.secretTagKeyFile, '/run/k');
+    });
+
+    it('needs none on SQLite (the key file is made in the data directory)', () => {
+      assert.match(loadConfig({}).secretTagKeyFile, /data\/secret-tag-key$/);
     });
   });
 
