@@ -72,6 +72,9 @@ export interface StackOptions {
 }
 
 const NODE = process.execPath;
+
+/** The tag key the Redis and Cluster gateways share, as a shared store requires (one per run). */
+export const BENCH_TAG_KEY = randomBytes(32).toString('base64url');
 /** Commerce runs with its production Node flags (commerce/src/node-flags.ts). */
 export const COMMERCE_NODE_ARGS = COMMERCE_NODE_FLAGS;
 
@@ -284,6 +287,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           KEYGATE_DATA_DIR: data('redis-gw'),
           REDIS_URL: redisUrl,
           KEYGATE_REDIS_PREFIX: 'bench:',
+          KEYGATE_SECRET_TAG_KEY: BENCH_TAG_KEY,
         },
         level,
       ),
@@ -294,6 +298,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           KEYGATE_DATA_DIR: data('cluster-gw'),
           KEYGATE_REDIS_CLUSTER_NODES: clusterNodes,
           KEYGATE_REDIS_PREFIX: 'bench:',
+          KEYGATE_SECRET_TAG_KEY: BENCH_TAG_KEY,
         },
         level,
       ),

@@ -50,7 +50,13 @@ describe('kill -9 during key changes', () => {
           KEYGATE_DEFAULT_RATE_LIMIT: '100000',
           // No upstream is running: a proxied call answers 502 once its key passed, 401 if not.
           KEYGATE_UPSTREAM_LIVE: 'http://127.0.0.1:9',
-          ...(redis ? { REDIS_URL: redis.url, KEYGATE_REDIS_PREFIX: redis.keyPrefix } : {}),
+          ...(redis
+            ? {
+                REDIS_URL: redis.url,
+                KEYGATE_REDIS_PREFIX: redis.keyPrefix,
+                KEYGATE_SECRET_TAG_KEY: Buffer.alloc(32, 3).toString('base64url'),
+              }
+            : {}),
         };
         const start = () => startService({ name: 'gateway', script: 'gateway/src/main.ts', port, env });
         gateway = await start();

@@ -118,6 +118,7 @@ describe('shutdown in bounded time', () => {
           GATEWAY_PORT: String(port),
           REDIS_URL: redis.url,
           KEYGATE_REDIS_PREFIX: redis.keyPrefix,
+          KEYGATE_SECRET_TAG_KEY: Buffer.alloc(32, 3).toString('base64url'),
           KEYGATE_SHUTDOWN_GRACE_MS: String(GRACE_MS),
           KEYGATE_USAGE_FLUSH_MS: '100',
         });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { generateIdentityKeyPair } from '@keygate/identity';
 import { freePort, runNode, type Service, startService, tempDir } from './processes.ts';
 
@@ -81,6 +82,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
     KEYGATE_USAGE_FLUSH_MS: '200',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...options.redisEnv,
+    // A shared store requires one tag key for every instance and the CLI.
+    ...(options.redisUrl || options.redisEnv
+      ? { KEYGATE_SECRET_TAG_KEY: randomBytes(32).toString('base64url') }
+      : {}),
   };
   const gatewayEnv = { ...env, ...(await sharedGatewayEnv(options)), ...options.gatewayEnv };
   const startGateway = (index: number, extraEnv: Record<string, string> = {}) =>
