@@ -44,8 +44,11 @@ export type Pass = (call: Call, req: IncomingMessage, res: ServerResponse) => vo
 export interface KeyCheck {
   /**
    * Runs the key pipeline for a started call, in order: path checks, deprecation headers, client
-   * IP, bearer token, key verification (cache, else argon2), IP allowlist, route and scope, rate
-   * limit, expiry notice. A test key's `Keygate-Test-Scenario` is answered after route and scope, before
+   * IP, bearer token, key verification (negative cache, positive cache, else the store's row and
+   * its keyed tag; argon2 only for a secret without a tag of this deployment: see key-verifier.ts),
+   * IP allowlist, route and scope, rate limit, expiry notice. Refusing is the cheap path: a
+   * malformed token never reaches the store, garbage seen before is answered from memory, and the
+   * refusal's error carries no stack trace (errors.ts). A test key's `Keygate-Test-Scenario` is answered after route and scope, before
    * the rate limit (see `test-scenario.ts`). On success calls `pass(call)` (the principal and the authorized route set,
    * the gateway's response headers in `call.headers`); on refusal answers problem+json itself.
    * Stays synchronous while everything it needs is in memory.
