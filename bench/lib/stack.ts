@@ -26,8 +26,13 @@ export interface Stack {
   expressProxyUrl: string;
   /** The peer: Fastify 5 + @fastify/reply-from + rate-limiter-flexible and a bearer check (signs and logs nothing). */
   peerUrl: string;
+  /** The same peer with Fastify's default production logger (`logger: true`): the judged peer. */
+  peerLoggedUrl: string;
+  /** The logged peer with its rate limit in the bench's redis-server (RateLimiterRedis on ioredis). */
+  peerRedisUrl: string;
   /** The redis-server of Redis mode: its CPU counts with the Redis-mode gateway's. */
   redisPid: number;
+  redisUrl: string;
   /** The redis-server processes of the Cluster (3 masters): their CPU counts with Cluster mode's gateway. */
   clusterPids: number[];
   expressUrl: string;
@@ -73,7 +78,10 @@ export interface StackOptions {
 
 const NODE = process.execPath;
 
-/** The tag key the Redis and Cluster gateways share, as a shared store requires (one per run). */
+/**
+ * The tag key of every bench gateway (one per run): the load keys are seeded with its tag, as keys
+ * made through the API or the CLI are, so a call is verified by its tag, as shipped (#36).
+ */
 export const BENCH_TAG_KEY = randomBytes(32).toString('base64url');
 /** Commerce runs with its production Node flags (commerce/src/node-flags.ts). */
 export const COMMERCE_NODE_ARGS = COMMERCE_NODE_FLAGS;
@@ -92,9 +100,16 @@ async function startServer(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  stdoutFile?: string,
 ): Promise<string> {
   const port = await freePort();
-  const child = startChild(name, NODE, [join('bench/servers', script), String(port), ...args], env);
+  const child = startChild(
+    name,
+    NODE,
+    [join('bench/servers', script), String(port), ...args],
+    env,
+    stdoutFile,
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(child, `${url}/healthz`);
   if (child.process.pid) pidsByOrigin.set(url, child.process.pid);
@@ -153,6 +168,7 @@ export async function startGateway(
       GATEWAY_PORT: String(port),
       GATEWAY_HOST: '127.0.0.1',
       LOG_LEVEL: logLevel,
+      KEYGATE_SECRET_TAG_KEY: BENCH_TAG_KEY,
       ...env,
     },
     `${dataDir}.log`,
@@ -202,6 +218,23 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     startServer('express-hpm-proxy', 'express-hpm-proxy.ts', [noopUrl]),
     startServer('fastify-peer', 'fastify-peer.ts', [noopUrl], { BENCH_PEER_TOKEN: peerToken }),
   ]);
+  // The logged peers write their lines to a file, as the gateways write their access lines.
+  const [peerLoggedUrl, peerRedisUrl] = await Promise.all([
+    startServer(
+      'fastify-peer-logged',
+      'fastify-peer.ts',
+      [noopUrl],
+      { BENCH_PEER_TOKEN: peerToken, BENCH_PEER_LOGGER: '1' },
+      data('peer-logged.log'),
+    ),
+    startServer(
+      'fastify-peer-redis',
+      'fastify-peer.ts',
+      [noopUrl],
+      { BENCH_PEER_TOKEN: peerToken, BENCH_PEER_LOGGER: '1', BENCH_PEER_REDIS_URL: redisUrl },
+      data('peer-redis.log'),
+    ),
+  ]);
 
   log(
     `seeding commerce (${options.products} products) and keys (${options.largeKeyCount} in the largest store)`,
@@ -209,6 +242,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const commerceDb = data('commerce-live.db');
   const [memoryKeys, unloggedKeys, largeKeys, commerceKeys, redisKeys, clusterKeys] = await Promise.all([
     seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
       '--db',
       data('memory/gateway.db'),
       '--fillers',
@@ -219,6 +253,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       'test',
     ]),
     seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
       '--db',
       data('unlogged/gateway.db'),
       '--fillers',
@@ -227,6 +262,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       'live',
     ]),
     seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
       '--db',
       data('memory100k/gateway.db'),
       '--fillers',
@@ -234,9 +270,25 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       '--key',
       'live',
     ]),
-    seedKeys(['--db', data('commerce-gw/gateway.db'), '--key', 'live', '--key', 'test']),
-    seedKeys(['--redis', redisUrl, '--prefix', 'bench:', '--key', 'live']),
-    seedKeys(['--cluster', clusterNodes, '--prefix', 'bench:', '--key', 'live']),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      data('commerce-gw/gateway.db'),
+      '--key',
+      'live',
+      '--key',
+      'test',
+    ]),
+    seedKeys([`--tag-key=${BENCH_TAG_KEY}`, '--redis', redisUrl, '--prefix', 'bench:', '--key', 'live']),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--cluster',
+      clusterNodes,
+      '--prefix',
+      'bench:',
+      '--key',
+      'live',
+    ]),
     runToEnd('seed-commerce', NODE, [
       'commerce/src/seed-cli.ts',
       '--env',
@@ -321,7 +373,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     undiciPipeUrl,
     expressProxyUrl,
     peerUrl,
+    peerLoggedUrl,
+    peerRedisUrl,
     redisPid: redisServer.pid,
+    redisUrl,
     clusterPids: cluster.nodes.map((node) => node.pid),
     expressUrl,
     commercePid: commerceChild.process.pid ?? 0,

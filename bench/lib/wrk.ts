@@ -17,6 +17,12 @@ export interface LoadOptions {
   headers: Record<string, string>;
   connections: number;
   seconds: number;
+  /**
+   * A file of bearer tokens, one a line: each request sends the next (from a random start, so runs
+   * do not repeat each other's first tokens), instead of `headers.Authorization`. Such runs are
+   * refusals: any answer but a 4xx counts as an error.
+   */
+  tokensFile?: string;
 }
 
 const MARKER = 'BENCH_RESULT ';
@@ -31,11 +37,43 @@ done = function(summary, latency, requests)
 end
 `;
 
+/**
+ * Sends the tokens of a file in turn, and reports as REPORT_SCRIPT does except that the answers
+ * counted as errors are those that were NOT refused (wrk counts every status above 399).
+ */
+const tokensScript = (file: string) => `
+local tokens = {}
+for line in io.lines(${JSON.stringify(file)}) do tokens[#tokens + 1] = line end
+math.randomseed(os.time())
+local at = math.random(#tokens)
+request = function()
+  at = at % #tokens + 1
+  return wrk.format(nil, nil, { Authorization = 'Bearer ' .. tokens[at] })
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('\\n${MARKER}{"requests":%d,"durationUs":%d,"p50Us":%.1f,"p99Us":%.1f,"errors":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.timeout + (summary.requests - e.status)))
+end
+`;
+
 /** Writes the reporting Lua script into `dir` and returns a function running wrk with it. */
 export function createLoadRunner(dir: string): (options: LoadOptions) => Promise<Measurement> {
-  const script = join(dir, 'report.lua');
-  writeFileSync(script, REPORT_SCRIPT);
+  const reportScript = join(dir, 'report.lua');
+  writeFileSync(reportScript, REPORT_SCRIPT);
+  const scripts = new Map<string, string>();
+  const scriptFor = (tokensFile: string) => {
+    let script = scripts.get(tokensFile);
+    if (script === undefined) {
+      script = join(dir, `tokens-${scripts.size}.lua`);
+      writeFileSync(script, tokensScript(tokensFile));
+      scripts.set(tokensFile, script);
+    }
+    return script;
+  };
   return async (options) => {
+    const script = options.tokensFile === undefined ? reportScript : scriptFor(options.tokensFile);
     const headerArgs = Object.entries(options.headers).flatMap(([name, value]) => [
       '-H',
       `${name}: ${value}`,

@@ -1,13 +1,20 @@
 // The peer: the API-key gateway a Node team would build instead of keygate, in front of the no-op
-// upstream. Fastify 5 + @fastify/reply-from (undici) + rate-limiter-flexible (memory), and a bearer
-// check that looks up the SHA-256 of the token in a Map of 100 keys, then checks scope and client IP.
-// It signs nothing and logs nothing (keygate signs an identity assertion and writes an access log
-// line per request): its figures are a bound on what such a gateway costs, not a like-for-like one.
+// upstream. Fastify 5 + @fastify/reply-from (undici) + rate-limiter-flexible, and a bearer check that
+// looks up the SHA-256 of the token in a Map of 100 keys, then checks scope and client IP. It signs
+// nothing. Three variants, chosen by environment:
+// - BENCH_PEER_LOGGER=1: Fastify's default production logger (`logger: true`, pino, a line per
+//   request and per response), the judged peer: keygate as shipped writes an access line and an API
+//   log line per call, so the unlogged peer compared different work;
+// - BENCH_PEER_REDIS_URL=redis://…: the rate limit in Redis (RateLimiterRedis on ioredis), the peer
+//   of keygate's Redis mode;
+// - neither: the unlogged, in-memory peer (a row without a target).
 //   BENCH_PEER_TOKEN=… node bench/servers/fastify-peer.ts PORT UPSTREAM_URL
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import replyFrom from '@fastify/reply-from';
 import Fastify from 'fastify';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { Redis } from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { exitWithParent, portArgument } from './lifeline.ts';
 
 interface PeerKey {
@@ -33,9 +40,16 @@ for (let i = 1; i < 100; i++) {
   });
 }
 // A limit no bench run reaches: every request is counted, none is refused.
-const limiter = new RateLimiterMemory({ points: 1_000_000_000, duration: 60 });
+const LIMIT = { points: 1_000_000_000, duration: 60 };
+const redisUrl = process.env.BENCH_PEER_REDIS_URL;
+// As rate-limiter-flexible documents for ioredis: no offline queue, refuse while Redis is not ready.
+const redis = redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false }) : null;
+if (redis) await once(redis, 'ready');
+const limiter: RateLimiterAbstract = redis
+  ? new RateLimiterRedis({ ...LIMIT, storeClient: redis, keyPrefix: 'peer', rejectIfRedisNotReady: true })
+  : new RateLimiterMemory(LIMIT);
 
-const app = Fastify({ logger: false });
+const app = Fastify({ logger: process.env.BENCH_PEER_LOGGER === '1' });
 await app.register(replyFrom, {
   base: upstream,
   undici: { connections: 256, pipelining: 1 },

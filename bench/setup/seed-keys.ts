@@ -1,6 +1,9 @@
 // Creates the bench's API keys in a gateway store (SQLite file or Redis), then prints one JSON line:
 //   node bench/setup/seed-keys.ts (--db FILE | --redis URL --prefix P | --cluster HOST:PORT,… --prefix P)
-//     [--fillers N] --key ENV [--key ENV]
+//     [--fillers N] [--tag-key BASE64URL] [--all] --key ENV [--key ENV]
+// --tag-key: the load keys get the keyed tag of that tag key, as keys created through the API or the
+// CLI do (without it they are untagged, as keys stored before tags were). --all: print every load
+// key's token, by index, instead of the last one per environment.
 // Filler keys (never called) get a cheap SHA-256 hash instead of argon2 and, on SQLite, are written
 // with the store's own commit function inside one outer transaction (each commit becomes a
 // savepoint): 100,000 separate commits would take a minute. The keys under load are argon2id-hashed
@@ -12,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { newKeyChange } from '../../gateway/src/keys/create-key.ts';
 import { createArgon2Hasher } from '../../gateway/src/keys/hasher.ts';
+import { createSecretTagger, parseTagKey, type SecretTagger } from '../../gateway/src/keys/secret-tag.ts';
 import { generateToken } from '../../gateway/src/keys/token.ts';
 import type { Environment } from '../../gateway/src/model/model.ts';
 import { openRedisKeyStore } from '../../gateway/src/store/redis/redis-store.ts';
@@ -38,12 +42,14 @@ function buildKeyChange(
   perMinute: number,
   hash: (token: string) => string,
   token = generateToken(environment),
+  tag: string | null = null,
 ) {
   const change = newKeyChange({
     name: `bench-${environment}`,
     grant: { environment, scopes: SCOPES, expiresAt: null, ipAllowlist: [], rateLimit: { perMinute } },
     token,
     hash: hash(token.token),
+    tag,
     at: new Date().toISOString(),
     actor: { type: 'system', id: 'keygate' },
     sourceIp: null,
@@ -100,10 +106,15 @@ async function createStoreFillers(store: KeyStore, count: number): Promise<void>
 }
 
 /** One argon2id key whose rate limit never triggers; returns its token. */
-async function createLoadKey(store: KeyStore, environment: Environment): Promise<string> {
+async function createLoadKey(
+  store: KeyStore,
+  environment: Environment,
+  tagger: SecretTagger | null,
+): Promise<string> {
   const token = generateToken(environment);
   const hash = await createArgon2Hasher().hash(token.token);
-  const built = buildKeyChange(environment, LOAD_KEY_RATE_LIMIT, () => hash, token);
+  const tag = tagger?.tagOf(token.token) ?? null;
+  const built = buildKeyChange(environment, LOAD_KEY_RATE_LIMIT, () => hash, token, tag);
   if (!(await store.commitChange(built.change))) throw new Error('the load key could not be stored');
   return built.token;
 }
@@ -116,8 +127,13 @@ const { values } = parseArgs({
     prefix: { type: 'string', default: 'keygate:' },
     fillers: { type: 'string', default: '0' },
     key: { type: 'string', multiple: true, default: [] },
+    'tag-key': { type: 'string' },
+    all: { type: 'boolean', default: false },
   },
 });
+const tagKey = values['tag-key'] === undefined ? null : parseTagKey(values['tag-key']);
+if (values['tag-key'] !== undefined && !tagKey) throw new Error('--tag-key: base64url of 32 bytes or more');
+const tagger = tagKey ? createSecretTagger(tagKey) : null;
 const started = performance.now();
 const fillers = Number(values.fillers);
 let store: KeyStore;
@@ -145,10 +161,10 @@ if (values.db) {
 }
 try {
   const tokens: Record<string, string> = {};
-  for (const environment of values.key) {
+  for (const [index, environment] of values.key.entries()) {
     if (environment !== 'live' && environment !== 'test')
       throw new Error(`--key ${environment}: live or test`);
-    tokens[environment] = await createLoadKey(store, environment);
+    tokens[values.all ? String(index) : environment] = await createLoadKey(store, environment, tagger);
   }
   const ms = Math.round(performance.now() - started);
   process.stdout.write(`${JSON.stringify({ tokens, fillers, ms })}\n`);
