@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { isAddressOrCidr } from './auth/ip-rules.ts';
-import { parseTagKey } from './keys/secret-tag.ts';
+import { parseTagKey, SHARED_TAG_KEY_REQUIRED } from './keys/secret-tag.ts';
 import { applyUpstreamOverrides, type RouteTable, RouteTableSchema } from './routes/route-table.ts';
 import { RedisEnvSchema, type RedisTarget, redisTargetOf } from './store/redis/target.ts';
 
@@ -113,12 +113,6 @@ const EnvSchema = z.object({
   KEYGATE_ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
   KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES: positiveInt(15),
 });
-
-/** Why a shared store without a tag key is refused. */
-const SHARED_TAG_KEY_REQUIRED =
-  'KEYGATE_SECRET_TAG_KEY: required with a shared store (REDIS_URL, Cluster or Sentinel), the same ' +
-  'for every instance and the CLI; make one with `openssl rand -base64 32` (or set ' +
-  'KEYGATE_SECRET_TAG_KEY_FILE to a file holding it)';
 
 /** Why KEYGATE_POLICIES=off alone is refused. */
 const POLICIES_OFF_REFUSED =

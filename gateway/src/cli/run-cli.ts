@@ -68,6 +68,8 @@ async function openServices(env: Record<string, string | undefined>): Promise<Cl
     import('../keys/secret-tag.ts'),
   ]);
   const tagKeyText = env.KEYGATE_SECRET_TAG_KEY?.trim();
+  if (redis.url && !tagKeyText && !env.KEYGATE_SECRET_TAG_KEY_FILE?.trim())
+    throw new UsageError(tags.SHARED_TAG_KEY_REQUIRED);
   const configuredTagKey = tagKeyText ? tags.parseTagKey(tagKeyText) : null;
   if (tagKeyText && !configuredTagKey)
     throw new UsageError('KEYGATE_SECRET_TAG_KEY must be base64url of at least 32 random bytes');

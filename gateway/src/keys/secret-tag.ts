@@ -18,6 +18,16 @@ export interface SecretTagger {
   check(tag: string | null | undefined, token: string): 'match' | 'mismatch' | 'unknown';
 }
 
+/**
+ * Why a gateway or the CLI on a shared store (Redis, Cluster, Sentinel) without a tag key is
+ * refused: each would make a tag key of its own, and secrets tagged by one would need argon2 on
+ * every other, the cold-start 503s the tags exist to prevent.
+ */
+export const SHARED_TAG_KEY_REQUIRED =
+  'KEYGATE_SECRET_TAG_KEY: required with a shared store (REDIS_URL, Cluster or Sentinel), the same ' +
+  'for every instance and the CLI; make one with `openssl rand -base64 32` (or set ' +
+  'KEYGATE_SECRET_TAG_KEY_FILE to a file holding it)';
+
 /** Bytes of a generated tag key. */
 const TAG_KEY_BYTES = 32;
 

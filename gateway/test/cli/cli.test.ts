@@ -8,6 +8,7 @@ import argon2 from 'argon2';
 import { parseToken } from '../../src/keys/token.ts';
 import { openRedisKeyStore } from '../../src/store/redis/redis-store.ts';
 import { openSqliteKeyStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { TEST_TAG_KEY } from '../support/redis-gateway.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import { closedPortUrl } from '../support/upstream.ts';
 
@@ -305,7 +306,23 @@ describe('keygate CLI with REDIS_URL set', function () {
   });
 
   const onRedis = (args: string[], url = redis.url, stdin?: string) =>
-    keygate(join(dir, 'data'), args, stdin, { REDIS_URL: url, KEYGATE_REDIS_PREFIX: redis.keyPrefix });
+    keygate(join(dir, 'data'), args, stdin, {
+      REDIS_URL: url,
+      KEYGATE_REDIS_PREFIX: redis.keyPrefix,
+      KEYGATE_SECRET_TAG_KEY: TEST_TAG_KEY,
+    });
+
+  describe('without KEYGATE_SECRET_TAG_KEY', () => {
+    it('refuses in one line naming the variable and how to make one, creating nothing', async () => {
+      const run = await keygate(join(dir, 'data'), ['keys', 'list', '--json'], undefined, {
+        REDIS_URL: redis.url,
+        KEYGATE_REDIS_PREFIX: redis.keyPrefix,
+      });
+      assert.notEqual(run.code, 0);
+      assert.match(run.stderr, /KEYGATE_SECRET_TAG_KEY: required with a shared store/);
+      assert.match(run.stderr, /openssl rand -base64 32/);
+    });
+  });
 
   describe('keygate keys create, rotate, revoke', () => {
     it('works on the shared Redis under KEYGATE_REDIS_PREFIX and writes no SQLite file', async () => {
