@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Environment } from '@keygate/identity';
+import { type TracingConfig, TracingEnvSchema, tracingConfigOf } from '@keygate/tracing';
 import { z } from 'zod';
 import { DEFAULT_RESPONSE_CACHE_MIB } from './http/response-cache.ts';
 import {
@@ -50,6 +51,8 @@ export interface CommerceConfig {
   /** Bytes of catalogue and GraphQL answers the response cache keeps at most; 0: no cache. */
   responseCacheBytes: number;
   webhooks: WebhookConfig;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; null (the SDK never loaded) without an OTLP endpoint. */
+  tracing: TracingConfig | null;
 }
 
 /** The webhook worker's settings; durations in milliseconds. */
@@ -145,7 +148,7 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
   const present = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''),
   );
-  const parsed = EnvSchema.safeParse(present);
+  const parsed = EnvSchema.extend(TracingEnvSchema.shape).safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'config');
@@ -179,6 +182,10 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
       disableAfterMs: e.COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
       pollIntervalMs: e.COMMERCE_WEBHOOK_POLL_MS,
       retentionMs: e.COMMERCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
+    }),
+    tracing: tracingConfigOf(e, {
+      serviceName: 'keygate-commerce',
+      resource: { 'deployment.environment.name': environment },
     }),
   });
 }

@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createIdentityVerifier, type IdentityVerifierOptions } from '@keygate/identity';
+import { startTracing, type Tracer } from '@keygate/tracing';
 import { type Logger, pino } from 'pino';
 import { createApp } from './app.ts';
 import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/database.ts';
 import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { createStdoutDestination } from './http/stdout-destination.ts';
+import { traceSqlite } from './http/tracing.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
 import type { DeliveryStore } from './webhooks/delivery-store.ts';
 import { sendWebhookOverHttp } from './webhooks/http-sender.ts';
@@ -68,10 +70,16 @@ function openEnvironmentDatabase(config: CommerceConfig): CommerceDatabase {
 }
 
 /** The delivery worker on the process's delivery store, with the configured retry policy. */
-function createWorker(config: CommerceConfig, store: DeliveryStore, log: Logger): WebhookWorker {
+function createWorker(
+  config: CommerceConfig,
+  store: DeliveryStore,
+  log: Logger,
+  tracer: Tracer | null,
+): WebhookWorker {
   const { webhooks } = config;
   return createWebhookWorker({
     store,
+    tracer,
     send: sendWebhookOverHttp,
     lookupHost: lookupHostWithDns,
     logger: log,
@@ -88,8 +96,10 @@ function createWorker(config: CommerceConfig, store: DeliveryStore, log: Logger)
   });
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const config = loadConfig();
+  // The SDK is imported only when tracing is configured.
+  const tracer = await startTracing(config.tracing);
   const keys = loadJwks(config);
   // Not pino's default stdout: its exit flush would retry a write to a departed reader forever.
   const rootLogger = pino(
@@ -98,6 +108,8 @@ function main(): void {
   );
   const log = rootLogger.child({ environment: config.environment });
   const db = openEnvironmentDatabase(config);
+  // Before any statement is prepared: each one run inside a traced request becomes a span.
+  if (tracer) traceSqlite(db.sqlite, tracer);
   if (isDatabaseEmpty(db)) {
     const seeded = seedDatabase(db, { environment: config.environment });
     log.info({ dbFile: config.dbFile, ...seeded }, 'seeded an empty database');
@@ -106,7 +118,7 @@ function main(): void {
   // The worker and the retention share one delivery store (its statements are prepared once).
   const deliveries = createSqliteDeliveryStore(db);
   const webhookLog = log.child({ component: 'webhooks' });
-  const worker = createWorker(config, deliveries, webhookLog);
+  const worker = createWorker(config, deliveries, webhookLog, tracer);
   const retention = createWebhookRetention({
     store: deliveries,
     retentionMs: config.webhooks.retentionMs,
@@ -120,6 +132,7 @@ function main(): void {
     logger: rootLogger,
     webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses, notify: () => worker.notify() },
     responseCache: { maxBytes: config.responseCacheBytes },
+    tracer,
   });
   const server = createServer(app);
   // Outlive the gateway's idle keep-alive sockets so it never reuses one we are closing.
@@ -149,8 +162,9 @@ function main(): void {
     log.info({ signal }, 'shutting down');
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // Attempts in flight are aborted and stay pending with their webhook-id, for the next start.
-    Promise.all([stopped, worker.stop(), retention.stop()]).then(() => {
+    Promise.all([stopped, worker.stop(), retention.stop()]).then(async () => {
       db.close();
+      await tracer?.shutdown();
       log.info('stopped');
       process.exit(0);
     });
@@ -167,4 +181,4 @@ function main(): void {
   process.on('SIGTERM', stop);
 }
 
-main();
+void main();

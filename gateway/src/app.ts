@@ -1,4 +1,5 @@
 import type { IdentitySigner } from '@keygate/identity';
+import { registerDroppedSpans, type Tracer } from '@keygate/tracing';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
@@ -6,6 +7,7 @@ import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
 import type { GatewayConfig } from './config.ts';
 import { createCallObserver } from './data-plane/call-observer.ts';
+import { createCallTracing, traceRateLimiter } from './data-plane/call-trace.ts';
 import {
   createKeyPipelineMiddleware,
   createPoliciesOffHandler,
@@ -48,6 +50,8 @@ export interface AppDeps {
   clock?: () => number;
   /** Per-key limits; default in-process (one instance). With Redis: createRedisRateLimiter. */
   rateLimiter?: KeyRateLimiter;
+  /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
+  tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
   metrics?: GatewayMetrics;
 }
@@ -130,7 +134,9 @@ export function createApp(deps: AppDeps): GatewayApp {
         : null,
     metrics,
     logger,
+    tracer: deps.tracer,
   });
+  if (deps.tracer) registerDroppedSpans(metrics.registry, deps.tracer);
 
   const app = express();
   // Before the first app.use (the app router is built lazily from these settings): paths match
@@ -169,9 +175,10 @@ export function createApp(deps: AppDeps): GatewayApp {
     proxied = createPoliciesOffHandler({ pipe, refusal: { metrics, logger } });
     app.use(policiesOffFallback);
   } else {
+    const rateLimiter = deps.rateLimiter ?? createMemoryRateLimiter();
     const keyCheck = createKeyCheck({
       verifier,
-      rateLimiter: deps.rateLimiter ?? createMemoryRateLimiter(),
+      rateLimiter: deps.tracer ? traceRateLimiter(rateLimiter, deps.tracer) : rateLimiter,
       trustedProxies,
       metrics,
       reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
@@ -188,6 +195,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       pipe,
       streams,
       keyMaxConcurrent: config.keyMaxConcurrent,
+      tracing: deps.tracer ? createCallTracing(deps.tracer, config.traceIncoming) : undefined,
     });
     app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
     const keysRouter =
