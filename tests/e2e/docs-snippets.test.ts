@@ -230,6 +230,13 @@ const ENTRIES: Entry[] = [
   },
   {
     file: OPERATIONS,
+    firstLine: 'OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318 docker compose --profile tracing up -d',
+    excluded:
+      'needs a Docker engine; tests/e2e/compose.test.ts validates the tracing profile with docker-compose config ' +
+      'and tests/e2e/tracing.test.ts follows such a call through a real OTLP receiver',
+  },
+  {
+    file: OPERATIONS,
     firstLine: 'curl -s http://127.0.0.1:8080/readyz | jq .',
     context: 'system',
     check(run) {
@@ -340,7 +347,7 @@ describe('the documentation', () => {
     for (const name of schemaVariables)
       assert.ok(documented.includes(name as string), `${name} is not documented`);
     const sources = [
-      ...['gateway/src', 'commerce/src', 'scripts'].flatMap((dir) =>
+      ...['gateway/src', 'commerce/src', 'packages/tracing/src', 'scripts'].flatMap((dir) =>
         (readdirSync(resolve(ROOT, dir), { recursive: true }) as string[])
           .filter((file) => file.endsWith('.ts'))
           .map((file) => readFileSync(join(ROOT, dir, file), 'utf8')),
