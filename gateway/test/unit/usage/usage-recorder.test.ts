@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
-import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
 import { generateToken } from '../../../src/keys/token.ts';
+import { LATENCY_BUCKETS_MS } from '../../../src/model/model.ts';
 import {
   type CallRecord,
   createUsageRecorder,
