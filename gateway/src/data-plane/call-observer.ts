@@ -162,6 +162,7 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
       status,
       latencyMs,
       clientIp: principal.clientIp,
+      traceId: call.span?.spanContext().traceId,
       atMs: clock(),
       bodies: call.bodies && principal.key.environment === 'test' ? call.bodies.finish() : undefined,
     });

@@ -17,6 +17,8 @@ export interface CallRecord {
   status: number;
   latencyMs: number;
   clientIp: string;
+  /** The call's trace id, when it was traced. */
+  traceId?: string | undefined;
   /** Epoch ms when the response finished. */
   atMs: number;
   /** A test key's call: its request and response bodies as kept (the sandbox); live keys keep none. */
@@ -236,6 +238,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         latencyMs: Math.round(call.latencyMs * 1000) / 1000,
         clientIp: call.clientIp,
       };
+      if (call.traceId !== undefined) line.traceId = call.traceId;
       if (call.bodies) line.bodies = call.bodies;
       logs.push(line);
       if (logs.size >= EARLY_FLUSH_LINES && timers.length > 0 && !flushingEarly && !failing) {

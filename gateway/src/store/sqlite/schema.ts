@@ -116,6 +116,8 @@ export const apiLogs = sqliteTable(
     status: integer('status').notNull(),
     latencyMs: real('latency_ms').notNull(),
     clientIp: text('client_ip').notNull(),
+    /** The call's W3C trace id when it was traced, else null. */
+    traceId: text('trace_id'),
     /** Test keys only: the request and response bodies as kept (JSON of `LoggedBodies`), else null. */
     bodies: text('bodies', { mode: 'json' }).$type<LoggedBodies>(),
   },

@@ -62,8 +62,8 @@ function createSqliteKeyStore(
   // a line in one transaction: drizzle's multi-row insert built its SQL anew for every batch, which
   // cost a busy test key more of the event loop than the rest of its calls.
   const insertWithBodies = client.prepare(
-    'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip, bodies) ' +
-      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip, trace_id, bodies) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
   const insertLinesWithBodies = client.transaction((entries: readonly ApiLogEntry[]) => {
     for (const entry of entries) {
@@ -77,6 +77,7 @@ function createSqliteKeyStore(
         entry.status,
         entry.latencyMs,
         entry.clientIp,
+        entry.traceId ?? null,
         JSON.stringify(entry.bodies),
       );
     }
