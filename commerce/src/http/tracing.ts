@@ -21,13 +21,15 @@ export function requestSpanOf(req: IncomingMessage): Span | undefined {
 /** Middleware: a server span per request, active while the request is handled (SQL and GraphQL spans are its children). */
 export function traceRequests(tracer: Tracer) {
   return function traceRequest(req: Request, res: Response, next: NextFunction): void {
-    const path = req.originalUrl.split('?')[0]!;
-    const span = tracer.startServer(req.method, req.headers, 'continue', {
+    const span = tracer.startServer(req.method, req.headers, 'continue');
+    serverSpans.set(req, span);
+    // A request the sampler left out keeps its ids for the logs and the events it writes, nothing more.
+    if (!span.isRecording()) return next();
+    span.setAttributes({
       'http.request.method': req.method,
-      'url.path': path,
+      'url.path': req.originalUrl.split('?')[0]!,
       'url.scheme': 'http',
     });
-    serverSpans.set(req, span);
     res.on('close', () => {
       const status = res.writableFinished ? res.statusCode : 499;
       span.setAttribute('http.response.status_code', status);
@@ -69,7 +71,7 @@ export function traceSqlite(sqlite: Database.Database, tracer: Tracer): void {
         if (typeof value !== 'function') return value;
         if (typeof name === 'string' && STATEMENT_RUNS.has(name)) {
           return (...args: unknown[]) => {
-            if (tracer.activeSpan() === undefined) return value.apply(target, args);
+            if (!tracer.activeSpan()?.isRecording()) return value.apply(target, args);
             const span = tracer.startChild(operation, undefined, SPAN_KIND.client, attributes);
             try {
               return value.apply(target, args);
@@ -104,6 +106,7 @@ function operationDefinitionOf(args: ExecutionArgs): OperationDefinitionNode | u
 /** graphql's `execute`, each operation a span (`graphql.operation.type`, `graphql.operation.name`). */
 export function traceExecute<R>(tracer: Tracer, execute: (args: ExecutionArgs) => R) {
   return (args: ExecutionArgs): R => {
+    if (!tracer.activeSpan()?.isRecording()) return execute(args);
     const operation = operationDefinitionOf(args);
     const type = operation?.operation ?? 'query';
     const name = operation?.name?.value;

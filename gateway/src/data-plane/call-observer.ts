@@ -35,6 +35,12 @@ interface PinoInternals {
 
 const json = JSON.stringify;
 
+/** The trace id of a call whose trace is exported (sampled): an API log line names only a trace that exists. */
+function sampledTraceIdOf(call: Call): string | undefined {
+  const context = call.span?.spanContext();
+  return context !== undefined && (context.traceFlags & 1) === 1 ? context.traceId : undefined;
+}
+
 /** `,"trace_id":…,"span_id":…` of a traced call (the ids are hex: no escaping needed). */
 function traceFields(call: Call): string {
   if (call.span === undefined) return '';
@@ -162,7 +168,7 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
       status,
       latencyMs,
       clientIp: principal.clientIp,
-      traceId: call.span?.spanContext().traceId,
+      traceId: sampledTraceIdOf(call),
       atMs: clock(),
       bodies: call.bodies && principal.key.environment === 'test' ? call.bodies.finish() : undefined,
     });

@@ -69,13 +69,20 @@ export function createCallTracing(tracer: Tracer, incoming: IncomingTrace): Call
 
   return {
     run(call, req, res, check) {
-      const span = tracer.startServer(call.method, req.headers, incoming, {
+      const span = tracer.startServer(call.method, req.headers, incoming);
+      call.span = span;
+      // A call the sampler left out keeps its ids (for the logs and the upstream's traceparent) and
+      // costs nothing more: no attributes, no child spans, nothing to end.
+      if (!span.isRecording()) {
+        check();
+        return;
+      }
+      span.setAttributes({
         'http.request.method': call.method,
         'url.path': redactTokens(call.path),
         'url.scheme': 'http',
         'keygate.request.id': call.requestId,
       });
-      call.span = span;
       res.on('close', () => endServer(call, span, res.writableFinished ? res.statusCode : 499));
       const keyCheck = tracer.startChild('keygate.key_check', span, SPAN_KIND.internal);
       checks.set(call, keyCheck);
@@ -92,12 +99,16 @@ export function createCallTracing(tracer: Tracer, incoming: IncomingTrace): Call
 
 /** The rate limiter, each decision a `keygate.rate_limit` span (a child of the key check). */
 export function traceRateLimiter(limiter: KeyRateLimiter, tracer: Tracer): KeyRateLimiter {
+  /** A span when the call is being recorded (the key check's span is active), else none. */
   const started = (keyId: string, perMinute: number) =>
-    tracer.startChild('keygate.rate_limit', undefined, SPAN_KIND.internal, {
-      'keygate.key.id': keyId,
-      'keygate.rate_limit.per_minute': perMinute,
-    });
-  const ended = (span: Span, decision: RateLimitDecision) => {
+    tracer.activeSpan()?.isRecording()
+      ? tracer.startChild('keygate.rate_limit', undefined, SPAN_KIND.internal, {
+          'keygate.key.id': keyId,
+          'keygate.rate_limit.per_minute': perMinute,
+        })
+      : undefined;
+  const ended = (span: Span | undefined, decision: RateLimitDecision) => {
+    if (span === undefined) return decision;
     span.setAttribute('keygate.rate_limit.allowed', decision.allowed);
     span.setAttribute('keygate.rate_limit.remaining', decision.remaining);
     span.end();
@@ -106,6 +117,7 @@ export function traceRateLimiter(limiter: KeyRateLimiter, tracer: Tracer): KeyRa
   const traced: KeyRateLimiter = {
     consume(keyId, perMinute) {
       const span = started(keyId, perMinute);
+      if (span === undefined) return limiter.consume(keyId, perMinute);
       return limiter.consume(keyId, perMinute).then(
         (decision) => ended(span, decision),
         (error: unknown) => {

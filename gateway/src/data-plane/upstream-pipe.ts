@@ -334,8 +334,10 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     const streamsBody = framing !== null && framing[1] !== '0';
     let headers = upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host);
     if (tracer && call.span) {
-      exchange.span = startUpstreamSpan(tracer, call, exchange.route.upstream, target.host);
-      headers = withTraceHeaders(headers, exchange.span);
+      // An unsampled call gets no span of its own; the upstream still learns its trace (not sampled).
+      if (call.span.isRecording())
+        exchange.span = startUpstreamSpan(tracer, call, exchange.route.upstream, target.host);
+      headers = withTraceHeaders(headers, exchange.span ?? call.span);
     }
     const dispatch: Dispatcher.DispatchOptions = {
       method: call.method,
