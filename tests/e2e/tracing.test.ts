@@ -38,6 +38,8 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
         OTEL_BSP_SCHEDULE_DELAY: '100',
+        // Access lines (and commerce's request lines) are written at info.
+        LOG_LEVEL: 'info',
       };
       system = await startSystem({
         gatewayEnv: tracingEnv,
@@ -138,6 +140,54 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
           'no bound value in the text',
         );
       }
+    });
+
+    it('makes a span of a GraphQL operation, its SQL inside it, and names the trace in both services’ log lines', async () => {
+      const key = await system.createKey({ name: 'graphql', env: 'test', scopes: ['article:r'] });
+      tokens.push(key.secret, key.prefix);
+      const caller = callerContext();
+      const res = await system.call(key.secret, '/v2/graphql', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', traceparent: caller.traceparent },
+        body: JSON.stringify({
+          query: 'query FirstProducts { products(channel: WEB_DE, first: 2) { sku name } }',
+          operationName: 'FirstProducts',
+        }),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      await waitUntil('the GraphQL span arrived', () =>
+        inTrace(otlp.spans, caller.traceId).some(
+          (s) => s.attributes['graphql.operation.name'] === 'FirstProducts',
+        ),
+      );
+      const spans = inTrace(otlp.spans, caller.traceId);
+      const operation = one(spans, 'GraphQL span', (s) => s.name === 'query FirstProducts');
+      assert.equal(operation.attributes['graphql.operation.type'], 'query');
+      const commerce = one(
+        spans,
+        'commerce server span',
+        (s) => s.service === 'keygate-commerce' && s.kind === SERVER,
+      );
+      assert.equal(operation.parentSpanId, commerce.spanId);
+      assert.ok(
+        spans.some((s) => s.attributes['db.system'] === 'sqlite' && s.parentSpanId === operation.spanId),
+        'the resolvers’ SQL runs inside the operation’s span',
+      );
+      const gateway = one(
+        spans,
+        'gateway server span',
+        (s) => s.service === 'keygate-gateway' && s.kind === SERVER,
+      );
+      const lines = (output: string) =>
+        output
+          .split('\n')
+          .filter((line) => line.includes(caller.traceId))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      await waitUntil('the access line is written', () => lines(system.gateway.output()).length > 0);
+      const access = lines(system.gateway.output()).find((line) => line.msg === 'request');
+      assert.deepEqual([access?.trace_id, access?.span_id], [caller.traceId, gateway.spanId]);
+      const completed = lines(system.test.output()).find((line) => line.msg === 'request completed');
+      assert.deepEqual([completed?.trace_id, completed?.span_id], [caller.traceId, commerce.spanId]);
     });
 
     it('ends a refused call’s span with error status and its problem code, and reaches no commerce', async () => {
@@ -244,3 +294,53 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
     });
   });
 }
+
+describe('tracing with KEYGATE_TRACE_INCOMING=link', function () {
+  this.timeout(60_000);
+  let otlp: OtlpReceiver;
+  let system: System;
+
+  before(async () => {
+    otlp = await startOtlpReceiver();
+    const tracingEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '100' };
+    system = await startSystem({
+      gatewayEnv: { ...tracingEnv, KEYGATE_TRACE_INCOMING: 'link' },
+      commerceEnv: tracingEnv,
+    });
+  });
+
+  after(async () => {
+    await system?.stop();
+    await otlp?.close();
+  });
+
+  it('starts a new trace linked to the caller’s, which commerce continues', async () => {
+    const key = await system.createKey({ name: 'public', env: 'test', scopes: ['stock:r'] });
+    const caller = callerContext();
+    const res = await system.call(key.secret, '/v2/stock/KG-00001', {
+      headers: { traceparent: caller.traceparent },
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    await waitUntil('the gateway and commerce server spans arrived', () => {
+      const servers = otlp.spans.filter((s) => s.kind === SERVER);
+      return (
+        servers.some((s) => s.service === 'keygate-gateway') &&
+        servers.some((s) => s.service === 'keygate-commerce')
+      );
+    });
+    assert.equal(inTrace(otlp.spans, caller.traceId).length, 0, 'no span joins the caller’s trace');
+    const gateway = one(
+      otlp.spans,
+      'gateway server span',
+      (s) => s.service === 'keygate-gateway' && s.kind === SERVER,
+    );
+    assert.equal(gateway.parentSpanId, '', 'a new root');
+    assert.deepEqual(gateway.links, [{ traceId: caller.traceId, spanId: caller.spanId }]);
+    const commerce = one(
+      otlp.spans,
+      'commerce server span',
+      (s) => s.service === 'keygate-commerce' && s.kind === SERVER,
+    );
+    assert.equal(commerce.traceId, gateway.traceId);
+  });
+});

@@ -18,9 +18,11 @@ export function requestSpanOf(req: IncomingMessage): Span | undefined {
   return serverSpans.get(req);
 }
 
-/** Middleware: a server span per request, active while the request is handled (SQL and GraphQL spans are its children). */
+/** Middleware: a server span per API request, active while it is handled (SQL and GraphQL spans are its children). */
 export function traceRequests(tracer: Tracer) {
   return function traceRequest(req: Request, res: Response, next: NextFunction): void {
+    // Probes and scrapes (`/healthz`, `/readyz`, `/metrics`) would be a trace every few seconds.
+    if (!req.path.startsWith('/v2/')) return next();
     const span = tracer.startServer(req.method, req.headers, 'continue');
     serverSpans.set(req, span);
     // A request the sampler left out keeps its ids for the logs and the events it writes, nothing more.
