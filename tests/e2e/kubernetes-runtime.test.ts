@@ -8,6 +8,7 @@ import { shellSnippets } from '../support/doc-snippets.ts';
 import {
   containerOf,
   find,
+  KUBERNETES_DIR,
   OVERLAYS,
   type Overlay,
   podTemplateOf,
@@ -102,6 +103,24 @@ describe('Kubernetes manifests against the code (deploy/kubernetes)', () => {
         assert.equal(service.spec.selector['app.kubernetes.io/instance'], environment);
       }
     }
+  });
+
+  it('the commented Sentinel and Cluster alternatives of the redis overlay are accepted', () => {
+    const patch = readFileSync(resolve(KUBERNETES_DIR, 'overlays/redis/gateway-redis.yaml'), 'utf8');
+    const commented = [...patch.matchAll(/^\s*# - name: (\w+)\n\s*#\s+value: (\S+)$/gm)];
+    const alternative = Object.fromEntries(commented.map(([, name, value]) => [name, value]));
+    const { REDIS_URL: _, ...withoutUrl } = gatewayEnvWithRoutes(deployed, 'redis');
+    const sentinel = loadConfig({
+      ...withoutUrl,
+      KEYGATE_REDIS_SENTINELS: alternative.KEYGATE_REDIS_SENTINELS,
+      KEYGATE_REDIS_SENTINEL_NAME: alternative.KEYGATE_REDIS_SENTINEL_NAME,
+    });
+    assert.equal((sentinel.redisUrl as { sentinels: unknown[] }).sentinels.length, 3);
+    const cluster = loadConfig({
+      ...withoutUrl,
+      KEYGATE_REDIS_CLUSTER_NODES: alternative.KEYGATE_REDIS_CLUSTER_NODES,
+    });
+    assert.equal((cluster.redisUrl as { clusterNodes: unknown[] }).clusterNodes.length, 2);
   });
 
   it("commerce's config accepts its environment: environment, port, the gateway's JWKS", () => {
