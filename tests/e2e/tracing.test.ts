@@ -61,7 +61,7 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       tokens.push(key.secret, key.prefix);
       const caller = callerContext();
       const res = await system.call(key.secret, '/v2/stock/KG-00001', {
-        headers: { traceparent: caller.traceparent },
+        headers: { traceparent: caller.traceparent, tracestate: 'caller=t61rcWkgMzE' },
       });
       assert.equal(res.status, 200, await res.clone().text());
       const access = res.headers.get('x-request-id');
@@ -129,6 +129,11 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       );
       assert.equal(commerce.parentSpanId, upstream.spanId, 'commerce continues the gateway’s upstream span');
       assert.equal(commerce.resource['deployment.environment.name'], 'test');
+      assert.deepEqual(
+        [gateway.traceState, upstream.traceState, commerce.traceState],
+        Array(3).fill('caller=t61rcWkgMzE'),
+        'the caller’s tracestate travels with the trace',
+      );
       assert.equal(commerce.attributes['http.route'], '/v2/stock/:sku');
       const sql = spans.filter((s) => s.attributes['db.system'] === 'sqlite');
       for (const statement of sql) {
@@ -288,6 +293,15 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
         async () => {
           const metrics = await (await fetch(`${system.gateway.url}/metrics`)).text();
           return /^keygate_trace_spans_dropped_total\{reason="[^"]+"\} [1-9]/m.test(metrics);
+        },
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
+      await waitUntil(
+        'commerce counted dropped spans',
+        async () => {
+          const metrics = await (await fetch(`${system.test.url}/metrics`)).text();
+          // Commerce's series carry its default labels (service, environment) too.
+          return /^keygate_trace_spans_dropped_total\{reason="[^"]+"[^}]*\} [1-9]/m.test(metrics);
         },
         { timeoutMs: 30_000, intervalMs: 250 },
       );

@@ -24,6 +24,7 @@ interface OtlpSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  traceState?: string;
   name: string;
   kind: number;
   attributes?: { key: string; value: AnyValue }[];
@@ -45,6 +46,8 @@ export interface ReceivedSpan {
   spanId: string;
   /** Empty for a root span. */
   parentSpanId: string;
+  /** The W3C `tracestate` the span carries ('' without one). */
+  traceState: string;
   name: string;
   /** OTLP's SpanKind: 2 server, 3 client. */
   kind: number;
@@ -95,6 +98,7 @@ function spansOf(request: OtlpRequest, isProtobuf: boolean): ReceivedSpan[] {
           traceId: hexOf(span.traceId, isProtobuf),
           spanId: hexOf(span.spanId, isProtobuf),
           parentSpanId: hexOf(span.parentSpanId, isProtobuf),
+          traceState: span.traceState ?? '',
           name: span.name,
           kind: span.kind,
           attributes: attributesOf(span.attributes),
