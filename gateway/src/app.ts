@@ -189,15 +189,16 @@ export function createApp(deps: AppDeps): GatewayApp {
     const observer = createCallObserver({ metrics, recorder, logger, clock });
     flushAccessLog = observer.flush;
     streams = createStreamWatch({ verifier, events: deps.events });
+    const tracing = deps.tracer ? createCallTracing(deps.tracer, config.traceIncoming) : undefined;
     proxied = createProxiedHandler({
       keyCheck,
       observer,
       pipe,
       streams,
       keyMaxConcurrent: config.keyMaxConcurrent,
-      tracing: deps.tracer ? createCallTracing(deps.tracer, config.traceIncoming) : undefined,
+      tracing,
     });
-    app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
+    app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer, tracing }));
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);

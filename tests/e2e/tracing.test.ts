@@ -218,6 +218,28 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       assert.equal(spans.filter((s) => s.kind === CLIENT).length, 0, 'nothing went upstream');
     });
 
+    it('traces the key-management API behind the same key check', async () => {
+      const admin = await system.createKey({ name: 'admin', env: 'test', scopes: ['auth:rw'] });
+      tokens.push(admin.secret, admin.prefix);
+      const caller = callerContext();
+      const res = await system.call(admin.secret, '/v2/auth/keys', {
+        headers: { traceparent: caller.traceparent },
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      await waitUntil('the gateway span arrived', () =>
+        inTrace(otlp.spans, caller.traceId).some((s) => s.kind === SERVER),
+      );
+      const spans = inTrace(otlp.spans, caller.traceId);
+      const gateway = one(spans, 'gateway server span', (s) => s.kind === SERVER);
+      assert.equal(gateway.parentSpanId, caller.spanId);
+      assert.equal(gateway.attributes['keygate.key.id'], admin.id);
+      assert.equal(gateway.attributes['http.response.status_code'], 200);
+      assert.equal(
+        one(spans, 'key check span', (s) => s.name === 'keygate.key_check').parentSpanId,
+        gateway.spanId,
+      );
+    });
+
     it('links a webhook delivery’s span to the trace of the call that caused it, and sends a traceparent', async () => {
       const hooks = await startReceiver();
       try {

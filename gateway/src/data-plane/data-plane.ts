@@ -115,20 +115,24 @@ export function createKeyPipelineMiddleware(deps: {
   routes: RouteMatcher;
   keyCheck: KeyCheck;
   observer: CallObserver;
+  /** Spans for each call (tracing on). */
+  tracing?: CallTracing;
 }): RequestHandler {
-  const { routes, keyCheck, observer } = deps;
+  const { routes, keyCheck, observer, tracing } = deps;
   return (req: Request, res: Response, next: NextFunction) => {
     const call = startCall(req, routes.match(req.method, pathOf(req.originalUrl)));
     res.locals.requestId = call.requestId;
     res.locals.clientRequestId = call.clientRequestId;
     observer.watch(call, res);
-    keyCheck.run(call, req, res, (passed) => {
+    const pass: Pass = (passed) => {
       res.locals.principal = passed.principal;
       res.locals.route = passed.route;
       res.locals.clientIp = passed.clientIp;
       applyCallHeaders(res, passed);
       next();
-    });
+    };
+    if (tracing) tracing.run(call, req, res, () => keyCheck.run(call, req, res, tracing.passed(pass)));
+    else keyCheck.run(call, req, res, pass);
   };
 }
 
