@@ -1,28 +1,17 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.ts';
+import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.ts';
 import { type System, startSystem } from '../support/system.ts';
+import {
+  CLIENT,
+  callerContext,
+  ERROR,
+  inTrace,
+  one,
+  SERVER,
+  unknownToken,
+} from '../support/trace-queries.ts';
 import { waitUntil } from '../support/traffic.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
-
-const SERVER = 2;
-const CLIENT = 3;
-const ERROR = 2;
-
-const hex = (bytes: number) => randomBytes(bytes).toString('hex');
-/** A caller's own trace context: a fresh trace id and parent span id, sampled. */
-const callerContext = () => {
-  const traceId = hex(16);
-  const spanId = hex(8);
-  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
-};
-
-const inTrace = (spans: ReceivedSpan[], traceId: string) => spans.filter((span) => span.traceId === traceId);
-const one = (spans: ReceivedSpan[], what: string, match: (span: ReceivedSpan) => boolean) => {
-  const found = spans.filter(match);
-  assert.equal(found.length, 1, `${what}: ${JSON.stringify(spans.map((s) => [s.service, s.name]))}`);
-  return found[0]!;
-};
 
 for (const protocol of ['http/protobuf', 'http/json'] as const) {
   describe(`tracing over OTLP ${protocol}`, function () {
@@ -196,7 +185,7 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
     });
 
     it('ends a refused call’s span with error status and its problem code, and reaches no commerce', async () => {
-      const unknown = `kg_test_${hex(6)}_${hex(24)}`;
+      const unknown = unknownToken();
       tokens.push(unknown, unknown.slice(0, 16));
       const caller = callerContext();
       const res = await system.call(unknown, '/v2/stock/KG-00001', {
@@ -330,53 +319,3 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
     });
   });
 }
-
-describe('tracing with KEYGATE_TRACE_INCOMING=link', function () {
-  this.timeout(60_000);
-  let otlp: OtlpReceiver;
-  let system: System;
-
-  before(async () => {
-    otlp = await startOtlpReceiver();
-    const tracingEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '100' };
-    system = await startSystem({
-      gatewayEnv: { ...tracingEnv, KEYGATE_TRACE_INCOMING: 'link' },
-      commerceEnv: tracingEnv,
-    });
-  });
-
-  after(async () => {
-    await system?.stop();
-    await otlp?.close();
-  });
-
-  it('starts a new trace linked to the caller’s, which commerce continues', async () => {
-    const key = await system.createKey({ name: 'public', env: 'test', scopes: ['stock:r'] });
-    const caller = callerContext();
-    const res = await system.call(key.secret, '/v2/stock/KG-00001', {
-      headers: { traceparent: caller.traceparent },
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    await waitUntil('the gateway and commerce server spans arrived', () => {
-      const servers = otlp.spans.filter((s) => s.kind === SERVER);
-      return (
-        servers.some((s) => s.service === 'keygate-gateway') &&
-        servers.some((s) => s.service === 'keygate-commerce')
-      );
-    });
-    assert.equal(inTrace(otlp.spans, caller.traceId).length, 0, 'no span joins the caller’s trace');
-    const gateway = one(
-      otlp.spans,
-      'gateway server span',
-      (s) => s.service === 'keygate-gateway' && s.kind === SERVER,
-    );
-    assert.equal(gateway.parentSpanId, '', 'a new root');
-    assert.deepEqual(gateway.links, [{ traceId: caller.traceId, spanId: caller.spanId }]);
-    const commerce = one(
-      otlp.spans,
-      'commerce server span',
-      (s) => s.service === 'keygate-commerce' && s.kind === SERVER,
-    );
-    assert.equal(commerce.traceId, gateway.traceId);
-  });
-});
