@@ -7,8 +7,8 @@ import type {
   KeyChange,
   SecretRecord,
   UsageBucket,
-} from '../src/keys/model.ts';
-import { LATENCY_BUCKETS_MS } from '../src/keys/model.ts';
+} from '../src/model/model.ts';
+import { LATENCY_BUCKETS_MS } from '../src/model/model.ts';
 import { InvalidCursorError } from '../src/store/cursor.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import { describeAdminSessionContract } from './store-admin.contract.ts';

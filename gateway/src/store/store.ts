@@ -13,7 +13,7 @@ import type {
   LoginFailureWindow,
   SecretRecord,
   UsageBucket,
-} from '../keys/model.ts';
+} from '../model/model.ts';
 
 export type { Page };
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { DAY_MS } from '../keys/lifecycle.ts';
-import { type ApiLogEntry, LATENCY_BUCKETS_MS, type LoggedBodies, type UsageBucket } from '../keys/model.ts';
 import { redactTokens } from '../keys/token.ts';
+import { DAY_MS } from '../model/lifecycle.ts';
+import { type ApiLogEntry, LATENCY_BUCKETS_MS, type LoggedBodies, type UsageBucket } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createLogBuffer } from './log-buffer.ts';
 

@@ -1,5 +1,5 @@
 import type { IdempotencyRecord } from '@keygate/contracts/idempotency';
-import { DAY_MS, expiryEndMs } from '../../src/keys/lifecycle.ts';
+import { DAY_MS, expiryEndMs } from '../../src/model/lifecycle.ts';
 import type {
   ActivityEntry,
   AdminSession,
@@ -9,7 +9,7 @@ import type {
   KeyChange,
   SecretRecord,
   UsageBucket,
-} from '../../src/keys/model.ts';
+} from '../../src/model/model.ts';
 import type { KeyStore, Page } from '../../src/store/store.ts';
 
 /** An in-memory KeyStore for the data-plane tests; counts every call so tests can prove what was (not) read. */

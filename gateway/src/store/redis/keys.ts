@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Environment, KeyStatus } from '../../keys/model.ts';
+import type { Environment, KeyStatus } from '../../model/model.ts';
 
 /**
  * The Redis data layout of the key store. Every name starts with the prefix P (default

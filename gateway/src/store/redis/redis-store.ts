@@ -1,5 +1,5 @@
 import type { Cluster } from 'ioredis';
-import type { AdminUser } from '../../keys/model.ts';
+import type { AdminUser } from '../../model/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';
 import { type CounterReading, createRedisCallBatch } from './call-batch.ts';

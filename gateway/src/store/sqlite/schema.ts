@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { LoggedBodies } from '../../keys/model.ts';
+import type { LoggedBodies } from '../../model/model.ts';
 
 /**
  * The SQLite schema of the key store. Timestamps are ISO-8601 UTC strings (`toISOString()`),

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import type { ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
+import type { ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
 import type { SqliteDb } from './db.ts';

@@ -9,7 +9,7 @@ import request from 'supertest';
 import type { GatewayListener } from '../../../src/data-plane/gateway-listener.ts';
 import { hashIdempotencyKey } from '../../../src/idempotency/seal-answer.ts';
 import type { KeyService } from '../../../src/keys/key-service.ts';
-import type { Actor } from '../../../src/keys/model.ts';
+import type { Actor } from '../../../src/model/model.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 
 const ADMIN: Actor = { type: 'admin', id: 'adm_test' };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { runningRecord } from '@keygate/contracts/idempotency';
-import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
 import { generateToken } from '../../../src/keys/token.ts';
+import { LATENCY_BUCKETS_MS } from '../../../src/model/model.ts';
 import {
   type CallRecord,
   createUsageRecorder,
