@@ -74,7 +74,11 @@ describe('properties: Idempotency-Key on commerce against a reference model', ()
               assert.equal(res.headers['idempotent-replayed'], undefined);
               made++;
               if (s.key !== null) {
-                model.set(slot, { body: s.body, cartId: res.body.id, expiresAt: now + IDEMPOTENCY_RETENTION_MS });
+                model.set(slot, {
+                  body: s.body,
+                  cartId: res.body.id,
+                  expiresAt: now + IDEMPOTENCY_RETENTION_MS,
+                });
               }
             }
           }

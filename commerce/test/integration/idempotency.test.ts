@@ -271,6 +271,68 @@ describe('Idempotency-Key (commerce)', () => {
     });
   });
 
+  describe('the change and its kept answer', () => {
+    /** The statements from the change's INSERT to the next COMMIT or ROLLBACK. */
+    async function statementsAfter(
+      send: (t: TestApp) => Promise<unknown>,
+      table: string,
+      setup?: (t: TestApp) => Promise<void>,
+    ) {
+      const seen: string[] = [];
+      let recording = false;
+      const app = await createTestApp({
+        clock: time.clock,
+        onStatement: (sql) => recording && seen.push(sql.trim().split(/\s+/).slice(0, 3).join(' ')),
+        webhooks: {
+          allowPrivateAddresses: true,
+          lookupHost: async () => [{ address: '127.0.0.1', family: 4 }],
+        },
+      });
+      try {
+        await setup?.(app);
+        recording = true;
+        await send(app);
+        const from = seen.findIndex((sql) => sql.toLowerCase().startsWith(`insert into "${table}"`));
+        assert.ok(from >= 0, seen.join('\n'));
+        const to = seen.findIndex((sql, i) => i > from && /^(COMMIT|ROLLBACK)/.test(sql));
+        return seen.slice(from, to + 1);
+      } finally {
+        app.close();
+      }
+    }
+    it('commit together in one transaction: a checkout (synchronous handler)', async () => {
+      let cartId = '';
+      const run = await statementsAfter(
+        (app) => app.post(`/v2/carts/${cartId}:checkout`, undefined, key('k-tx-1')),
+        'orders',
+        async (app) => {
+          cartId = await cartWithItem(app);
+        },
+      );
+      assert.ok(
+        run.some((sql) => sql.startsWith('INSERT INTO idempotency_records')),
+        run.join('\n'),
+      );
+      assert.equal(run.at(-1), 'COMMIT');
+    });
+    it('commit together in one transaction: a webhook endpoint (a handler that awaits its URL check)', async () => {
+      const run = await statementsAfter(
+        (app) =>
+          app.post(
+            '/v2/webhooks/endpoints',
+            { url: 'http://hooks.example/in', eventTypes: ['order.created'] },
+            key('k-tx-2'),
+          ),
+        'webhook_endpoints',
+      );
+      assert.ok(
+        run.some((sql) => sql.startsWith('INSERT INTO idempotency_records')),
+        run.join('\n'),
+      );
+      assert.equal(run.at(-1), 'COMMIT');
+    });
+  });
+
   describe('the GraphQL query (POST /v2/graphql)', () => {
     it('ignores the key: a read is safe to repeat and keeps no record', async () => {
       const query = { query: '{ channels { code } }' };
