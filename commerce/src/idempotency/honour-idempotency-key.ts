@@ -36,6 +36,13 @@ export interface IdempotencyDeps {
   hangAfterCommit?: (req: Request) => boolean;
 }
 
+/** Whose record a request has: the caller's key id, its idempotency key, the request's fingerprint. */
+interface RecordOf {
+  keyId: string;
+  key: string;
+  fingerprint: string;
+}
+
 /** POST and PATCH under /v2, but not the GraphQL query: it changes nothing, so it needs no key. */
 function isHonoured(req: Request): boolean {
   return (req.method === 'POST' || req.method === 'PATCH') && req.path !== '/graphql';
@@ -87,13 +94,7 @@ function bodyText(chunk: unknown, encoding: unknown): string {
 export function honourIdempotencyKey(deps: IdempotencyDeps) {
   const { db, store, atomically, clock } = deps;
 
-  function finish(
-    keyId: string,
-    key: string,
-    fingerprint: string,
-    status: number,
-    answer: StoredAnswer,
-  ): void {
+  function finish({ keyId, key, fingerprint }: RecordOf, status: number, answer: StoredAnswer): void {
     if (isKeptAnswer(status)) store.write(keyId, key, doneRecord(fingerprint, answer, clock().getTime()));
     else store.remove(keyId, key);
   }
@@ -114,35 +115,36 @@ export function honourIdempotencyKey(deps: IdempotencyDeps) {
     closeUnit(unit, 'COMMIT');
   }
 
-  return function honourKey(req: Request, res: Response, next: NextFunction): void {
-    if (!isHonoured(req)) return next();
-    const key = readKey(req);
-    if (key === null) return next();
-    const keyId = callerKeyId(req);
-    const fingerprint = fingerprintRequest(req.method, req.originalUrl, rawBodies.get(req) ?? '');
+  /** Claims the key: returns when the request is to run, answers a replay, or throws the refusal. */
+  function claim(res: Response, record: RecordOf): 'run' | 'answered' {
     const now = clock().getTime();
     const decision = atomically(() => {
-      const decided = decideClaim(store.read(keyId, key), fingerprint, now);
-      if (decided.kind === 'run') store.write(keyId, key, runningRecord(fingerprint, now));
+      const decided = decideClaim(store.read(record.keyId, record.key), record.fingerprint, now);
+      if (decided.kind === 'run')
+        store.write(record.keyId, record.key, runningRecord(record.fingerprint, now));
       return decided;
     });
-    if (decision.kind === 'replay') return replay(res, decision.answer);
+    if (decision.kind === 'run') return 'run';
+    if (decision.kind === 'replay') {
+      replay(res, decision.answer);
+      return 'answered';
+    }
     if (decision.kind === 'reused') {
       throw new CommerceError(
         'IDEMPOTENCY_KEY_REUSED',
         'This Idempotency-Key was used for another request (method, path or body differ); use a new key for a new request.',
       );
     }
-    if (decision.kind === 'in-flight') {
-      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-      throw new CommerceError(
-        'IDEMPOTENCY_KEY_IN_USE',
-        'A request with this Idempotency-Key is still running; retry after Retry-After seconds.',
-        { retryAfter: decision.retryAfterSeconds },
-      );
-    }
+    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new CommerceError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this Idempotency-Key is still running; retry after Retry-After seconds.',
+      { retryAfter: decision.retryAfterSeconds },
+    );
+  }
 
-    const unit: RequestUnit = { sqlite: db.sqlite, isOpen: false, isFinished: false };
+  /** Makes the answer end the unit: it is kept (or not) in the unit's transaction before it is sent. */
+  function answerInUnit(req: Request, res: Response, unit: RequestUnit, record: RecordOf): void {
     const end = res.end;
     res.end = function endOnce(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
       res.end = end;
@@ -153,11 +155,24 @@ export function honourIdempotencyKey(deps: IdempotencyDeps) {
         headers: pickReplayedHeaders(res.getHeaders()),
         body: bodyText(chunk, encoding),
       };
-      settle(unit, status, () => finish(keyId, key, fingerprint, status, answer));
+      settle(unit, status, () => finish(record, status, answer));
       if (deps.hangAfterCommit?.(req)) return res;
       return (end as (...args: unknown[]) => Response).call(this, chunk, encoding, callback);
     } as Response['end'];
+  }
 
+  return function honourKey(req: Request, res: Response, next: NextFunction): void {
+    if (!isHonoured(req)) return next();
+    const key = readKey(req);
+    if (key === null) return next();
+    const record = {
+      keyId: callerKeyId(req),
+      key,
+      fingerprint: fingerprintRequest(req.method, req.originalUrl, rawBodies.get(req) ?? ''),
+    };
+    if (claim(res, record) === 'answered') return;
+    const unit: RequestUnit = { sqlite: db.sqlite, isOpen: false, isFinished: false };
+    answerInUnit(req, res, unit, record);
     openUnit(unit);
     try {
       runInUnit(unit, next);
