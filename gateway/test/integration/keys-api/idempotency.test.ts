@@ -6,7 +6,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 import { type OpenedGateway, openGateway } from '../../../src/open-gateway.ts';
 import { startRedis } from '../../support/redis-server.ts';
-import { startRedisCluster } from '../../support/redis-topology.ts';
+import { startRedisCluster, startRedisSentinel } from '../../support/redis-topology.ts';
 import { startEchoUpstream, type TestUpstream } from '../../support/upstream.ts';
 import { describeKeysApiIdempotency, type IdempotencySetup } from './idempotency.suite.ts';
 
@@ -87,6 +87,30 @@ describe('on a Redis Cluster (3 masters)', () => {
         KEYGATE_DATA_DIR: '/tmp/keygate-test-unused',
         KEYGATE_REDIS_CLUSTER_NODES: cluster.target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(','),
         KEYGATE_REDIS_PREFIX: `${cluster.keyPrefix}${++runs}:`,
+      },
+      2,
+      async () => {},
+    ),
+  );
+});
+
+describe('on Redis with a Sentinel', () => {
+  let sentinel: Awaited<ReturnType<typeof startRedisSentinel>>;
+  let runs = 0;
+  before(async function () {
+    this.timeout(60_000);
+    sentinel = await startRedisSentinel();
+  });
+  after(async () => {
+    await sentinel?.stop();
+  });
+  describeKeysApiIdempotency('Redis Sentinel, two instances', async () =>
+    openInstances(
+      {
+        KEYGATE_DATA_DIR: '/tmp/keygate-test-unused',
+        KEYGATE_REDIS_SENTINELS: sentinel.target.sentinels.map((n) => `${n.host}:${n.port}`).join(','),
+        KEYGATE_REDIS_SENTINEL_NAME: sentinel.target.name,
+        KEYGATE_REDIS_PREFIX: `${sentinel.keyPrefix}${++runs}:`,
       },
       2,
       async () => {},
