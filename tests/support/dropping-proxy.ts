@@ -45,7 +45,8 @@ function forward(
 /**
  * Starts an HTTP proxy to `target` on a free port. Every request reaches the upstream and its
  * answer is read in full (so the effect has happened); when `shouldDrop` says so, the proxy then
- * destroys the client's socket instead of answering: the client sees a lost connection.
+ * destroys the client's socket instead of answering: the client sees a lost connection. Each
+ * answer passed on closes its connection.
  */
 export async function startDroppingProxy(
   target: string,
@@ -75,7 +76,9 @@ export async function startDroppingProxy(
         req.socket.destroy();
         return;
       }
-      res.writeHead(answer.status, answer.headers);
+      // A fresh connection per request: libcurl (PHP) resends by itself a request lost on a reused
+      // connection, which would hide whether the client's own retry works.
+      res.writeHead(answer.status, { ...answer.headers, connection: 'close' });
       res.end(answer.body);
     } catch {
       res.writeHead(502).end();

@@ -48,14 +48,17 @@ describe('Idempotency-Key on POST and PATCH', () => {
     assert.equal(get, null);
   });
 
-  it("keeps the caller's own key", async () => {
+  it("keeps the caller's own key, given as the documented header parameter or a header", async () => {
     const fake = fakeFetch(ok(CART));
     const { client } = clientWith(fake);
+    await client.POST('/v2/carts/{id}:checkout', {
+      params: { path: { id: 'cart_1' }, header: { 'Idempotency-Key': 'order-4711' } },
+    });
     await client.POST('/v2/carts', {
       body: { channel: 'WEB_DE' },
-      headers: { 'Idempotency-Key': 'order-4711' },
+      headers: { 'Idempotency-Key': 'order-4712' },
     });
-    assert.deepEqual(keysSent(fake), ['order-4711']);
+    assert.deepEqual(keysSent(fake), ['order-4711', 'order-4712']);
   });
 
   it('retries a POST after a 429 with the same key and body, and returns its answer', async () => {

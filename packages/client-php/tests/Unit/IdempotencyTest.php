@@ -61,9 +61,10 @@ final class IdempotencyTest extends MockClientTestCase
 
     public function testTheCallersOwnKeyIsSentAsGiven(): void
     {
-        $client = $this->client([self::json(201, self::cart())]);
-        $client->send('POST', '/v2/carts', headers: ['idempotency-key' => 'order-4711'], body: ['channel' => 'WEB_DE']);
-        self::assertSame(['order-4711'], $this->keys());
+        $client = $this->client([self::json(201, self::cart()), self::json(201, self::cart())]);
+        $client->createCart(new CreateCartRequest(channel: 'WEB_DE'), idempotencyKey: 'order-4711');
+        $client->send('POST', '/v2/carts', headers: ['idempotency-key' => 'order-4712'], body: ['channel' => 'WEB_DE']);
+        self::assertSame(['order-4711', 'order-4712'], $this->keys());
     }
 
     public function testAPostIsRetriedAfterA429WithTheSameKeyAndBody(): void
