@@ -63,8 +63,8 @@ function itemsOf(page: Page): unknown[] {
  */
 async function* walkPages(client: Client<paths>, path: string, init: unknown): AsyncGenerator<unknown, void> {
   const base = (init ?? {}) as { params?: { query?: Record<string, unknown> } };
-  const seen = new Set<string>();
   let cursor = base.params?.query?.cursor as string | undefined;
+  const seen = new Set<string>(cursor === undefined ? [] : [cursor]);
   for (;;) {
     const params = { ...base.params, query: { ...base.params?.query, cursor } };
     const { data, error, response } = await (client.GET as unknown as SendGet)(path, { ...base, params });

@@ -20,7 +20,7 @@ final class AutoPager
      */
     public static function walk(callable $fetch, ?string $cursor, ?string $member, string $operation): \Generator
     {
-        $seen = [];
+        $seen = $cursor === null ? [] : [$cursor => true];
         do {
             $page = $fetch($cursor);
             foreach ($member === null ? [$page] : $page->{$member} as $entry) {
