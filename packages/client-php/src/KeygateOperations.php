@@ -10,6 +10,7 @@ namespace Keygate\Client;
 /**
  * Every operation of the keygate API, one method each, named by its `operationId`. Each sends
  * through `KeygateClient::send()`, so retries, rate-limit state, notices and exceptions apply.
+ * Each cursor-paged list also has an `…AutoPaging` method: a generator over all its entries.
  */
 trait KeygateOperations
 {
@@ -192,6 +193,28 @@ trait KeygateOperations
     }
 
     /**
+     * Every entry of `items` of `listKeyActivity` (`GET /v2/auth/keys/{id}/activity`), page after
+     * page: a generator that fetches each page (one `listKeyActivity` call) only when the loop reaches
+     * it, and stops after the last one.
+     * @return \Generator<int, Model\ActivityEntry>
+     */
+    public function listKeyActivityAutoPaging(
+        string $id,
+        ?Model\ActivityEntryAction $action = null,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\ActivityPage => $this->listKeyActivity(id: $id, action: $action, from: $from, to: $to, limit: $limit, cursor: $cursor),
+            $cursor,
+            'items',
+            'GET /v2/auth/keys/{id}/activity',
+        );
+    }
+
+    /**
      * List the API calls of an API key (`GET /v2/auth/keys/{id}/logs`).
      * @param string $id The API key id (`key_…`).
      */
@@ -212,6 +235,28 @@ trait KeygateOperations
             null,
         );
         return Model\ApiLogPage::fromArray($data);
+    }
+
+    /**
+     * Every entry of `items` of `listKeyLogs` (`GET /v2/auth/keys/{id}/logs`), page after page: a
+     * generator that fetches each page (one `listKeyLogs` call) only when the loop reaches it, and
+     * stops after the last one.
+     * @return \Generator<int, Model\ApiLogEntry>
+     */
+    public function listKeyLogsAutoPaging(
+        string $id,
+        ?string $secretId = null,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\ApiLogPage => $this->listKeyLogs(id: $id, secretId: $secretId, from: $from, to: $to, limit: $limit, cursor: $cursor),
+            $cursor,
+            'items',
+            'GET /v2/auth/keys/{id}/logs',
+        );
     }
 
     /**
@@ -250,6 +295,28 @@ trait KeygateOperations
             null,
         );
         return Model\ProductPage::fromArray($data);
+    }
+
+    /**
+     * Every entry of `data` of `listProducts` (`GET /v2/catalog/products`), page after page: a
+     * generator that fetches each page (one `listProducts` call) only when the loop reaches it, and
+     * stops after the last one.
+     * @return \Generator<int, Model\CatalogProduct>
+     */
+    public function listProductsAutoPaging(
+        string $channel,
+        ?string $customer = null,
+        ?bool $inStock = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+        ?string $q = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\ProductPage => $this->listProducts(customer: $customer, inStock: $inStock, limit: $limit, cursor: $cursor, q: $q, channel: $channel),
+            $cursor,
+            'data',
+            'GET /v2/catalog/products',
+        );
     }
 
     /**
@@ -567,6 +634,25 @@ trait KeygateOperations
             null,
         );
         return Model\CustomerPricing::fromArray($data);
+    }
+
+    /**
+     * Each page of `getCustomerPricing` (`GET /v2/customers/{id}/pricing`) in turn, whole: a generator
+     * that fetches each page (one `getCustomerPricing` call) only when the loop reaches it, and stops
+     * after the last one.
+     * @return \Generator<int, Model\CustomerPricing>
+     */
+    public function getCustomerPricingAutoPaging(
+        string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\CustomerPricing => $this->getCustomerPricing(id: $id, limit: $limit, cursor: $cursor),
+            $cursor,
+            null,
+            'GET /v2/customers/{id}/pricing',
+        );
     }
 
     /**
@@ -907,6 +993,25 @@ trait KeygateOperations
             null,
         );
         return Model\WebhookDeliveryPage::fromArray($data);
+    }
+
+    /**
+     * Every entry of `data` of `listWebhookDeliveries` (`GET /v2/webhooks/endpoints/{id}/deliveries`),
+     * page after page: a generator that fetches each page (one `listWebhookDeliveries` call) only when
+     * the loop reaches it, and stops after the last one.
+     * @return \Generator<int, Model\WebhookDeliveryPageDataItem>
+     */
+    public function listWebhookDeliveriesAutoPaging(
+        string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\WebhookDeliveryPage => $this->listWebhookDeliveries(id: $id, limit: $limit, cursor: $cursor),
+            $cursor,
+            'data',
+            'GET /v2/webhooks/endpoints/{id}/deliveries',
+        );
     }
 
     /**
