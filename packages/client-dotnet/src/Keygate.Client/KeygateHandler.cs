@@ -4,14 +4,22 @@ using System.Net.Http.Headers;
 namespace Keygate.Client;
 
 /// <summary>
-/// The client's HTTP pipeline, in order: set the bearer key; send; record the rate-limit state; on a 429 to an
-/// idempotent call, wait <c>Retry-After</c> (else the <c>RateLimit</c> reset) and send again, within the retry
-/// budget; report notices; turn an error answer into <see cref="KeygateProblemException"/>.
+/// The client's HTTP pipeline, in order: set the bearer key; give a POST or PATCH an <c>Idempotency-Key</c> (the
+/// caller's, else a UUIDv4 for this call); send; record the rate-limit state; on a 429, a 503 or a connection
+/// error, wait (<c>Retry-After</c>, else the <c>RateLimit</c> reset, else a backoff) and send the same request
+/// again, key included, within the retry budget; report notices; turn an error answer into
+/// <see cref="KeygateProblemException"/>.
 /// </summary>
 internal sealed class KeygateHandler : DelegatingHandler
 {
     /// <summary>The idempotent methods of RFC 9110 §9.2.2: sending one twice has the effect of sending it once.</summary>
     internal static readonly HashSet<HttpMethod> RetriedMethods = [HttpMethod.Get, HttpMethod.Head, HttpMethod.Options, HttpMethod.Put, HttpMethod.Delete];
+
+    /// <summary>The methods that get an <c>Idempotency-Key</c>, which the API uses to answer a repeat with the first answer.</summary>
+    internal static readonly HashSet<HttpMethod> KeyedMethods = [HttpMethod.Post, HttpMethod.Patch];
+
+    /// <summary>The first wait after a 503 without <c>Retry-After</c> or a connection error; doubled per retry.</summary>
+    internal static readonly TimeSpan FirstBackoff = TimeSpan.FromMilliseconds(500);
 
     private readonly KeygateClientOptions _options;
     private readonly NoticeTracker _notices;
@@ -29,20 +37,35 @@ internal sealed class KeygateHandler : DelegatingHandler
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", await _options.ResolveApiKeyAsync(cancellationToken).ConfigureAwait(false));
+        if (KeyedMethods.Contains(request.Method) && !request.Headers.Contains(KeygateRequestOptions.IdempotencyKeyHeader))
+            request.Headers.Add(KeygateRequestOptions.IdempotencyKeyHeader, Guid.NewGuid().ToString());
         var retry = _options.Retry;
-        var mayRetry = retry.MaxRetries > 0 && RetriedMethods.Contains(request.Method);
+        // A POST or PATCH is safe to repeat only under its Idempotency-Key: the API answers a repeat with the first answer.
+        var mayRetry = retry.MaxRetries > 0 &&
+            (RetriedMethods.Contains(request.Method) || request.Headers.Contains(KeygateRequestOptions.IdempotencyKeyHeader));
         // A request message is sent once: keep the body's bytes so a retry can send a fresh copy.
         var body = mayRetry && request.Content is not null ? await request.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false) : null;
         var waited = TimeSpan.Zero;
         var attemptRequest = request;
         for (var attempt = 0; ; attempt++)
         {
-            var response = await base.SendAsync(attemptRequest, cancellationToken).ConfigureAwait(false);
+            HttpResponseMessage response;
+            try
+            {
+                response = await base.SendAsync(attemptRequest, cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception error) when (mayRetry && attempt < retry.MaxRetries && IsConnectionError(error, cancellationToken) &&
+                                          waited + Backoff(attempt) <= retry.MaxWait)
+            {
+                await SleepAsync(Backoff(attempt), cancellationToken).ConfigureAwait(false);
+                waited += Backoff(attempt);
+                attemptRequest = Copy(request, body is null ? null : new ByteArrayContent(body));
+                continue;
+            }
             var now = _options.TimeProvider.GetUtcNow();
             var rateLimit = RateLimitState.Parse(response.Headers, now);
             if (rateLimit is not null) LatestRateLimit = rateLimit;
-            if (response.StatusCode == HttpStatusCode.TooManyRequests && mayRetry && attempt < retry.MaxRetries &&
-                RetryDelay(response.Headers, rateLimit, now) is { } delay && waited + delay <= retry.MaxWait)
+            if (mayRetry && attempt < retry.MaxRetries && RetryDelay(response, rateLimit, now, attempt) is { } delay && waited + delay <= retry.MaxWait)
             {
                 response.Dispose();
                 await SleepAsync(delay, cancellationToken).ConfigureAwait(false);
@@ -58,6 +81,29 @@ internal sealed class KeygateHandler : DelegatingHandler
             }
         }
     }
+
+    /// <summary>
+    /// How long to wait before retrying <paramref name="response"/>, or null when it is not retried: a 429 waits
+    /// <c>Retry-After</c>, else the <c>RateLimit</c> reset; a 503 waits <c>Retry-After</c>, else the backoff.
+    /// </summary>
+    internal static TimeSpan? RetryDelay(HttpResponseMessage response, RateLimitState? rateLimit, DateTimeOffset now, int attempt) =>
+        response.StatusCode switch
+        {
+            HttpStatusCode.TooManyRequests => RetryDelay(response.Headers, rateLimit, now),
+            HttpStatusCode.ServiceUnavailable => RateLimitState.RetryAfter(response.Headers, now) ?? Backoff(attempt),
+            _ => null,
+        };
+
+    /// <summary>The wait before retry <paramref name="attempt"/> + 1 when the answer named none: 0.5 s, 1 s, 2 s, …</summary>
+    internal static TimeSpan Backoff(int attempt) => FirstBackoff * Math.Pow(2, Math.Min(attempt, 10));
+
+    /// <summary>
+    /// A failure to get an answer at all (refused, reset, the caller's HttpClient timeout), as opposed to the caller
+    /// cancelling: the request may or may not have had its effect, which the Idempotency-Key makes safe to retry.
+    /// </summary>
+    internal static bool IsConnectionError(Exception error, CancellationToken cancellationToken) =>
+        !cancellationToken.IsCancellationRequested &&
+        error is HttpRequestException or IOException or TaskCanceledException { InnerException: TimeoutException };
 
     /// <summary>How long to wait before retrying a 429: <c>Retry-After</c>, else the <c>RateLimit</c> reset <c>t</c>.</summary>
     internal static TimeSpan? RetryDelay(HttpResponseHeaders headers, RateLimitState? rateLimit, DateTimeOffset now) =>

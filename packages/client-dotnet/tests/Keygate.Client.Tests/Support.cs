@@ -26,6 +26,13 @@ internal sealed class StubHandler : HttpMessageHandler
         return this;
     }
 
+    /// <summary>The next attempt gets no answer: the connection fails as a reset or refused one does.</summary>
+    public StubHandler ConnectionLost()
+    {
+        _answers.Enqueue(() => throw new HttpRequestException("Connection reset by peer", new IOException("reset")));
+        return this;
+    }
+
     public StubHandler RateLimited(int retryAfterSeconds, string? retryAfterHeader = null) =>
         Answer(
             HttpStatusCode.TooManyRequests,
