@@ -4,6 +4,7 @@ import { type Logger, pino } from 'pino';
 import { createCartRouter } from './carts/cart-routes.ts';
 import { createCatalogRouter } from './catalog/catalog-routes.ts';
 import { createCustomerRouter } from './customers/customer-routes.ts';
+import { createAtomically } from './db/atomically.ts';
 import { type CommerceDatabase, isDatabaseReachable } from './db/database.ts';
 import { assertDatabaseEnvironment } from './db/database-environment.ts';
 import { CommerceError } from './errors.ts';
@@ -18,6 +19,8 @@ import {
   DEFAULT_RESPONSE_CACHE_MIB,
   type ResponseCacheOptions,
 } from './http/response-cache.ts';
+import { honourIdempotencyKey, keepRawBody } from './idempotency/honour-idempotency-key.ts';
+import { createSqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.ts';
 import { createOrderRouter } from './orders/order-routes.ts';
 import { createPriceRouter } from './prices/price-routes.ts';
 import { createEventStreamRouter } from './sandbox/event-stream-routes.ts';
@@ -47,6 +50,11 @@ export interface AppDeps {
   eventStreamPollMs?: number;
   /** Bounds of the catalogue and GraphQL response cache (default 16 MiB, 4096 entries; 0 bytes: off). */
   responseCache?: Partial<ResponseCacheOptions>;
+  /**
+   * Test hook, honoured only when main.ts was started with KEYGATE_BENCH_MODE=1: true leaves a
+   * keyed request unanswered once its effect and record are committed (the crash test kills it there).
+   */
+  hangAfterCommit?: (req: Request) => boolean;
 }
 
 /** Refuses a request body that is not JSON (415) before any parser or route sees it. */
@@ -89,7 +97,17 @@ export function createApp(deps: AppDeps): Express {
     createHealthRouter({ isReady: () => isDatabaseReachable(db), registry: metrics.registry, environment }),
   );
   app.use('/v2', requireIdentity({ verifier: deps.verifier, environment }));
-  app.use('/v2', requireJsonBody, express.json({ limit: '16kb' }));
+  app.use('/v2', requireJsonBody, express.json({ limit: '16kb', verify: keepRawBody }));
+  app.use(
+    '/v2',
+    honourIdempotencyKey({
+      db,
+      store: createSqliteIdempotencyStore(db),
+      atomically: createAtomically(db),
+      clock,
+      hangAfterCommit: deps.hangAfterCommit,
+    }),
+  );
   app.use(createCatalogRouter(services.catalog, responses));
   app.use(createStockRouter({ catalog: services.catalog, stock: services.stock }));
   app.use(createCartRouter(services.carts));

@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createIdentityVerifier, type IdentityVerifierOptions } from '@keygate/identity';
+import type { Request } from 'express';
 import { type Logger, pino } from 'pino';
 import { createApp } from './app.ts';
 import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/database.ts';
 import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { createStdoutDestination } from './http/stdout-destination.ts';
+import { createIdempotencyPruner } from './idempotency/prune-records.ts';
+import { createSqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
 import type { DeliveryStore } from './webhooks/delivery-store.ts';
 import { sendWebhookOverHttp } from './webhooks/http-sender.ts';
@@ -88,6 +91,12 @@ function createWorker(config: CommerceConfig, store: DeliveryStore, log: Logger)
   });
 }
 
+/** The crash test's hook (config refuses it outside KEYGATE_BENCH_MODE=1): hang keyed POSTs to paths ending so. */
+function hangAfterCommitOf(suffix: string | null): ((req: Request) => boolean) | undefined {
+  if (suffix === null) return undefined;
+  return (req) => req.method === 'POST' && req.path.endsWith(suffix);
+}
+
 function main(): void {
   const config = loadConfig();
   const keys = loadJwks(config);
@@ -120,6 +129,12 @@ function main(): void {
     logger: rootLogger,
     webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses, notify: () => worker.notify() },
     responseCache: { maxBytes: config.responseCacheBytes },
+    hangAfterCommit: hangAfterCommitOf(config.hangAfterCommitSuffix),
+  });
+  const pruner = createIdempotencyPruner({
+    store: createSqliteIdempotencyStore(db),
+    clock: () => new Date(),
+    onError: (error) => log.error({ err: error }, 'idempotency record pruning failed'),
   });
   const server = createServer(app);
   // Outlive the gateway's idle keep-alive sockets so it never reuses one we are closing.
@@ -136,6 +151,7 @@ function main(): void {
     log.info({ host: config.host, port, dbFile: config.dbFile }, 'commerce listening');
     worker.start();
     retention.start();
+    pruner.start();
   });
 
   let stopping = false;
@@ -147,6 +163,7 @@ function main(): void {
     }
     stopping = true;
     log.info({ signal }, 'shutting down');
+    pruner.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // Attempts in flight are aborted and stay pending with their webhook-id, for the next start.
     Promise.all([stopped, worker.stop(), retention.stop()]).then(() => {

@@ -39,7 +39,7 @@ final class OperationsWriter
         $parameters = $this->parameters($operation, $owner);
         [$body, $bodyArg, $isBodyRequired] = $this->body($operation, $owner);
         $args = [...$parameters['required'], ...($isBodyRequired ? [$bodyArg] : []), ...$parameters['optional'],
-            ...(!$isBodyRequired && $bodyArg !== null ? [$bodyArg] : [])];
+            ...(!$isBodyRequired && $bodyArg !== null ? [$bodyArg] : []), ...$parameters['shared']];
         [$returnType, $decoder] = $this->responseOf($operation, $owner);
         $signature = $args === [] ? '()' : "(\n        " . implode(",\n        ", $args) . ",\n    )";
         $summary = $operation['summary'] ?? $id;
@@ -61,14 +61,20 @@ final class OperationsWriter
      * The PHP arguments of an operation's parameters (required ones positional, the rest named and
      * null by default; `X-Channel` becomes `$channel`) and how each is put into the request.
      *
-     * @return array{required: list<string>, optional: list<string>, docs: list<string>,
-     *     path: list<string>, query: list<string>, header: list<string>}
+     * Shared parameters (`$ref` to `components.parameters`, e.g. `Idempotency-Key`) come last, after
+     * the body, so adding one to an operation never shifts the position of an existing argument.
+     *
+     * @return array{required: list<string>, optional: list<string>, shared: list<string>,
+     *     docs: list<string>, path: list<string>, query: list<string>, header: list<string>}
      */
     private function parameters(array $operation, string $owner): array
     {
-        $out = ['required' => [], 'optional' => [], 'docs' => [], 'path' => [], 'query' => [], 'header' => []];
+        $out = ['required' => [], 'optional' => [], 'shared' => [], 'docs' => [], 'path' => [], 'query' => [],
+            'header' => []];
         $taken = [];
         foreach ($operation['parameters'] ?? [] as $parameter) {
+            $isShared = isset($parameter['$ref']);
+            $parameter = $this->resolveParameter($parameter);
             $name = $parameter['name'];
             $var = $parameter['in'] === 'header' ? lcfirst(SchemaTypes::pascal(preg_replace('/^X-/i', '', $name))) : $name;
             if (isset($taken[$var])) {
@@ -91,12 +97,29 @@ final class OperationsWriter
                 default => $type['php'],
             };
             $out[$parameter['in']][] = var_export($name, true) . " => {$value}";
-            $out[$isRequired ? 'required' : 'optional'][] = $isRequired ? "{$hint} \${$var}" : "?{$hint} \${$var} = null";
+            $out[$isShared ? 'shared' : ($isRequired ? 'required' : 'optional')][] =
+                $isRequired ? "{$hint} \${$var}" : "?{$hint} \${$var} = null";
             if (isset($parameter['description'])) {
                 $out['docs'][] = "@param {$hint}" . ($isRequired ? '' : '|null') . " \${$var} " . str_replace("\n", ' ', trim($parameter['description']));
             }
         }
         return $out;
+    }
+
+    /**
+     * A parameter as written, or the `components.parameters` entry its `$ref` names.
+     *
+     * @param array<string, mixed> $parameter
+     * @return array<string, mixed>
+     */
+    private function resolveParameter(array $parameter): array
+    {
+        if (!isset($parameter['$ref'])) {
+            return $parameter;
+        }
+        $name = substr($parameter['$ref'], strlen('#/components/parameters/'));
+        return $this->document['components']['parameters'][$name]
+            ?? throw new \RuntimeException("unknown parameter {$parameter['$ref']}");
     }
 
     /**
