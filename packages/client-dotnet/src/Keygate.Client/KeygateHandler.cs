@@ -5,21 +5,35 @@ namespace Keygate.Client;
 
 /// <summary>
 /// The client's HTTP pipeline, in order: set the bearer key; give a POST or PATCH an <c>Idempotency-Key</c> (the
-/// caller's, else a UUIDv4 for this call); send; record the rate-limit state; on a 429, a 503 or a connection
-/// error, wait (<c>Retry-After</c>, else the <c>RateLimit</c> reset, else a backoff) and send the same request
-/// again, key included, within the retry budget; report notices; turn an error answer into
-/// <see cref="KeygateProblemException"/>.
+/// caller's, else a UUIDv4 for this call); send; record the rate-limit state; retry as the rules below allow;
+/// report notices; turn an error answer into <see cref="KeygateProblemException"/>. The retry rules, the same in
+/// the TypeScript and PHP clients:
+/// 1. GET, HEAD, OPTIONS, PUT and DELETE (idempotent by RFC 9110 §9.2.2) after 429, 502, 503, 504 and a
+///    connection error (no answer).
+/// 2. POST and PATCH with their <c>Idempotency-Key</c>, the same on every attempt, after 429, 503 and a connection
+///    error: the API answers a repeat with the first answer. Not after 502/504, when the first request may still be
+///    running and its repeat would only meet <c>IDEMPOTENCY_KEY_IN_USE</c>.
+/// 3. The wait is <c>Retry-After</c>, else for a 429 the <c>RateLimit</c> reset (a 429 with neither is not
+///    retried), else a backoff of 1 s doubled per retry; all within <see cref="KeygateRetryOptions"/>. The caller
+///    cancelling is never retried.
 /// </summary>
 internal sealed class KeygateHandler : DelegatingHandler
 {
     /// <summary>The idempotent methods of RFC 9110 §9.2.2: sending one twice has the effect of sending it once.</summary>
     internal static readonly HashSet<HttpMethod> RetriedMethods = [HttpMethod.Get, HttpMethod.Head, HttpMethod.Options, HttpMethod.Put, HttpMethod.Delete];
 
-    /// <summary>The methods that get an <c>Idempotency-Key</c>, which the API uses to answer a repeat with the first answer.</summary>
+    /// <summary>The methods that get an <c>Idempotency-Key</c>, which makes them safe to send again.</summary>
     internal static readonly HashSet<HttpMethod> KeyedMethods = [HttpMethod.Post, HttpMethod.Patch];
 
-    /// <summary>The first wait after a 503 without <c>Retry-After</c> or a connection error; doubled per retry.</summary>
-    internal static readonly TimeSpan FirstBackoff = TimeSpan.FromMilliseconds(500);
+    /// <summary>Statuses retried for <see cref="RetriedMethods"/>: the rate limit, and a gateway or upstream that may recover.</summary>
+    internal static readonly HashSet<HttpStatusCode> RetriedStatuses =
+        [HttpStatusCode.TooManyRequests, HttpStatusCode.BadGateway, HttpStatusCode.ServiceUnavailable, HttpStatusCode.GatewayTimeout];
+
+    /// <summary>Statuses retried for a POST or PATCH under its <c>Idempotency-Key</c>.</summary>
+    internal static readonly HashSet<HttpStatusCode> KeyedRetriedStatuses = [HttpStatusCode.TooManyRequests, HttpStatusCode.ServiceUnavailable];
+
+    /// <summary>The first wait after an answer without <c>Retry-After</c> or a connection error; doubled per retry.</summary>
+    internal static readonly TimeSpan FirstBackoff = TimeSpan.FromSeconds(1);
 
     private readonly KeygateClientOptions _options;
     private readonly NoticeTracker _notices;
@@ -40,70 +54,79 @@ internal sealed class KeygateHandler : DelegatingHandler
         if (KeyedMethods.Contains(request.Method) && !request.Headers.Contains(KeygateRequestOptions.IdempotencyKeyHeader))
             request.Headers.Add(KeygateRequestOptions.IdempotencyKeyHeader, Guid.NewGuid().ToString());
         var retry = _options.Retry;
-        // A POST or PATCH is safe to repeat only under its Idempotency-Key: the API answers a repeat with the first answer.
-        var mayRetry = retry.MaxRetries > 0 &&
-            (RetriedMethods.Contains(request.Method) || request.Headers.Contains(KeygateRequestOptions.IdempotencyKeyHeader));
+        var statuses = retry.MaxRetries > 0 ? RetriedStatusesOf(request) : null;
         // A request message is sent once: keep the body's bytes so a retry can send a fresh copy.
-        var body = mayRetry && request.Content is not null ? await request.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false) : null;
+        var body = statuses is not null && request.Content is not null ? await request.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false) : null;
         var waited = TimeSpan.Zero;
         var attemptRequest = request;
         for (var attempt = 0; ; attempt++)
         {
+            var mayRetry = statuses is not null && attempt < retry.MaxRetries;
             HttpResponseMessage response;
             try
             {
                 response = await base.SendAsync(attemptRequest, cancellationToken).ConfigureAwait(false);
             }
-            catch (Exception error) when (mayRetry && attempt < retry.MaxRetries && IsConnectionError(error, cancellationToken) &&
-                                          waited + Backoff(attempt) <= retry.MaxWait)
+            catch (Exception error) when (mayRetry && IsConnectionError(error, cancellationToken) && waited + Backoff(attempt) <= retry.MaxWait)
             {
-                await SleepAsync(Backoff(attempt), cancellationToken).ConfigureAwait(false);
-                waited += Backoff(attempt);
+                waited += await WaitAsync(Backoff(attempt), cancellationToken).ConfigureAwait(false);
                 attemptRequest = Copy(request, body is null ? null : new ByteArrayContent(body));
                 continue;
             }
             var now = _options.TimeProvider.GetUtcNow();
             var rateLimit = RateLimitState.Parse(response.Headers, now);
             if (rateLimit is not null) LatestRateLimit = rateLimit;
-            if (mayRetry && attempt < retry.MaxRetries && RetryDelay(response, rateLimit, now, attempt) is { } delay && waited + delay <= retry.MaxWait)
+            if (mayRetry && RetryDelay(statuses!, response, rateLimit, now, attempt) is { } delay && waited + delay <= retry.MaxWait)
             {
                 response.Dispose();
-                await SleepAsync(delay, cancellationToken).ConfigureAwait(false);
-                waited += delay;
+                waited += await WaitAsync(delay, cancellationToken).ConfigureAwait(false);
                 attemptRequest = Copy(request, body is null ? null : new ByteArrayContent(body));
                 continue;
             }
-            _notices.Observe(request, response);
-            if (response.IsSuccessStatusCode) return response;
-            using (response)
-            {
-                throw await KeygateProblemException.FromResponseAsync(response, rateLimit, now, cancellationToken).ConfigureAwait(false);
-            }
+            return await FinishAsync(request, response, rateLimit, now, cancellationToken).ConfigureAwait(false);
         }
     }
 
-    /// <summary>
-    /// How long to wait before retrying <paramref name="response"/>, or null when it is not retried: a 429 waits
-    /// <c>Retry-After</c>, else the <c>RateLimit</c> reset; a 503 waits <c>Retry-After</c>, else the backoff.
-    /// </summary>
-    internal static TimeSpan? RetryDelay(HttpResponseMessage response, RateLimitState? rateLimit, DateTimeOffset now, int attempt) =>
-        response.StatusCode switch
+    /// <summary>Reports notices, then returns a success or throws the error answer as a problem.</summary>
+    private async Task<HttpResponseMessage> FinishAsync(
+        HttpRequestMessage request, HttpResponseMessage response, RateLimitState? rateLimit, DateTimeOffset now, CancellationToken cancellationToken)
+    {
+        _notices.Observe(request, response);
+        if (response.IsSuccessStatusCode) return response;
+        using (response)
         {
-            HttpStatusCode.TooManyRequests => RetryDelay(response.Headers, rateLimit, now),
-            HttpStatusCode.ServiceUnavailable => RateLimitState.RetryAfter(response.Headers, now) ?? Backoff(attempt),
-            _ => null,
-        };
+            throw await KeygateProblemException.FromResponseAsync(response, rateLimit, now, cancellationToken).ConfigureAwait(false);
+        }
+    }
 
-    /// <summary>The wait before retry <paramref name="attempt"/> + 1 when the answer named none: 0.5 s, 1 s, 2 s, …</summary>
+    /// <summary>The statuses after which <paramref name="request"/> may be sent again (rules 1 and 2), or null for none.</summary>
+    internal static HashSet<HttpStatusCode>? RetriedStatusesOf(HttpRequestMessage request) =>
+        RetriedMethods.Contains(request.Method) ? RetriedStatuses
+        : KeyedMethods.Contains(request.Method) && request.Headers.Contains(KeygateRequestOptions.IdempotencyKeyHeader) ? KeyedRetriedStatuses
+        : null;
+
+    /// <summary>How long to wait before retrying <paramref name="response"/> (rule 3), or null when it is not retried.</summary>
+    internal static TimeSpan? RetryDelay(HashSet<HttpStatusCode> statuses, HttpResponseMessage response, RateLimitState? rateLimit, DateTimeOffset now, int attempt) =>
+        !statuses.Contains(response.StatusCode) ? null
+        : response.StatusCode == HttpStatusCode.TooManyRequests ? RetryDelay(response.Headers, rateLimit, now)
+        : RateLimitState.RetryAfter(response.Headers, now) ?? Backoff(attempt);
+
+    /// <summary>The wait before retry <paramref name="attempt"/> + 1 when the answer named none: 1 s, 2 s, 4 s, …</summary>
     internal static TimeSpan Backoff(int attempt) => FirstBackoff * Math.Pow(2, Math.Min(attempt, 10));
 
     /// <summary>
     /// A failure to get an answer at all (refused, reset, the caller's HttpClient timeout), as opposed to the caller
-    /// cancelling: the request may or may not have had its effect, which the Idempotency-Key makes safe to retry.
+    /// cancelling: the request may or may not have had its effect.
     /// </summary>
     internal static bool IsConnectionError(Exception error, CancellationToken cancellationToken) =>
         !cancellationToken.IsCancellationRequested &&
         error is HttpRequestException or IOException or TaskCanceledException { InnerException: TimeoutException };
+
+    private async Task<TimeSpan> WaitAsync(TimeSpan delay, CancellationToken cancellationToken)
+    {
+        await SleepAsync(delay, cancellationToken).ConfigureAwait(false);
+        return delay;
+    }
 
     /// <summary>How long to wait before retrying a 429: <c>Retry-After</c>, else the <c>RateLimit</c> reset <c>t</c>.</summary>
     internal static TimeSpan? RetryDelay(HttpResponseHeaders headers, RateLimitState? rateLimit, DateTimeOffset now) =>

@@ -121,7 +121,7 @@ public class IdempotencyTests
 
         await test.Client.Orders.CancelAsync("ord_1");
 
-        Assert.Equal([TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(1)], test.Waits);
+        Assert.Equal([TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2)], test.Waits);
         Assert.Equal(3, test.Stub.Requests.Count);
     }
 
@@ -135,6 +135,23 @@ public class IdempotencyTests
 
         Assert.Equal(3, test.Stub.Requests.Count);
         Assert.Single(test.Stub.Requests.Select(r => r.Headers["Idempotency-Key"]).Distinct());
+    }
+
+    [Theory]
+    [InlineData(HttpStatusCode.BadGateway)]
+    [InlineData(HttpStatusCode.GatewayTimeout)]
+    public async Task A502Or504IsRetriedForAGetButNotForAPost(HttpStatusCode status)
+    {
+        var test = new TestClient();
+        test.Stub.Answer(status).Answer(HttpStatusCode.OK, Stock).Answer(status);
+
+        await test.Client.Stock.GetAsync("KG-00001");
+        // The first checkout may still be running: its repeat would only meet IDEMPOTENCY_KEY_IN_USE.
+        var problem = await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Carts.CheckoutAsync("crt_1"));
+
+        Assert.Equal((int)status, problem.Status);
+        Assert.Equal([TimeSpan.FromSeconds(1)], test.Waits);
+        Assert.Equal(3, test.Stub.Requests.Count);
     }
 
     [Fact]
