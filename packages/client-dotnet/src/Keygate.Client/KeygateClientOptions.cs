@@ -1,8 +1,9 @@
 namespace Keygate.Client;
 
 /// <summary>
-/// How calls are retried after a 429, a 503 or a connection error: GET, HEAD, OPTIONS, PUT and DELETE because they
-/// are idempotent, POST and PATCH because they carry an <c>Idempotency-Key</c> (the same on every attempt).
+/// How calls are retried after a 429, a 503 or a connection error (and GET, HEAD, OPTIONS, PUT and DELETE also after
+/// a 502 or 504): those because they are idempotent, POST and PATCH because they carry an <c>Idempotency-Key</c>,
+/// the same on every attempt.
 /// </summary>
 public sealed record KeygateRetryOptions
 {

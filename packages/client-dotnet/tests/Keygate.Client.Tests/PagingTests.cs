@@ -120,6 +120,19 @@ public class PagingTests
         Assert.Equal("/v2/customers/cus_1/pricing?cursor=p1&limit=1", test.Stub.Requests[1].Uri.PathAndQuery);
     }
 
+    [Fact]
+    public async Task CustomerPricingPagesComeWhole()
+    {
+        var test = new TestClient();
+        test.Stub
+            .Answer(HttpStatusCode.OK, """{"customer":{"id":"cus_1"},"agreements":[{"sku":"KG-1"}],"effectivePrices":[],"nextCursor":"p1"}""")
+            .Answer(HttpStatusCode.OK, """{"customer":{"id":"cus_1"},"agreements":[{"sku":"KG-2"}],"effectivePrices":[],"nextCursor":null}""");
+
+        var pages = await Collect(test.Client.Customers.GetPricingAutoPagingAsync("cus_1"));
+
+        Assert.Equal(["KG-1", "KG-2"], pages.Select(p => Assert.Single(p.Agreements!).Sku));
+    }
+
     private static async Task<List<T>> Collect<T>(IAsyncEnumerable<T> items)
     {
         var list = new List<T>();

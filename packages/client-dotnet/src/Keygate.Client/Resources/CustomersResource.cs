@@ -51,6 +51,17 @@ public sealed class CustomersResource
             "getCustomerPricing");
 
     /// <summary>
+    /// Each page of the customer's pricing in turn, whole (its agreements and per-channel prices belong together),
+    /// as the TypeScript and PHP clients walk it; fetched when the caller reads on, until the last page.
+    /// </summary>
+    public IAsyncEnumerable<CustomerPricing> GetPricingAutoPagingAsync(string id, int? pageSize = null, CancellationToken cancellationToken = default) =>
+        AutoPaging.WalkAsync<CustomerPricing, CustomerPricing>(
+            (cursor, ct) => GetPricingAsync(id, pageSize, cursor, ct),
+            page => [page],
+            page => page.NextCursor,
+            cancellationToken);
+
+    /// <summary>
     /// Every price the customer pays, one per product and channel, fetched <paramref name="pageSize"/> products at a
     /// time as the caller reads on. Stops after the last page; cancelling the token stops the walk.
     /// </summary>
