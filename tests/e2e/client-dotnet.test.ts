@@ -71,7 +71,7 @@ describe('the .NET client against the running system', function () {
     commerceData?.remove();
   });
 
-  it('passes the integration tests: keys, catalogue, paging, carts, rotation, 403, 429 and a webhook', async () => {
+  it('passes the integration tests: keys, catalogue, paging, carts, rotation, 403, 429, webhooks, sandbox events', async () => {
     const result = await dotnet(
       [
         'test',
@@ -91,7 +91,7 @@ describe('the .NET client against the running system', function () {
       },
     );
     assert.equal(result.code, 0, result.output);
-    assert.match(result.output, /Total tests: 12\s+Passed: 12\s/, result.output);
+    assert.match(result.output, /Total tests: 13\s+Passed: 13\s/, result.output);
   });
 
   it('retries a checkout whose answer was lost and returns the one order it made', async () => {
