@@ -21,10 +21,11 @@ import { createErrorHandler, notFound } from './http/error-handler.ts';
 import { createLogger } from './http/logger.ts';
 import { assertionSigningOf, createAssertionCache } from './identity/assertion-cache.ts';
 import { createJwksHandler } from './identity/jwks-route.ts';
-import type { KeyEvents } from './keys/events.ts';
 import type { SecretHasher } from './keys/hasher.ts';
 import type { KeyService } from './keys/key-service.ts';
+import { createIdempotencyStep } from './keys-api/idempotency.ts';
 import { createKeysRouter } from './keys-api/router.ts';
+import type { KeyEvents } from './model/events.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
 import { createOpsRouter } from './ops/ops-router.ts';
 import { createMemoryRateLimiter, type KeyRateLimiter } from './rate-limit/key-rate-limiter.ts';
@@ -190,8 +191,9 @@ export function createApp(deps: AppDeps): GatewayApp {
       keyMaxConcurrent: config.keyMaxConcurrent,
     });
     app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
+    const idempotency = createIdempotencyStep({ store, clock, logger });
     const keysRouter =
-      deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
+      deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService, idempotency }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
   }
   app.use(notFound);

@@ -291,7 +291,8 @@ function parseJwk(text: string | undefined): JWK | null | string[] {
 }
 
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
+  // A Buffer (the secret tag key) cannot be frozen: Object.freeze throws on a typed array with elements.
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);
   }

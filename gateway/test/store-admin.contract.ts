@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AdminSession } from '../src/keys/model.ts';
+import type { AdminSession } from '../src/model/model.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import { eventually, type StoreFixture } from './store.contract.ts';
 

@@ -14,6 +14,7 @@ import {
 import type { NextFunction, Request, Response } from 'express';
 import type { Atomically } from '../atomically.ts';
 import type { CommerceDatabase } from '../db/database.ts';
+import { closeUnit, openUnit, type RequestUnit, runInUnit } from '../db/request-unit.ts';
 import { CommerceError } from '../errors.ts';
 import { callerKeyId } from '../http/params.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
@@ -33,6 +34,13 @@ export interface IdempotencyDeps {
   clock: () => Date;
   /** Test hook (KEYGATE_BENCH_MODE only): true leaves the request unanswered after its commit. */
   hangAfterCommit?: (req: Request) => boolean;
+}
+
+/** Whose record a request has: the caller's key id, its idempotency key, the request's fingerprint. */
+interface RecordOf {
+  keyId: string;
+  key: string;
+  fingerprint: string;
 }
 
 /** POST and PATCH under /v2, but not the GraphQL query: it changes nothing, so it needs no key. */
@@ -75,102 +83,102 @@ function bodyText(chunk: unknown, encoding: unknown): string {
  * valid identity, a body that is not JSON) ran nothing and is refused the same again, so it
  * leaves no record.
  *
- * Atomicity: the claim (a lease) is its own small transaction. Then the rest of the request runs
- * inside one `BEGIN IMMEDIATE` this middleware opens; every handler's own transaction becomes a
- * savepoint in it. Commerce's handlers answer synchronously, so the answer is written as a record
- * and committed together with the effect, before a byte is sent: a crash can lose the answer but
- * never keep an effect without it. A 5xx rolls the effect back and drops the lease, so its retry
- * runs again. A handler that awaits before answering (the webhook endpoint URL check) makes the
- * transaction commit as soon as the synchronous part returns, and its record follows in its own
- * transaction when it answers.
+ * Atomicity: the claim (a lease) is its own small transaction. Then the request runs as a unit
+ * (db/request-unit.ts): one `BEGIN IMMEDIATE` this middleware opens, in which every handler's own
+ * transaction becomes a savepoint, and which its answer commits together with the record, before
+ * a byte is sent: a crash can lose the answer but never keep a change without it. A handler that
+ * awaits before writing (the webhook endpoint URL check) commits the empty start of the unit, and
+ * its first write reopens it. A 5xx rolls the changes back and drops the lease, so its retry runs
+ * again.
  */
 export function honourIdempotencyKey(deps: IdempotencyDeps) {
   const { db, store, atomically, clock } = deps;
 
-  function finish(
-    keyId: string,
-    key: string,
-    fingerprint: string,
-    status: number,
-    answer: StoredAnswer,
-  ): void {
+  function finish({ keyId, key, fingerprint }: RecordOf, status: number, answer: StoredAnswer): void {
     if (isKeptAnswer(status)) store.write(keyId, key, doneRecord(fingerprint, answer, clock().getTime()));
     else store.remove(keyId, key);
   }
 
-  /** Ends the transaction this middleware opened: a 5xx undoes the effect, anything else commits it with its record. */
-  function settleOpen(status: number, writeRecord: () => void): void {
+  /**
+   * Ends the request: in its open unit, a 5xx undoes every write (and the lease goes), anything
+   * else commits them with the record; a unit closed before writes the record alone.
+   */
+  function settle(unit: RequestUnit, status: number, writeRecord: () => void): void {
+    if (unit.isOpen && status >= 500) closeUnit(unit, 'ROLLBACK');
+    if (!unit.isOpen) return atomically(writeRecord);
     try {
-      if (status >= 500) {
-        db.sqlite.exec('ROLLBACK');
-        return;
-      }
       writeRecord();
-      db.sqlite.exec('COMMIT');
     } catch (error) {
-      if (db.sqlite.inTransaction) db.sqlite.exec('ROLLBACK');
+      closeUnit(unit, 'ROLLBACK');
       throw error;
     }
+    closeUnit(unit, 'COMMIT');
   }
 
-  return function honourKey(req: Request, res: Response, next: NextFunction): void {
-    if (!isHonoured(req)) return next();
-    const key = readKey(req);
-    if (key === null) return next();
-    const keyId = callerKeyId(req);
-    const fingerprint = fingerprintRequest(req.method, req.originalUrl, rawBodies.get(req) ?? '');
+  /** Claims the key: returns when the request is to run, answers a replay, or throws the refusal. */
+  function claim(res: Response, record: RecordOf): 'run' | 'answered' {
     const now = clock().getTime();
     const decision = atomically(() => {
-      const decided = decideClaim(store.read(keyId, key), fingerprint, now);
-      if (decided.kind === 'run') store.write(keyId, key, runningRecord(fingerprint, now));
+      const decided = decideClaim(store.read(record.keyId, record.key), record.fingerprint, now);
+      if (decided.kind === 'run')
+        store.write(record.keyId, record.key, runningRecord(record.fingerprint, now));
       return decided;
     });
-    if (decision.kind === 'replay') return replay(res, decision.answer);
+    if (decision.kind === 'run') return 'run';
+    if (decision.kind === 'replay') {
+      replay(res, decision.answer);
+      return 'answered';
+    }
     if (decision.kind === 'reused') {
       throw new CommerceError(
         'IDEMPOTENCY_KEY_REUSED',
         'This Idempotency-Key was used for another request (method, path or body differ); use a new key for a new request.',
       );
     }
-    if (decision.kind === 'in-flight') {
-      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-      throw new CommerceError(
-        'IDEMPOTENCY_KEY_IN_USE',
-        'A request with this Idempotency-Key is still running; retry after Retry-After seconds.',
-        { retryAfter: decision.retryAfterSeconds },
-      );
-    }
+    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new CommerceError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this Idempotency-Key is still running; retry after Retry-After seconds.',
+      { retryAfter: decision.retryAfterSeconds },
+    );
+  }
 
-    let isOpen = false;
+  /** Makes the answer end the unit: it is kept (or not) in the unit's transaction before it is sent. */
+  function answerInUnit(req: Request, res: Response, unit: RequestUnit, record: RecordOf): void {
     const end = res.end;
     res.end = function endOnce(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
       res.end = end;
+      unit.isFinished = true;
       const status = res.statusCode;
       const answer = {
         status,
         headers: pickReplayedHeaders(res.getHeaders()),
         body: bodyText(chunk, encoding),
       };
-      if (isOpen) {
-        isOpen = false;
-        settleOpen(status, () => finish(keyId, key, fingerprint, status, answer));
-        if (status >= 500) atomically(() => store.remove(keyId, key));
-      } else {
-        atomically(() => finish(keyId, key, fingerprint, status, answer));
-      }
+      settle(unit, status, () => finish(record, status, answer));
       if (deps.hangAfterCommit?.(req)) return res;
       return (end as (...args: unknown[]) => Response).call(this, chunk, encoding, callback);
     } as Response['end'];
+  }
 
-    db.sqlite.exec('BEGIN IMMEDIATE');
-    isOpen = true;
+  return function honourKey(req: Request, res: Response, next: NextFunction): void {
+    if (!isHonoured(req)) return next();
+    const key = readKey(req);
+    if (key === null) return next();
+    const record = {
+      keyId: callerKeyId(req),
+      key,
+      fingerprint: fingerprintRequest(req.method, req.originalUrl, rawBodies.get(req) ?? ''),
+    };
+    if (claim(res, record) === 'answered') return;
+    const unit: RequestUnit = { sqlite: db.sqlite, isOpen: false, isFinished: false };
+    answerInUnit(req, res, unit, record);
+    openUnit(unit);
     try {
-      next();
+      runInUnit(unit, next);
     } finally {
-      if (isOpen) {
-        isOpen = false;
-        db.sqlite.exec('COMMIT');
-      }
+      // A handler that awaits before answering: what ran so far is kept, its first write reopens the unit.
+      closeUnit(unit, 'COMMIT');
     }
   };
 }

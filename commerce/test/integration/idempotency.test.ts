@@ -34,7 +34,13 @@ describe('Idempotency-Key (commerce)', () => {
   let time: ReturnType<typeof manualClock>;
   beforeEach(async () => {
     time = manualClock();
-    t = await createTestApp({ clock: time.clock });
+    t = await createTestApp({
+      clock: time.clock,
+      webhooks: {
+        allowPrivateAddresses: true,
+        lookupHost: async () => [{ address: '127.0.0.1', family: 4 }],
+      },
+    });
   });
   afterEach(() => t.close());
 
@@ -50,6 +56,53 @@ describe('Idempotency-Key (commerce)', () => {
       assert.equal(again.headers.location, first.headers.location);
       assert.match(String(again.headers['content-type']), /^application\/json/);
       assert.equal(count(t, 'carts'), 1);
+    });
+  });
+
+  describe('POST /v2/stock/{sku}:adjust retried with the same key', () => {
+    it('applies the delta once', async () => {
+      const before = (await t.get('/v2/stock/KG-00002')).body.onHand as number;
+      const first = await t.post('/v2/stock/KG-00002:adjust', { delta: 5 }, key('k-adjust'));
+      const again = await t.post('/v2/stock/KG-00002:adjust', { delta: 5 }, key('k-adjust'));
+      assert.equal(first.status, 200, first.text);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.deepEqual(again.body, first.body);
+      assert.equal((await t.get('/v2/stock/KG-00002')).body.onHand, before + 5);
+    });
+  });
+
+  describe('the other POST and PATCH routes', () => {
+    it('each replay their first answer to a retry with the same key', async () => {
+      const customer = await t.post('/v2/customers', { name: 'Ivo' }, key('k-customer'));
+      const endpoint = await t.post(
+        '/v2/webhooks/endpoints',
+        { url: 'https://hooks.example.com/in', eventTypes: ['order.created'] },
+        key('k-endpoint'),
+      );
+      const cartId = await cartWithItem(t);
+      const order = await t.post(`/v2/carts/${await cartWithItem(t)}:checkout`);
+      const calls: Array<[string, 'post' | 'patch', string, unknown]> = [
+        ['customer update', 'patch', `/v2/customers/${customer.body.id}`, { name: 'Ivo B.' }],
+        ['cart item update', 'patch', `/v2/carts/${cartId}/items/KG-00002`, { qty: 1 }],
+        ['order cancel', 'post', `/v2/orders/${order.body.id}:cancel`, undefined],
+        ['endpoint update', 'patch', `/v2/webhooks/endpoints/${endpoint.body.id}`, { description: 'x' }],
+        ['endpoint secret rotation', 'post', `/v2/webhooks/endpoints/${endpoint.body.id}:rotate-secret`, {}],
+        ['endpoint test', 'post', `/v2/webhooks/endpoints/${endpoint.body.id}:test`, undefined],
+        [
+          'price',
+          'post',
+          '/v2/prices',
+          { sku: 'KG-00002', channel: 'WEB_DE', level: 'base', amount: 999, minQuantity: 50 },
+        ],
+      ];
+      for (const [name, method, path, body] of calls) {
+        const firstCall = await t[method](path, body, key(`k-${name.replaceAll(' ', '-')}`));
+        const again = await t[method](path, body, key(`k-${name.replaceAll(' ', '-')}`));
+        assert.ok(firstCall.status < 300, `${name}: ${firstCall.status} ${firstCall.text}`);
+        assert.equal(again.status, firstCall.status, name);
+        assert.equal(again.headers['idempotent-replayed'], 'true', name);
+        assert.deepEqual(again.body, firstCall.body, name);
+      }
     });
   });
 
@@ -268,6 +321,68 @@ describe('Idempotency-Key (commerce)', () => {
     it('accepts 255 visible ASCII characters', async () => {
       const res = await t.post('/v2/carts', { channel: 'WEB_DE' }, key('~'.repeat(255)));
       assert.equal(res.status, 201, res.text);
+    });
+  });
+
+  describe('the change and its kept answer', () => {
+    /** The statements from the change's INSERT to the next COMMIT or ROLLBACK. */
+    async function statementsAfter(
+      send: (t: TestApp) => Promise<unknown>,
+      table: string,
+      setup?: (t: TestApp) => Promise<void>,
+    ) {
+      const seen: string[] = [];
+      let recording = false;
+      const app = await createTestApp({
+        clock: time.clock,
+        onStatement: (sql) => recording && seen.push(sql.trim().split(/\s+/).slice(0, 3).join(' ')),
+        webhooks: {
+          allowPrivateAddresses: true,
+          lookupHost: async () => [{ address: '127.0.0.1', family: 4 }],
+        },
+      });
+      try {
+        await setup?.(app);
+        recording = true;
+        await send(app);
+        const from = seen.findIndex((sql) => sql.toLowerCase().startsWith(`insert into "${table}"`));
+        assert.ok(from >= 0, seen.join('\n'));
+        const to = seen.findIndex((sql, i) => i > from && /^(COMMIT|ROLLBACK)/.test(sql));
+        return seen.slice(from, to + 1);
+      } finally {
+        app.close();
+      }
+    }
+    it('commit together in one transaction: a checkout (synchronous handler)', async () => {
+      let cartId = '';
+      const run = await statementsAfter(
+        (app) => app.post(`/v2/carts/${cartId}:checkout`, undefined, key('k-tx-1')),
+        'orders',
+        async (app) => {
+          cartId = await cartWithItem(app);
+        },
+      );
+      assert.ok(
+        run.some((sql) => sql.startsWith('INSERT INTO idempotency_records')),
+        run.join('\n'),
+      );
+      assert.equal(run.at(-1), 'COMMIT');
+    });
+    it('commit together in one transaction: a webhook endpoint (a handler that awaits its URL check)', async () => {
+      const run = await statementsAfter(
+        (app) =>
+          app.post(
+            '/v2/webhooks/endpoints',
+            { url: 'http://hooks.example/in', eventTypes: ['order.created'] },
+            key('k-tx-2'),
+          ),
+        'webhook_endpoints',
+      );
+      assert.ok(
+        run.some((sql) => sql.startsWith('INSERT INTO idempotency_records')),
+        run.join('\n'),
+      );
+      assert.equal(run.at(-1), 'COMMIT');
     });
   });
 

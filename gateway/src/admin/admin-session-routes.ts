@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayError } from '../errors.ts';
 import { parseInput } from '../keys/key-input.ts';
-import type { AdminSession } from '../keys/model.ts';
 import { parseJsonBody } from '../keys-api/json-body.ts';
+import type { AdminSession } from '../model/model.ts';
 import { LoginInputSchema } from './admin-schemas.ts';
 import { assertCsrfToken, isSafeMethod } from './csrf.ts';
 import {

@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors.ts';
-import type { LoginFailureWindow } from '../keys/model.ts';
+import type { LoginFailureWindow } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 
 /** How the login throttle counts: where, per what clock, and its limits. */

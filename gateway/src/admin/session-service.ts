@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
-import type { AdminSession, AdminUser } from '../keys/model.ts';
+import type { AdminSession, AdminUser } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createLoginThrottle } from './login-throttle.ts';
 

@@ -1,11 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { GatewayError } from '../errors.ts';
-import type { KeyEvents } from '../keys/events.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
-import { isKeyExpired, isSecretUsable } from '../keys/lifecycle.ts';
-import type { ApiKey, SecretRecord } from '../keys/model.ts';
 import type { ParsedToken } from '../keys/token.ts';
+import type { KeyEvents } from '../model/events.ts';
+import { isKeyExpired, isSecretUsable } from '../model/lifecycle.ts';
+import type { ApiKey, SecretRecord } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { storeUnavailableError } from '../store/unavailable-errors.ts';
 import type { IpRules } from './ip-rules.ts';

@@ -1,4 +1,4 @@
-import type { ApiKey, SecretRecord } from '../keys/model.ts';
+import type { ApiKey, SecretRecord } from '../model/model.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 
 /** The caller every request is proxied as while policies are off (KEYGATE_POLICIES=off). */

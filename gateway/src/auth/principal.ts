@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { ApiKey, SecretRecord } from '../keys/model.ts';
+import type { ApiKey, SecretRecord } from '../model/model.ts';
 
 /** The verified caller of one request, set by the auth pipeline on `res.locals.principal`. */
 export interface Principal {

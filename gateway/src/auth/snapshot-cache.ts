@@ -1,4 +1,4 @@
-import type { ApiKey, SecretRecord } from '../keys/model.ts';
+import type { ApiKey, SecretRecord } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { compileIpRules, type IpRules } from './ip-rules.ts';
 import { createLruCache } from './lru-cache.ts';

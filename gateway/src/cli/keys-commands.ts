@@ -1,6 +1,6 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import type { Actor } from '../keys/model.ts';
 import type { PublicKey } from '../keys/public-key.ts';
+import type { Actor } from '../model/model.ts';
 import { type CliIo, type OpenServices, printJson, UsageError } from './cli-io.ts';
 import { formatKeyTable } from './format.ts';
 

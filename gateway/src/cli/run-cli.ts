@@ -63,7 +63,7 @@ async function openServices(env: Record<string, string | undefined>): Promise<Cl
     import('../store/open-backend.ts'),
     import('../keys/hasher.ts'),
     import('../keys/key-service.ts'),
-    import('../keys/events.ts'),
+    import('../model/events.ts'),
     import('../store/unavailable-errors.ts'),
     import('../keys/secret-tag.ts'),
   ]);

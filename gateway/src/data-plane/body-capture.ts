@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { type LoggedBodies, type LoggedBody, MAX_LOGGED_BODY_BYTES } from '../keys/model.ts';
 import { redactTokens } from '../keys/token.ts';
+import { type LoggedBodies, type LoggedBody, MAX_LOGGED_BODY_BYTES } from '../model/model.ts';
 
 /** What a body capture holds until the call is recorded. */
 export interface BodyCapture {

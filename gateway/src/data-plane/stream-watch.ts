@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyVerifier } from '../auth/key-verifier.ts';
 import { parseBearer } from '../auth/steps.ts';
-import type { KeyEvents } from '../keys/events.ts';
+import type { KeyEvents } from '../model/events.ts';
 import type { Call } from './call.ts';
 
 /** How often (ms) every open stream's key is checked again, for changes no event announced (another process). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { GatewayError } from '../errors.ts';
+import type { AdminUser } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import type { SecretHasher } from './hasher.ts';
 import { parseInput } from './key-input.ts';
-import type { AdminUser } from './model.ts';
 import { newId } from './token.ts';
 
 export const PASSWORD_MIN_LENGTH = 12;

@@ -1,8 +1,8 @@
 import { GatewayError } from '../errors.ts';
+import type { KeyEvents } from '../model/events.ts';
+import { isKeyExpired } from '../model/lifecycle.ts';
+import type { ActivityAction, Actor, ApiKey, SecretRecord } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
-import type { KeyEvents } from './events.ts';
-import { isKeyExpired } from './lifecycle.ts';
-import type { ActivityAction, Actor, ApiKey, SecretRecord } from './model.ts';
 import { newId } from './token.ts';
 
 /** A key with its secrets (newest first). */

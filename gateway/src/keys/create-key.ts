@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { GatewayError } from '../errors.ts';
+import { utcDate } from '../model/lifecycle.ts';
+import type { Actor, ApiKey, KeyChange } from '../model/model.ts';
 import { resolveActorKey } from './change-runner.ts';
 import { assertGrantWithin, type Grant } from './escalation.ts';
 import { CreateKeyInputSchema, parseInput, validationError } from './key-input.ts';
-import { utcDate } from './lifecycle.ts';
-import type { Actor, ApiKey, KeyChange } from './model.ts';
 import { type PublicKey, snapshotKey, toPublicKey } from './public-key.ts';
 import { newSecretRecord } from './rotation.ts';
 import type { RequestContext, ServiceContext } from './service-context.ts';

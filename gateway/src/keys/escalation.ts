@@ -1,7 +1,7 @@
 import { coversScopes } from '@keygate/identity';
 import { GatewayError } from '../errors.ts';
+import type { ApiKey, Environment } from '../model/model.ts';
 import { isEntryCovered } from './ip-ranges.ts';
-import type { ApiKey, Environment } from './model.ts';
 
 /**
  * The no-escalation rules applied when the actor is an API key (administrators bypass them).

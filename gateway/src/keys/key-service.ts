@@ -1,6 +1,6 @@
+import type { ActivityEntry, Actor, ApiLogEntry } from '../model/model.ts';
 import type { ActivityFilter, KeyFilter, LogFilter, Page } from '../store/store.ts';
 import { type CreatedKey, type CreateKeyRequest, createKey } from './create-key.ts';
-import type { ActivityEntry, Actor, ApiLogEntry } from './model.ts';
 import { changeScopes, closeSecret, revokeKey, rotateKey } from './modify-key.ts';
 import type { PublicKey } from './public-key.ts';
 import { getActivity, getKey, getLogs, getUsage, getUsageSeries, listKeys, withCursor } from './read-key.ts';

@@ -1,4 +1,6 @@
 import { GatewayError } from '../errors.ts';
+import { isSecretUsable, openOldSecrets } from '../model/lifecycle.ts';
+import type { Actor, ApiKey, SecretRecord } from '../model/model.ts';
 import {
   applyChange,
   assertKeyActive,
@@ -9,8 +11,6 @@ import {
 } from './change-runner.ts';
 import { assertCanTouch, assertGrantWithin, assertScopeChange, keyNotFound } from './escalation.ts';
 import { parseInput, RotateKeyInputSchema, ScopesSchema } from './key-input.ts';
-import { isSecretUsable, openOldSecrets } from './lifecycle.ts';
-import type { Actor, ApiKey, SecretRecord } from './model.ts';
 import { type PublicKey, snapshotSecret, toPublicKey } from './public-key.ts';
 import { planRotation } from './rotation.ts';
 import type { RequestContext, ServiceContext } from './service-context.ts';

@@ -4,8 +4,8 @@ import {
   type PublicKey,
   type PublicSecret,
 } from '@keygate/contracts/gateway';
-import { expiryReminder, isKeyExpired, isSecretUsable, openOldSecrets } from './lifecycle.ts';
-import type { ApiKey, SecretRecord } from './model.ts';
+import { expiryReminder, isKeyExpired, isSecretUsable, openOldSecrets } from '../model/lifecycle.ts';
+import type { ApiKey, SecretRecord } from '../model/model.ts';
 
 export { DEFAULT_VIEW_REMINDER_DAYS, MAX_LISTED_SECRETS, type PublicKey, type PublicSecret };
 

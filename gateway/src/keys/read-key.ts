@@ -1,10 +1,10 @@
 import { MAX_USAGE_RANGE_MS } from '@keygate/contracts/gateway';
+import type { ActivityEntry, Actor, ApiKey, ApiLogEntry } from '../model/model.ts';
 import { InvalidCursorError } from '../store/cursor.ts';
 import type { ActivityFilter, KeyFilter, LogFilter, Page } from '../store/store.ts';
 import { loadKeyState, resolveActorKey } from './change-runner.ts';
 import { keyNotFound } from './escalation.ts';
 import { validationError } from './key-input.ts';
-import type { ActivityEntry, Actor, ApiKey, ApiLogEntry } from './model.ts';
 import type { PublicKey } from './public-key.ts';
 import { toPublicKey } from './public-key.ts';
 import type { ServiceContext } from './service-context.ts';

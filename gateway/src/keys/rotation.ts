@@ -1,8 +1,8 @@
 import { GatewayError } from '../errors.ts';
+import { currentSecretOf, DAY_MS, expiryEndMs, openOldSecrets } from '../model/lifecycle.ts';
+import type { SecretRecord } from '../model/model.ts';
 import type { ChangePlan, KeyState } from './change-runner.ts';
 import { OVERLAP_DAYS_MAX } from './key-input.ts';
-import { currentSecretOf, DAY_MS, expiryEndMs, openOldSecrets } from './lifecycle.ts';
-import type { SecretRecord } from './model.ts';
 import { snapshotSecret } from './public-key.ts';
 import { newId } from './token.ts';
 

@@ -1,6 +1,6 @@
+import type { KeyEvents } from '../model/events.ts';
 import type { KeyStore } from '../store/store.ts';
 import type { ChangeDeps } from './change-runner.ts';
-import type { KeyEvents } from './events.ts';
 import type { SecretHasher } from './hasher.ts';
 
 /** Settings of the key service; every field has a default. */

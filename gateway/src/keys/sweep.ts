@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { expiryReminder } from '../model/lifecycle.ts';
+import type { ApiKey, SecretRecord } from '../model/model.ts';
 import { applyChange, type ChangeOrigin } from './change-runner.ts';
-import { expiryReminder } from './lifecycle.ts';
-import type { ApiKey, SecretRecord } from './model.ts';
 import { snapshotSecret } from './public-key.ts';
 import type { ServiceContext } from './service-context.ts';
 

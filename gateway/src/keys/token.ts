@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { Environment } from './model.ts';
+import type { Environment } from '../model/model.ts';
 
 /**
  * Token format: `kg_<env>_<lookup>_<secret><checksum>`.

@@ -1,5 +1,5 @@
 import type { UsagePoint, UsageSeries } from '@keygate/contracts/gateway';
-import type { UsageBucket } from './model.ts';
+import type { UsageBucket } from '../model/model.ts';
 import { mergeBuckets, percentilesOf } from './usage-stats.ts';
 
 export type { UsagePoint, UsageSeries };

@@ -1,6 +1,6 @@
 import type { KeyUsage, LatencyStats, UsageStats } from '@keygate/contracts/gateway';
-import type { UsageBucket } from './model.ts';
-import { LATENCY_BUCKETS_MS } from './model.ts';
+import type { UsageBucket } from '../model/model.ts';
+import { LATENCY_BUCKETS_MS } from '../model/model.ts';
 
 export type { KeyUsage, LatencyStats, UsageStats };
 

@@ -1,5 +1,5 @@
 import { MANAGEMENT_SCOPE } from '@keygate/contracts/gateway';
-import type { Environment } from '../keys/model.ts';
+import type { Environment } from '../model/model.ts';
 import { compileDeprecation, type Deprecation, type DeprecationHeaders } from './deprecation.ts';
 import { MANAGEMENT_PREFIX, type RouteTable, type Upstream } from './route-table.ts';
 

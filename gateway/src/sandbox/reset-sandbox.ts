@@ -1,7 +1,7 @@
 import { IDENTITY_HEADER, type Identity } from '@keygate/identity';
 import { GatewayError } from '../errors.ts';
-import type { ActivityEntry, Actor } from '../keys/model.ts';
 import { newId, newRequestId } from '../keys/token.ts';
+import type { ActivityEntry, Actor } from '../model/model.ts';
 import type { RouteTable } from '../routes/route-table.ts';
 import type { KeyStore } from '../store/store.ts';
 

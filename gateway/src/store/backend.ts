@@ -1,5 +1,5 @@
 // What open-backend.ts opens, apart from how: both the SQLite and the Redis half implement it.
-import type { KeyEvents } from '../keys/events.ts';
+import type { KeyEvents } from '../model/events.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import type { LimiterSource } from '../rate-limit/redis-rate-limiter.ts';
 import type { RedisConnectionOptions, RedisLogger } from './redis/connection.ts';

@@ -1,4 +1,4 @@
-import { createLocalKeyEvents } from '../keys/events.ts';
+import { createLocalKeyEvents } from '../model/events.ts';
 import type { BackendOptions, GatewayBackend, OpenedStore } from './backend.ts';
 import { openSqliteKeyStore } from './sqlite/sqlite-store.ts';
 

@@ -6,7 +6,7 @@ import type { JWK } from 'jose';
 import { createApp, type GatewayApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatewayIdentitySigner, type SyncIdentitySigner } from '../../src/identity/identity-signer.ts';
-import { createLocalKeyEvents, type KeyEvents } from '../../src/keys/events.ts';
+import { createLocalKeyEvents, type KeyEvents } from '../../src/model/events.ts';
 import { type CountingHasher, createCountingHasher } from './counting-hasher.ts';
 import { createMemoryStore, type MemoryStore } from './memory-store.ts';
 import { startEchoUpstream, type TestUpstream } from './upstream.ts';

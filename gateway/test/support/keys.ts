@@ -1,6 +1,6 @@
 import type { SecretHasher } from '../../src/keys/hasher.ts';
-import type { ApiKey, Environment, SecretRecord } from '../../src/keys/model.ts';
 import { generateToken, newId } from '../../src/keys/token.ts';
+import type { ApiKey, Environment, SecretRecord } from '../../src/model/model.ts';
 import type { MemoryStore } from './memory-store.ts';
 
 export interface SeedOptions {

@@ -1335,7 +1335,7 @@ export interface components {
             instance?: string;
             /** @description INSUFFICIENT_SCOPE: the scope the call needs. */
             requiredScope?: string;
-            /** @description RATE_LIMITED: seconds to wait. */
+            /** @description RATE_LIMITED, IDEMPOTENCY_KEY_IN_USE: seconds to wait. */
             retryAfter?: number;
             errors?: components["schemas"]["FieldError"][];
         };

@@ -86,7 +86,11 @@ export function problemSchemas(): Record<string, JsonSchema> {
           description: 'The gateway request id (`req_…`) when the gateway answered.',
         },
         requiredScope: { type: 'string', description: 'INSUFFICIENT_SCOPE: the scope the call needs.' },
-        retryAfter: { type: 'integer', minimum: 1, description: 'RATE_LIMITED: seconds to wait.' },
+        retryAfter: {
+          type: 'integer',
+          minimum: 1,
+          description: 'RATE_LIMITED, IDEMPOTENCY_KEY_IN_USE: seconds to wait.',
+        },
         errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
       },
       required: ['type', 'title', 'status', 'detail', 'code'],

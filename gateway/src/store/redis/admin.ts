@@ -1,4 +1,4 @@
-import type { AdminSession } from '../../keys/model.ts';
+import type { AdminSession } from '../../model/model.ts';
 import type { AdminSessionMethods } from '../store.ts';
 import type { RedisStoreContext } from './writes.ts';
 

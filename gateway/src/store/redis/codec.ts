@@ -1,5 +1,5 @@
-import { expiryEndMs } from '../../keys/lifecycle.ts';
-import type { ApiKey, SecretRecord, UsageBucket } from '../../keys/model.ts';
+import { expiryEndMs } from '../../model/lifecycle.ts';
+import type { ApiKey, SecretRecord, UsageBucket } from '../../model/model.ts';
 
 /** Hash fields read for a key, in this order. */
 export const KEY_FIELDS = ['data', 'version', 'lastCallAt'] as const;

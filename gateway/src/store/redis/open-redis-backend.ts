@@ -1,9 +1,10 @@
 // The Redis half of open-backend.ts, imported only when Redis is configured.
-import { createRedisKeyEvents } from '../../keys/redis-events.ts';
+
 import { createRedisRateLimiter } from '../../rate-limit/redis-rate-limiter.ts';
 import type { BackendOptions, GatewayBackend, OpenedStore } from '../backend.ts';
 import { withUnavailableErrors } from '../unavailable-errors.ts';
 import { isRedisAnswering, type RedisConnectionOptions } from './connection.ts';
+import { createRedisKeyEvents } from './redis-events.ts';
 import { openRedisKeyStore } from './redis-store.ts';
 import type { RedisTarget } from './target.ts';
 

@@ -1,4 +1,4 @@
-import type { ActivityEntry, ApiKey, ApiLogEntry, SecretRecord, UsageBucket } from '../../keys/model.ts';
+import type { ActivityEntry, ApiKey, ApiLogEntry, SecretRecord, UsageBucket } from '../../model/model.ts';
 import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
 import type { ActivityFilter, KeyFilter, LogFilter, Page, UsageQuery } from '../store.ts';
 import { decodeKey, decodeSecret, decodeUsage, KEY_FIELDS, SECRET_FIELDS } from './codec.ts';

@@ -1,5 +1,5 @@
-import { DAY_MS } from '../../keys/lifecycle.ts';
-import type { ApiKey, SecretRecord } from '../../keys/model.ts';
+import { DAY_MS } from '../../model/lifecycle.ts';
+import type { ApiKey, SecretRecord } from '../../model/model.ts';
 import { closingMember, closingScore, expiryScore } from './codec.ts';
 import { readKey, readSecrets } from './reads.ts';
 import type { RedisStoreContext } from './writes.ts';

@@ -1,6 +1,6 @@
 import { ReplyError } from 'ioredis';
 import { GatewayError } from '../../errors.ts';
-import type { ActivityEntry, AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../keys/model.ts';
+import type { ActivityEntry, AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import {
   closingScore,
   encodeHistogram,

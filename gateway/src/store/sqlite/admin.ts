@@ -1,5 +1,5 @@
 import { eq, lte, or, sql } from 'drizzle-orm';
-import type { AdminSession, LoginFailureWindow } from '../../keys/model.ts';
+import type { AdminSession, LoginFailureWindow } from '../../model/model.ts';
 import type { AdminSessionMethods } from '../store.ts';
 import type { SqliteDb } from './db.ts';
 import { adminLoginFailures, adminSessions } from './schema.ts';

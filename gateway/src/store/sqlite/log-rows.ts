@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ApiLogEntry } from '../../keys/model.ts';
+import type { ApiLogEntry } from '../../model/model.ts';
 
 /**
  * API-log lines as the insert's positional parameters, one line after another in one flat array

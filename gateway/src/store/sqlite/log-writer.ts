@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { ApiLogEntry } from '../../keys/model.ts';
+import type { ApiLogEntry } from '../../model/model.ts';
 import { WORKER_RESOURCE_LIMITS } from '../../ops/heap.ts';
 import { workerModuleUrl } from '../../ops/worker-module.ts';
 import { createLogRowInserter, logRowsOf, packLogRows } from './log-rows.ts';

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, or } from 'drizzle-orm';
-import type { ActivityEntry, ApiLogEntry } from '../../keys/model.ts';
+import type { ActivityEntry, ApiLogEntry } from '../../model/model.ts';
 import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
 import type { ActivityFilter, LogFilter, Page } from '../store.ts';
 import type { SqliteDb } from './db.ts';

@@ -5,7 +5,7 @@ import type {
   ApiLogEntry,
   SecretRecord,
   UsageBucket,
-} from '../../keys/model.ts';
+} from '../../model/model.ts';
 import type { activity, adminUsers, apiLogs, keys, secrets, usageBuckets } from './schema.ts';
 
 type KeyRow = typeof keys.$inferSelect;

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import { DAY_MS, utcDate } from '../../keys/lifecycle.ts';
+import { DAY_MS, utcDate } from '../../model/lifecycle.ts';
 import type { SqliteDb } from './db.ts';
 import { keys, secrets } from './schema.ts';
 

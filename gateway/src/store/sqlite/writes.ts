@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { and, eq, sql } from 'drizzle-orm';
-import type { KeyChange, UsageBucket } from '../../keys/model.ts';
+import type { KeyChange, UsageBucket } from '../../model/model.ts';
 import type { SqliteDb } from './db.ts';
 import { activityToRow, addHistograms, keyToRow } from './rows.ts';
 import { activity, keys, secrets, storeCounters } from './schema.ts';

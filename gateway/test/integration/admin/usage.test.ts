@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { UsageBucket } from '../../../src/keys/model.ts';
-import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
+import type { UsageBucket } from '../../../src/model/model.ts';
+import { LATENCY_BUCKETS_MS } from '../../../src/model/model.ts';
 import { type AdminApp, type LoggedIn, logIn, read, send, startAdminApp } from './admin-app.ts';
 
 const MINUTE = 60_000;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import request from 'supertest';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { createKeyService } from '../../../src/keys/key-service.ts';
 import { createKeysRouter } from '../../../src/keys-api/router.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
 import { createCountingHasher } from '../../support/counting-hasher.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';

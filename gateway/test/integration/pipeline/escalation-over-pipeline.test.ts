@@ -6,9 +6,9 @@ import { createIdentitySigner, generateIdentityKeyPair } from '@keygate/identity
 import request from 'supertest';
 import { createApp, type GatewayApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { type CreateKeyRequest, createKeyService, type KeyService } from '../../../src/keys/key-service.ts';
-import type { Actor } from '../../../src/keys/model.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
+import type { Actor } from '../../../src/model/model.ts';
 import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 import { createCountingHasher } from '../../support/counting-hasher.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { setImmediate as turn } from 'node:timers/promises';
 import request from 'supertest';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { createKeyService } from '../../../src/keys/key-service.ts';
-import type { ApiLogEntry } from '../../../src/keys/model.ts';
 import { createKeysRouter } from '../../../src/keys-api/router.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
+import type { ApiLogEntry } from '../../../src/model/model.ts';
 import { createCountingHasher } from '../../support/counting-hasher.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';

@@ -6,10 +6,10 @@ import { createIdentitySigner, generateIdentityKeyPair } from '@keygate/identity
 import request from 'supertest';
 import { createApp, type GatewayApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { createArgon2Hasher } from '../../../src/keys/hasher.ts';
 import { createKeyService, type KeyService } from '../../../src/keys/key-service.ts';
-import type { Actor } from '../../../src/keys/model.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
+import type { Actor } from '../../../src/model/model.ts';
 import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 import { type CountingHasher, createCountingHasher } from '../../support/counting-hasher.ts';

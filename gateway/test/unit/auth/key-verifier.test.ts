@@ -5,8 +5,8 @@ import {
   type KeyVerifierOptions,
 } from '../../../src/auth/key-verifier.ts';
 import { GatewayError } from '../../../src/errors.ts';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { checksumOf, generateToken, parseToken, randomBase62 } from '../../../src/keys/token.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
 import {
   type CountingHasher,
   createCountingHasher,

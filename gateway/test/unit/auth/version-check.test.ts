@@ -5,8 +5,8 @@ import {
   type VersionCheckResult,
 } from '../../../src/auth/key-verifier.ts';
 import { GatewayError } from '../../../src/errors.ts';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { parseToken } from '../../../src/keys/token.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
 import { createCountingHasher } from '../../support/counting-hasher.ts';
 import { createTestClock } from '../../support/gateway.ts';
 import { seedKey, updateKey, updateSecret } from '../../support/keys.ts';

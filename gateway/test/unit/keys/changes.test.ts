@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { createKeyService } from '../../../src/keys/key-service.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 import {
   ADMIN,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Actor } from '../../../src/keys/model.ts';
+import type { Actor } from '../../../src/model/model.ts';
 import { createHarness, FROM_IP, type Harness, rejectsWith } from './harness.ts';
 
 describe('no escalation through keys', () => {

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayError } from '../../../src/errors.ts';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import type { SecretHasher } from '../../../src/keys/hasher.ts';
 import type { CreateKeyRequest, KeyService, KeyServiceConfig } from '../../../src/keys/key-service.ts';
 import { createKeyService } from '../../../src/keys/key-service.ts';
-import type { Actor } from '../../../src/keys/model.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
+import type { Actor } from '../../../src/model/model.ts';
 import { openSqliteKeyStore } from '../../../src/store/sqlite/sqlite-store.ts';
 import type { KeyStore } from '../../../src/store/store.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { isSecretUsable } from '../../../src/keys/lifecycle.ts';
 import { parseToken } from '../../../src/keys/token.ts';
+import { isSecretUsable } from '../../../src/model/lifecycle.ts';
 import { ADMIN, createHarness, DAY, FROM_IP, type Harness, HOUR, rejectsWith } from './harness.ts';
 
 describe('key rotation', () => {

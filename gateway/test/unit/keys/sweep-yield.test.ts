@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createLocalKeyEvents } from '../../../src/keys/events.ts';
 import { createKeyService, type KeyService } from '../../../src/keys/key-service.ts';
+import { createLocalKeyEvents } from '../../../src/model/events.ts';
 import { addSecret, seedKey } from '../../support/keys.ts';
 import { createMemoryStore, type MemoryStore } from '../../support/memory-store.ts';
 import { createTestClock, fakeHasher } from './harness.ts';

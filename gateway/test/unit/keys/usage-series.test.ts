@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { UsageBucket } from '../../../src/keys/model.ts';
-import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
 import { buildUsageSeries, chooseStepMinutes, MAX_SERIES_POINTS } from '../../../src/keys/usage-series.ts';
+import type { UsageBucket } from '../../../src/model/model.ts';
+import { LATENCY_BUCKETS_MS } from '../../../src/model/model.ts';
 
 const T0 = Date.parse('2025-03-01T00:00:00.000Z');
 const MINUTE = 60_000;

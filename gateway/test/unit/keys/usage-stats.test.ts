@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { UsageBucket } from '../../../src/keys/model.ts';
-import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
 import { percentileFromHistogram, summarizeUsage } from '../../../src/keys/usage-stats.ts';
+import type { UsageBucket } from '../../../src/model/model.ts';
+import { LATENCY_BUCKETS_MS } from '../../../src/model/model.ts';
 
 /** A histogram with `counts[i]` calls in slot i (aligned with LATENCY_BUCKETS_MS, plus overflow). */
 function histogram(counts: Record<number, number>): number[] {

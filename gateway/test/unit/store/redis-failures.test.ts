@@ -8,7 +8,7 @@ import {
   LATENCY_BUCKETS_MS,
   type SecretRecord,
   type UsageBucket,
-} from '../../../src/keys/model.ts';
+} from '../../../src/model/model.ts';
 import { isRedisAnswering } from '../../../src/store/redis/connection.ts';
 import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import { withUnavailableErrors } from '../../../src/store/unavailable-errors.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ApiKey, SecretRecord } from '../../../src/keys/model.ts';
+import type { ApiKey, SecretRecord } from '../../../src/model/model.ts';
 import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import { iso, makeActivity, makeKey, makeSecret, T0, update } from '../../store.contract.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
-import type { ApiKey, KeyChange, SecretRecord } from '../../../src/keys/model.ts';
-import { LATENCY_BUCKETS_MS } from '../../../src/keys/model.ts';
+import type { ApiKey, KeyChange, SecretRecord } from '../../../src/model/model.ts';
+import { LATENCY_BUCKETS_MS } from '../../../src/model/model.ts';
 import { USAGE_RETENTION_SECONDS } from '../../../src/store/redis/keys.ts';
 import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import type { KeyStore } from '../../../src/store/store.ts';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ApiLogEntry } from '../../../src/keys/model.ts';
+import type { ApiLogEntry } from '../../../src/model/model.ts';
 import { LOG_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite/log-rows.ts';
 import { type SqliteLogWriter, startSqliteLogWriter } from '../../../src/store/sqlite/log-writer.ts';
 import { PRUNE_ROWS_PER_TRANSACTION } from '../../../src/store/sqlite/prune.ts';

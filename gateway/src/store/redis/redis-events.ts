@@ -1,4 +1,5 @@
 import type { Cluster } from 'ioredis';
+import type { KeyEvents } from '../../model/events.ts';
 import {
   closeRedis,
   connectRedis,
@@ -6,12 +7,11 @@ import {
   DEFAULT_KEY_PREFIX,
   type RedisClient,
   type RedisConnectionOptions,
-} from '../store/redis/connection.ts';
-import { createKeyNames, createOrigin, decodeInvalidation, encodeInvalidation } from '../store/redis/keys.ts';
-import { onClusterFailover } from '../store/redis/redis-store.ts';
-import { openInvalidationSubscriber } from '../store/redis/subscriber.ts';
-import { isClusterTarget, type RedisTarget } from '../store/redis/target.ts';
-import type { KeyEvents } from './events.ts';
+} from './connection.ts';
+import { createKeyNames, createOrigin, decodeInvalidation, encodeInvalidation } from './keys.ts';
+import { onClusterFailover } from './redis-store.ts';
+import { openInvalidationSubscriber } from './subscriber.ts';
+import { isClusterTarget, type RedisTarget } from './target.ts';
 
 /** Key events shared by every gateway instance on one Redis. */
 export interface RedisKeyEvents extends KeyEvents {

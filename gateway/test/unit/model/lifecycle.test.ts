@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { expiryEndMs, expiryReminder, isKeyExpired, isSecretUsable } from '../../../src/keys/lifecycle.ts';
+import { expiryEndMs, expiryReminder, isKeyExpired, isSecretUsable } from '../../../src/model/lifecycle.ts';
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createRedisKeyEvents, type RedisKeyEvents } from '../../../src/keys/redis-events.ts';
+import { createRedisKeyEvents, type RedisKeyEvents } from '../../../src/store/redis/redis-events.ts';
 import { openRedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import { eventually, makeActivity, makeKey, makeSecret } from '../../store.contract.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
