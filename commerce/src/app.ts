@@ -5,6 +5,7 @@ import { type Logger, pino } from 'pino';
 import { createCartRouter } from './carts/cart-routes.ts';
 import { createCatalogRouter } from './catalog/catalog-routes.ts';
 import { createCustomerRouter } from './customers/customer-routes.ts';
+import { createAtomically } from './db/atomically.ts';
 import { type CommerceDatabase, isDatabaseReachable } from './db/database.ts';
 import { assertDatabaseEnvironment } from './db/database-environment.ts';
 import { CommerceError } from './errors.ts';
@@ -20,6 +21,8 @@ import {
   type ResponseCacheOptions,
 } from './http/response-cache.ts';
 import { requestSpanOf, traceRequests } from './http/tracing.ts';
+import { honourIdempotencyKey, keepRawBody } from './idempotency/honour-idempotency-key.ts';
+import { createSqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.ts';
 import { createOrderRouter } from './orders/order-routes.ts';
 import { createPriceRouter } from './prices/price-routes.ts';
 import { createEventStreamRouter } from './sandbox/event-stream-routes.ts';
@@ -51,6 +54,11 @@ export interface AppDeps {
   responseCache?: Partial<ResponseCacheOptions>;
   /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
   tracer?: Tracer | null;
+  /**
+   * Test hook, honoured only when main.ts was started with KEYGATE_BENCH_MODE=1: true leaves a
+   * keyed request unanswered once its effect and record are committed (the crash test kills it there).
+   */
+  hangAfterCommit?: (req: Request) => boolean;
 }
 
 /** The `traceparent` of the span active now, or null outside any span. */
@@ -103,7 +111,17 @@ export function createApp(deps: AppDeps): Express {
     createHealthRouter({ isReady: () => isDatabaseReachable(db), registry: metrics.registry, environment }),
   );
   app.use('/v2', requireIdentity({ verifier: deps.verifier, environment }));
-  app.use('/v2', requireJsonBody, express.json({ limit: '16kb' }));
+  app.use('/v2', requireJsonBody, express.json({ limit: '16kb', verify: keepRawBody }));
+  app.use(
+    '/v2',
+    honourIdempotencyKey({
+      db,
+      store: createSqliteIdempotencyStore(db),
+      atomically: createAtomically(db),
+      clock,
+      hangAfterCommit: deps.hangAfterCommit,
+    }),
+  );
   app.use(createCatalogRouter(services.catalog, responses));
   app.use(createStockRouter({ catalog: services.catalog, stock: services.stock }));
   app.use(createCartRouter(services.carts));

@@ -35,6 +35,10 @@ import {
  * - COMMERCE_WEBHOOK_POLL_MS                 1000 (longest sleep between looks at the outbox)
  * - COMMERCE_WEBHOOK_RETENTION_DAYS          30 (events and their finished deliveries are deleted
  *                                            this long after the event; unfinished ones are kept)
+ * Tests only (refused unless KEYGATE_BENCH_MODE=1):
+ * - COMMERCE_TEST_HANG_AFTER_COMMIT  a path suffix (e.g. `:checkout`): a POST with an Idempotency-Key
+ *                                    whose path ends so is left unanswered once its effect and record
+ *                                    are committed, so a test can kill the process there
  */
 export interface CommerceConfig {
   environment: Environment;
@@ -50,6 +54,8 @@ export interface CommerceConfig {
   shutdownGraceMs: number;
   /** Bytes of catalogue and GraphQL answers the response cache keeps at most; 0: no cache. */
   responseCacheBytes: number;
+  /** COMMERCE_TEST_HANG_AFTER_COMMIT (tests only, with KEYGATE_BENCH_MODE=1); null when unset. */
+  hangAfterCommitSuffix: string | null;
   webhooks: WebhookConfig;
   /** OpenTelemetry tracing from the standard OTEL_* variables; null (the SDK never loaded) without an OTLP endpoint. */
   tracing: TracingConfig | null;
@@ -132,6 +138,8 @@ const EnvSchema = z.object({
   COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS: positiveInt(365 * 86_400).default(DEFAULT_DISABLE_AFTER_MS / 1000),
   COMMERCE_WEBHOOK_POLL_MS: positiveInt(60_000).default(1000),
   COMMERCE_WEBHOOK_RETENTION_DAYS: positiveInt(3650).default(30),
+  KEYGATE_BENCH_MODE: z.enum(['0', '1'], { error: "must be '0' or '1'" }).default('0'),
+  COMMERCE_TEST_HANG_AFTER_COMMIT: z.string().optional(),
 });
 
 /** Thrown by `parseConfig`; the message is one line naming every problem. */
@@ -158,6 +166,11 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
     throw new ConfigError(problems.join('; '));
   }
   const e = parsed.data;
+  if (e.COMMERCE_TEST_HANG_AFTER_COMMIT !== undefined && e.KEYGATE_BENCH_MODE !== '1') {
+    throw new ConfigError(
+      'COMMERCE_TEST_HANG_AFTER_COMMIT is a test hook: set KEYGATE_BENCH_MODE=1 too to use it, never in production',
+    );
+  }
   const environment = e.COMMERCE_ENV;
   const port = e.COMMERCE_PORT ?? (environment === 'live' ? e.COMMERCE_LIVE_PORT : e.COMMERCE_TEST_PORT);
   return Object.freeze({
@@ -173,6 +186,7 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.COMMERCE_SHUTDOWN_GRACE_MS,
     responseCacheBytes: e.COMMERCE_RESPONSE_CACHE_MIB * 1024 * 1024,
+    hangAfterCommitSuffix: e.COMMERCE_TEST_HANG_AFTER_COMMIT ?? null,
     webhooks: Object.freeze({
       allowPrivateAddresses: e.KEYGATE_WEBHOOKS_ALLOW_PRIVATE,
       retryScheduleMs: e.COMMERCE_WEBHOOK_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),

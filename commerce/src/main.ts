@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createIdentityVerifier, type IdentityVerifierOptions } from '@keygate/identity';
 import { startTracing, type Tracer } from '@keygate/tracing';
+import type { Request } from 'express';
 import { type Logger, pino } from 'pino';
 import { createApp } from './app.ts';
 import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
@@ -10,6 +11,8 @@ import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/datab
 import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { createStdoutDestination } from './http/stdout-destination.ts';
 import { traceSqlite } from './http/tracing.ts';
+import { createIdempotencyPruner } from './idempotency/prune-records.ts';
+import { createSqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
 import type { DeliveryStore } from './webhooks/delivery-store.ts';
 import { sendWebhookOverHttp } from './webhooks/http-sender.ts';
@@ -96,6 +99,12 @@ function createWorker(
   });
 }
 
+/** The crash test's hook (config refuses it outside KEYGATE_BENCH_MODE=1): hang keyed POSTs to paths ending so. */
+function hangAfterCommitOf(suffix: string | null): ((req: Request) => boolean) | undefined {
+  if (suffix === null) return undefined;
+  return (req) => req.method === 'POST' && req.path.endsWith(suffix);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   // The SDK is imported only when tracing is configured.
@@ -133,6 +142,12 @@ async function main(): Promise<void> {
     webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses, notify: () => worker.notify() },
     responseCache: { maxBytes: config.responseCacheBytes },
     tracer,
+    hangAfterCommit: hangAfterCommitOf(config.hangAfterCommitSuffix),
+  });
+  const pruner = createIdempotencyPruner({
+    store: createSqliteIdempotencyStore(db),
+    clock: () => new Date(),
+    onError: (error) => log.error({ err: error }, 'idempotency record pruning failed'),
   });
   const server = createServer(app);
   // Outlive the gateway's idle keep-alive sockets so it never reuses one we are closing.
@@ -149,6 +164,7 @@ async function main(): Promise<void> {
     log.info({ host: config.host, port, dbFile: config.dbFile }, 'commerce listening');
     worker.start();
     retention.start();
+    pruner.start();
   });
 
   let stopping = false;
@@ -160,6 +176,7 @@ async function main(): Promise<void> {
     }
     stopping = true;
     log.info({ signal }, 'shutting down');
+    pruner.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // Attempts in flight are aborted and stay pending with their webhook-id, for the next start.
     Promise.all([stopped, worker.stop(), retention.stop()]).then(async () => {

@@ -25,6 +25,7 @@ import { assertionSigningOf, createAssertionCache } from './identity/assertion-c
 import { createJwksHandler } from './identity/jwks-route.ts';
 import type { SecretHasher } from './keys/hasher.ts';
 import type { KeyService } from './keys/key-service.ts';
+import { createIdempotencyStep } from './keys-api/idempotency.ts';
 import { createKeysRouter } from './keys-api/router.ts';
 import type { KeyEvents } from './model/events.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
@@ -199,8 +200,9 @@ export function createApp(deps: AppDeps): GatewayApp {
       tracing,
     });
     app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer, tracing }));
+    const idempotency = createIdempotencyStep({ store, clock, logger });
     const keysRouter =
-      deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
+      deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService, idempotency }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
   }
   app.use(notFound);

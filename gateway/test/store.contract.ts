@@ -12,6 +12,7 @@ import { LATENCY_BUCKETS_MS } from '../src/model/model.ts';
 import { InvalidCursorError } from '../src/store/cursor.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import { describeAdminSessionContract } from './store-admin.contract.ts';
+import { describeIdempotencyContract } from './store-idempotency.contract.ts';
 import { describeSweepCandidatesContract } from './store-sweep.contract.ts';
 
 /** One backend under test: a fresh, empty store, a second connection to the same data, and cleanup. */
@@ -652,6 +653,7 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
     });
 
     describeAdminSessionContract(() => ({ fixture, store }));
+    describeIdempotencyContract(() => ({ fixture, store }));
     describeSweepCandidatesContract(() => store);
   });
 }

@@ -122,6 +122,27 @@ const ENTRIES: Entry[] = [
   {
     file: INTEGRATORS,
     firstLine:
+      'SECRET=$(pnpm keygate keys create --name retrying-shop --env test --scopes order:rw --json | jq -r .secret)',
+    context: 'system',
+    // The same POST twice under one Idempotency-Key: one cart, the second answer replayed.
+    check(run) {
+      const lines = linesOf(run.stdout);
+      const locations = lines
+        .filter((line) => /^location:/i.test(line))
+        .map((line) => line.trim().toLowerCase());
+      assert.equal(locations.length, 2, run.stdout);
+      assert.match(locations[0] ?? '', /^location: \/v2\/carts\/crt_/);
+      assert.equal(locations[1], locations[0]);
+      const replayed = lines.filter((line) => /^idempotent-replayed:/i.test(line));
+      assert.deepEqual(
+        replayed.map((line) => line.trim().toLowerCase()),
+        ['idempotent-replayed: true'],
+      );
+    },
+  },
+  {
+    file: INTEGRATORS,
+    firstLine:
       'SECRET=$(pnpm keygate keys create --name two-a-minute --env test --scopes article:r --rate-limit 2 --json | jq -r .secret)',
     context: 'system',
     check(run) {

@@ -30,8 +30,11 @@ export interface UsageRecorder {
   record(call: CallRecord): void;
   /** Writes buffered buckets and log lines to the store; on failure keeps them for the next flush. */
   flush(): Promise<void>;
-  /** Deletes API log lines and usage buckets older than their retentions; returns how many of each went. */
-  prune(): Promise<{ logs: number; usage: number }>;
+  /**
+   * Deletes API log lines and usage buckets older than their retentions, and Idempotency-Key
+   * records past theirs; returns how many of each went.
+   */
+  prune(): Promise<{ logs: number; usage: number; idempotency: number }>;
   /** Starts the flush and prune timers (unref'd). */
   start(): void;
   /** Stops the timers and flushes what is left. */
@@ -41,7 +44,7 @@ export interface UsageRecorder {
 }
 
 export interface UsageRecorderOptions {
-  store: Pick<KeyStore, 'recordUsage' | 'appendLogs' | 'pruneLogs' | 'pruneUsage'>;
+  store: Pick<KeyStore, 'recordUsage' | 'appendLogs' | 'pruneLogs' | 'pruneUsage' | 'pruneIdempotency'>;
   clock: () => number;
   flushIntervalMs: number;
   /** Days API log lines are kept. */
@@ -257,7 +260,8 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       const now = clock();
       const logs = await store.pruneLogs(new Date(now - options.retentionDays * DAY_MS).toISOString());
       const usage = await store.pruneUsage(now - options.usageRetentionDays * DAY_MS);
-      return { logs, usage };
+      const idempotency = await store.pruneIdempotency(now);
+      return { logs, usage, idempotency };
     },
     start() {
       const flushTimer = setInterval(() => void recorder.flush(), options.flushIntervalMs);

@@ -1335,7 +1335,7 @@ export interface components {
             instance?: string;
             /** @description INSUFFICIENT_SCOPE: the scope the call needs. */
             requiredScope?: string;
-            /** @description RATE_LIMITED: seconds to wait. */
+            /** @description RATE_LIMITED, IDEMPOTENCY_KEY_IN_USE: seconds to wait. */
             retryAfter?: number;
             errors?: components["schemas"]["FieldError"][];
         };
@@ -2386,6 +2386,7 @@ export interface components {
         /**
          * @description Bad Request. Problem types:
          *     - `MALFORMED_BODY`: Malformed request body
+         *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
          *     - `MALFORMED_JSON`: Malformed JSON
          *     - `MALFORMED_REQUEST`: Malformed request
          */
@@ -2491,6 +2492,7 @@ export interface components {
          *     - `CONFLICT`: Concurrent change
          *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
          *     - `ENDPOINT_DISABLED`: Endpoint disabled
+         *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
          *     - `INSUFFICIENT_STOCK`: Insufficient stock
          *     - `KEY_NOT_ACTIVE`: API key is not active
          *     - `NO_ROTATION_IN_PROGRESS`: No rotation in progress
@@ -2501,6 +2503,8 @@ export interface components {
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Seconds to wait before retrying; sent with IDEMPOTENCY_KEY_IN_USE. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2551,6 +2555,7 @@ export interface components {
          *     - `CART_EMPTY`: Cart is empty
          *     - `CART_LINE_LIMIT`: Too many cart lines
          *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+         *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
          *     - `INVALID_CURSOR`: Invalid cursor
          *     - `LINE_QUANTITY_LIMIT`: Line quantity limit exceeded
          *     - `NOT_SOLD_IN_CHANNEL`: Not sold in this channel
@@ -2658,7 +2663,13 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+         * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+         */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /**
@@ -2687,6 +2698,8 @@ export interface components {
         Deprecation: string;
         /** @description RFC 8594: the HTTP date after which the deprecated route may stop answering. */
         Sunset: string;
+        /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key`, replayed: nothing ran again. */
+        "Idempotent-Replayed": "true";
         /** @description On deprecated routes: `<…>; rel="deprecation"`, the deprecation policy. */
         Link: string;
     };
@@ -2768,7 +2781,13 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2789,6 +2808,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2799,6 +2819,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -2821,6 +2842,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -2831,6 +2853,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -3006,7 +3029,13 @@ export interface operations {
     changeKeyScopes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The API key id (`key_…`). */
                 id: string;
@@ -3029,6 +3058,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3039,6 +3069,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -3067,6 +3098,7 @@ export interface operations {
              * @description Conflict:
              *     - `KEY_NOT_ACTIVE`: API key is not active
              *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -3077,6 +3109,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -3101,7 +3134,13 @@ export interface operations {
     rotateKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The API key id (`key_…`). */
                 id: string;
@@ -3124,6 +3163,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3134,6 +3174,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -3163,6 +3204,7 @@ export interface operations {
              *     - `KEY_NOT_ACTIVE`: API key is not active
              *     - `ROTATION_IN_PROGRESS`: A rotation is already in progress
              *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -3173,6 +3215,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -3197,7 +3240,13 @@ export interface operations {
     closeOldKeySecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The API key id (`key_…`). */
                 id: string;
@@ -3220,6 +3269,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3230,6 +3280,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -3260,6 +3311,7 @@ export interface operations {
              *     - `KEY_NOT_ACTIVE`: API key is not active
              *     - `NO_ROTATION_IN_PROGRESS`: No rotation in progress
              *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -3270,6 +3322,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4034,7 +4087,13 @@ export interface operations {
     createCart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4055,6 +4114,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,6 +4125,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4090,6 +4151,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -4104,6 +4170,7 @@ export interface operations {
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_CHANNEL`: Unknown channel
              *     - `UNKNOWN_CUSTOMER`: Unknown customer
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4229,7 +4296,13 @@ export interface operations {
     addCartItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The cart id (`crt_…`). */
                 id: string;
@@ -4252,6 +4325,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,6 +4336,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4295,6 +4370,7 @@ export interface operations {
              * @description Conflict:
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
              *     - `CART_CHECKED_OUT`: Cart already checked out
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4314,6 +4390,7 @@ export interface operations {
              *     - `NOT_SOLD_IN_CHANNEL`: Not sold in this channel
              *     - `LINE_QUANTITY_LIMIT`: Line quantity limit exceeded
              *     - `CART_LINE_LIMIT`: Too many cart lines
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4447,7 +4524,13 @@ export interface operations {
     updateCartItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The cart id (`crt_…`). */
                 id: string;
@@ -4472,6 +4555,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +4566,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4516,6 +4601,7 @@ export interface operations {
              * @description Conflict:
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
              *     - `CART_CHECKED_OUT`: Cart already checked out
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4531,6 +4617,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4566,7 +4653,13 @@ export interface operations {
     checkoutCart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The cart id (`crt_…`). */
                 id: string;
@@ -4590,6 +4683,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4600,6 +4694,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4633,6 +4728,7 @@ export interface operations {
              * @description Conflict:
              *     - `CART_CHECKED_OUT`: Cart already checked out
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4649,6 +4745,7 @@ export interface operations {
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `CART_EMPTY`: Cart is empty
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4774,7 +4871,13 @@ export interface operations {
     cancelOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order id (`ord_…`). */
                 id: string;
@@ -4797,6 +4900,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4807,6 +4911,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4839,6 +4944,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4854,6 +4960,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4889,7 +4996,13 @@ export interface operations {
     fulfilOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order id (`ord_…`). */
                 id: string;
@@ -4912,6 +5025,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4922,6 +5036,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4954,6 +5069,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4969,6 +5085,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -5004,7 +5121,13 @@ export interface operations {
     createCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5025,6 +5148,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,6 +5159,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -5060,6 +5185,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5072,6 +5202,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -5197,7 +5328,13 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The customer id (`cus_…`). */
                 id: string;
@@ -5220,6 +5357,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5230,6 +5368,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -5260,6 +5399,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5272,6 +5416,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -5406,7 +5551,13 @@ export interface operations {
     createPrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5427,6 +5578,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5437,6 +5589,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -5462,6 +5615,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5477,6 +5635,7 @@ export interface operations {
              *     - `UNKNOWN_PRODUCT`: Unknown product
              *     - `UNKNOWN_CHANNEL`: Unknown channel
              *     - `UNKNOWN_CUSTOMER`: Unknown customer
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6112,7 +6271,13 @@ export interface operations {
     adjustStock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The product SKU, e.g. KG-00001. */
                 sku: string;
@@ -6135,6 +6300,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6145,6 +6311,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6177,6 +6344,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -6192,6 +6360,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6391,7 +6560,13 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6412,6 +6587,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6422,6 +6598,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6447,6 +6624,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6461,6 +6643,7 @@ export interface operations {
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
              *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6674,7 +6857,13 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
@@ -6697,6 +6886,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6707,6 +6897,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6737,6 +6928,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6751,6 +6947,7 @@ export interface operations {
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
              *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6786,7 +6983,13 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
@@ -6809,6 +7012,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6819,6 +7023,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6849,6 +7054,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6861,6 +7071,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6896,7 +7107,13 @@ export interface operations {
     closeOldWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
@@ -6919,6 +7136,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6929,6 +7147,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6959,6 +7178,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6971,6 +7195,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -7006,7 +7231,13 @@ export interface operations {
     sendWebhookTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
@@ -7029,6 +7260,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7039,6 +7271,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -7071,6 +7304,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `ENDPOINT_DISABLED`: Endpoint disabled
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -7086,6 +7320,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -7220,7 +7455,13 @@ export interface operations {
     resendWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The delivery id (`msg_…`, its `webhook-id`). */
                 id: string;
@@ -7243,6 +7484,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7253,6 +7495,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -7286,6 +7529,7 @@ export interface operations {
              * @description Conflict:
              *     - `ENDPOINT_DISABLED`: Endpoint disabled
              *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -7301,6 +7545,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -7336,7 +7581,13 @@ export interface operations {
     triggerWebhookEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7356,6 +7607,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7366,6 +7618,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -7394,6 +7647,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -7410,6 +7664,7 @@ export interface operations {
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**

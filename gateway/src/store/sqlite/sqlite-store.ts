@@ -8,6 +8,7 @@ import type { ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
 import type { SqliteDb } from './db.ts';
+import { createSqliteIdempotency } from './idempotency.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
 import { queryActivityPage, queryLogPage } from './pages.ts';
 import { activityToRow, adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './rows.ts';
@@ -201,6 +202,7 @@ function createSqliteKeyStore(
       return row ? adminFromRow(row) : null;
     },
     ...createSqliteAdminSessions(db),
+    ...createSqliteIdempotency(client),
     changeMarker() {
       const now = performance.now();
       if (now - readAt < MARKER_REUSE_MS) return generation;
