@@ -1511,6 +1511,8 @@ export interface components {
             status: number;
             latencyMs: number;
             clientIp: string;
+            /** @description The W3C trace id of the call, when the gateway traced and sampled it: find its trace in your tracing backend. */
+            traceId?: string;
             /** @description Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or without a body). Never a header. Live keys keep no bodies. */
             bodies?: {
                 request: components["schemas"]["LoggedBody"] | null;
