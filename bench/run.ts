@@ -219,6 +219,19 @@ function scenariosOf(stack: Stack, refusals: RefusalTokens): Scenario[] {
     gw.unlogged.url,
     bearer(tokens.unlogged),
   ]);
+  // Tracing on (OTLP to a sink that keeps nothing): 1 % of the calls sampled, then every call.
+  insertAfter('unlogged', [
+    'traced-1pct',
+    'gateway, memory mode, traced (parentbased_traceidratio 0.01)',
+    gw.tracedSampled.url,
+    bearer(tokens.tracedSampled),
+  ]);
+  insertAfter('traced-1pct', [
+    'traced-all',
+    'gateway, memory mode, traced (every call sampled and exported)',
+    gw.tracedAll.url,
+    bearer(tokens.tracedAll),
+  ]);
   return [
     ...loaded,
     {
@@ -534,6 +547,7 @@ function targetsOf(
     0.5,
   );
   cpuTarget('100k keys ÷ 100 keys', 'memory100k', 'memory', 1.05);
+  cpuTarget('traced, 1 % sampled ÷ untraced (memory)', 'traced-1pct', 'memory', 1.05);
   // Bound on rps; its CPU per request (every redis-server of the Cluster counted) is in clusterOf.
   add('Cluster ÷ Redis, rps', ratio(results, 'cluster', 'redis'), '>=', 0.85);
   add(
@@ -624,6 +638,23 @@ function loggingOf(): string[] {
         '',
         'Per-request logging (no targets): the memory-mode gateway beside the same gateway with neither an access line ' +
           '(warn level) nor an API log line (KEYGATE_API_LOG=off), usage still counted:',
+        ...lines,
+      ]
+    : [];
+}
+
+/** What tracing costs the memory-mode gateway with every call sampled (reported, no target). */
+function tracingOf(): string[] {
+  const all = cpuRatio('traced-all', 'memory');
+  const sampled = cpuRatio('traced-1pct', 'memory');
+  const lines = [
+    ...(sampled === null ? [] : [`- 1 % sampled ÷ untraced, CPU per request: ${formatPaired(sampled)}`]),
+    ...(all === null ? [] : [`- every call sampled ÷ untraced, CPU per request: ${formatPaired(all)}`]),
+  ];
+  return lines.length
+    ? [
+        '',
+        'Tracing (OTLP/HTTP protobuf to a sink that keeps nothing; the untraced memory-mode gateway is the default, no exporter):',
         ...lines,
       ]
     : [];
@@ -763,6 +794,7 @@ async function main(): Promise<void> {
     ...rowsOf(),
     ...refusalChecks.lines,
     ...loggingOf(),
+    ...tracingOf(),
     ...clusterOf(),
     '',
     'Data-plane libraries (no targets):',

@@ -46,6 +46,9 @@ export interface Stack {
     /** Memory mode without per-request logs (KEYGATE_API_LOG=off, warn level): what those logs cost. */
     unlogged: BenchGateway;
     memory100k: BenchGateway;
+    /** Memory mode with tracing on (OTLP to a sink), the root sampled at 1 % / at 100 %. */
+    tracedSampled: BenchGateway;
+    tracedAll: BenchGateway;
     redis: BenchGateway;
     /** Redis mode on a 3-master Redis Cluster. */
     cluster: BenchGateway;
@@ -59,6 +62,8 @@ export interface Stack {
     memoryTest: string;
     unlogged: string;
     memory100k: string;
+    tracedSampled: string;
+    tracedAll: string;
     redis: string;
     cluster: string;
     commerceLive: string;
@@ -201,12 +206,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   log(`data in ${dir}`);
 
   const peerToken = `peer_${randomBytes(24).toString('base64url')}`;
-  const [noopUrl, expressUrl, redisServer, cluster] = await Promise.all([
+  const [noopUrl, expressUrl, redisServer, cluster, otlpSinkUrl] = await Promise.all([
     startServer('noop-upstream', 'noop-upstream.ts'),
     startServer('bare-express', 'bare-express.ts'),
     startRedis(data('redis')),
     // Stopped with the bench process (the topology kills its servers on exit).
     startRedisCluster(),
+    startServer('otlp-sink', 'otlp-sink.ts'),
   ]);
   topologyStops.push(() => cluster.stop());
   const clusterNodes = cluster.target.clusterNodes.map((node) => `${node.host}:${node.port}`).join(',');
@@ -300,6 +306,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ]),
   ]);
 
+  const [sampledKeys, allKeys] = await Promise.all(
+    ['traced-sampled', 'traced-all'].map((name) =>
+      seedKeys([
+        '--db',
+        data(`${name}/gateway.db`),
+        '--fillers',
+        String(options.smallKeyCount - 1),
+        '--key',
+        'live',
+      ]),
+    ),
+  );
+
   log('starting gateways and commerce');
   const level = options.gatewayLogLevel;
   const toNoop = { KEYGATE_UPSTREAM_LIVE: noopUrl, KEYGATE_UPSTREAM_TEST: noopUrl };
@@ -316,6 +335,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   });
   await waitForOk(commerceChild, `${commerceUrl}/healthz`);
   const off = { ...toNoop, KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' };
+  // Tracing on, exporting over OTLP/HTTP protobuf to the sink; only the root sampler's ratio differs.
+  const traced = (name: string, ratio: string) => ({
+    ...toNoop,
+    KEYGATE_DATA_DIR: data(name),
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpSinkUrl,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  });
+  const [tracedSampled, tracedAll] = await Promise.all([
+    startGateway('gateway (memory, traced, ratio 0.01)', traced('traced-sampled', '0.01'), level),
+    startGateway('gateway (memory, traced, ratio 1)', traced('traced-all', '1'), level),
+  ]);
   const [policiesOff, policiesOffRequest, memory, unlogged, memory100k, redis, clusterGateway, commerce] =
     await Promise.all([
       startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level),
@@ -386,6 +417,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       memory,
       unlogged,
       memory100k,
+      tracedSampled,
+      tracedAll,
       redis,
       cluster: clusterGateway,
       commerce,
@@ -396,6 +429,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       memoryTest: memoryKeys.test!,
       unlogged: unloggedKeys.live!,
       memory100k: largeKeys.live!,
+      tracedSampled: sampledKeys!.live!,
+      tracedAll: allKeys!.live!,
       redis: redisKeys.live!,
       cluster: clusterKeys.live!,
       commerceLive: commerceKeys.live!,

@@ -1,9 +1,11 @@
 import { type Environment, type IdentityVerifier, requireIdentity } from '@keygate/identity';
+import { registerDroppedSpans, type Tracer, traceparentOf } from '@keygate/tracing';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { type Logger, pino } from 'pino';
 import { createCartRouter } from './carts/cart-routes.ts';
 import { createCatalogRouter } from './catalog/catalog-routes.ts';
 import { createCustomerRouter } from './customers/customer-routes.ts';
+import { createAtomically } from './db/atomically.ts';
 import { type CommerceDatabase, isDatabaseReachable } from './db/database.ts';
 import { assertDatabaseEnvironment } from './db/database-environment.ts';
 import { CommerceError } from './errors.ts';
@@ -18,6 +20,9 @@ import {
   DEFAULT_RESPONSE_CACHE_MIB,
   type ResponseCacheOptions,
 } from './http/response-cache.ts';
+import { requestSpanOf, traceRequests } from './http/tracing.ts';
+import { honourIdempotencyKey, keepRawBody } from './idempotency/honour-idempotency-key.ts';
+import { createSqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.ts';
 import { createOrderRouter } from './orders/order-routes.ts';
 import { createPriceRouter } from './prices/price-routes.ts';
 import { createEventStreamRouter } from './sandbox/event-stream-routes.ts';
@@ -47,6 +52,19 @@ export interface AppDeps {
   eventStreamPollMs?: number;
   /** Bounds of the catalogue and GraphQL response cache (default 16 MiB, 4096 entries; 0 bytes: off). */
   responseCache?: Partial<ResponseCacheOptions>;
+  /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
+  tracer?: Tracer | null;
+  /**
+   * Test hook, honoured only when main.ts was started with KEYGATE_BENCH_MODE=1: true leaves a
+   * keyed request unanswered once its effect and record are committed (the crash test kills it there).
+   */
+  hangAfterCommit?: (req: Request) => boolean;
+}
+
+/** The `traceparent` of the span active now, or null outside any span. */
+function traceparentNow(tracer: Tracer): string | null {
+  const span = tracer.activeSpan();
+  return span === undefined ? null : traceparentOf(span);
 }
 
 /** Refuses a request body that is not JSON (415) before any parser or route sees it. */
@@ -65,6 +83,7 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction): void
  */
 export function createApp(deps: AppDeps): Express {
   const { db, environment } = deps;
+  const tracer = deps.tracer ?? null;
   assertDatabaseEnvironment(db, environment);
   const logger = (deps.logger ?? pino()).child({ environment });
   const clock = deps.clock ?? (() => new Date());
@@ -74,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
     clock,
     webhooks: deps.webhooks,
     wrapOutbox: deps.wrapOutbox,
+    traceparentNow: tracer ? () => traceparentNow(tracer) : undefined,
   });
   const responses = createResponseCache(db, clock, {
     maxBytes: deps.responseCache?.maxBytes ?? DEFAULT_RESPONSE_CACHE_MIB * 1024 * 1024,
@@ -81,15 +101,27 @@ export function createApp(deps: AppDeps): Express {
   });
   const metrics = createHttpMetrics(environment);
   registerWebhookMetrics(metrics.registry, () => readWebhookBacklog(db));
+  if (tracer) registerDroppedSpans(metrics.registry, tracer);
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(trackRequests(logger), metrics.observe);
+  if (tracer) app.use(traceRequests(tracer));
+  app.use(trackRequests(logger, tracer ? requestSpanOf : undefined), metrics.observe);
   app.use(
     createHealthRouter({ isReady: () => isDatabaseReachable(db), registry: metrics.registry, environment }),
   );
   app.use('/v2', requireIdentity({ verifier: deps.verifier, environment }));
-  app.use('/v2', requireJsonBody, express.json({ limit: '16kb' }));
+  app.use('/v2', requireJsonBody, express.json({ limit: '16kb', verify: keepRawBody }));
+  app.use(
+    '/v2',
+    honourIdempotencyKey({
+      db,
+      store: createSqliteIdempotencyStore(db),
+      atomically: createAtomically(db),
+      clock,
+      hangAfterCommit: deps.hangAfterCommit,
+    }),
+  );
   app.use(createCatalogRouter(services.catalog, responses));
   app.use(createStockRouter({ catalog: services.catalog, stock: services.stock }));
   app.use(createCartRouter(services.carts));
@@ -99,7 +131,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(createEndpointRouter(services.endpoints, services.events));
   app.use(createResetRouter({ db, environment }));
   app.use(createEventStreamRouter({ db, environment, pollMs: deps.eventStreamPollMs }));
-  app.use(createGraphqlRouter({ catalog: services.catalog, logger, cache: responses }));
+  app.use(createGraphqlRouter({ catalog: services.catalog, logger, cache: responses, tracer }));
   app.use(answerRouteNotFound);
   app.use(handleErrors(logger));
   return app;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Environment } from '@keygate/identity';
+import { type TracingConfig, TracingEnvSchema, tracingConfigOf } from '@keygate/tracing';
 import { z } from 'zod';
 import { DEFAULT_RESPONSE_CACHE_MIB } from './http/response-cache.ts';
 import {
@@ -34,6 +35,10 @@ import {
  * - COMMERCE_WEBHOOK_POLL_MS                 1000 (longest sleep between looks at the outbox)
  * - COMMERCE_WEBHOOK_RETENTION_DAYS          30 (events and their finished deliveries are deleted
  *                                            this long after the event; unfinished ones are kept)
+ * Tests only (refused unless KEYGATE_BENCH_MODE=1):
+ * - COMMERCE_TEST_HANG_AFTER_COMMIT  a path suffix (e.g. `:checkout`): a POST with an Idempotency-Key
+ *                                    whose path ends so is left unanswered once its effect and record
+ *                                    are committed, so a test can kill the process there
  */
 export interface CommerceConfig {
   environment: Environment;
@@ -49,7 +54,11 @@ export interface CommerceConfig {
   shutdownGraceMs: number;
   /** Bytes of catalogue and GraphQL answers the response cache keeps at most; 0: no cache. */
   responseCacheBytes: number;
+  /** COMMERCE_TEST_HANG_AFTER_COMMIT (tests only, with KEYGATE_BENCH_MODE=1); null when unset. */
+  hangAfterCommitSuffix: string | null;
   webhooks: WebhookConfig;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; null (the SDK never loaded) without an OTLP endpoint. */
+  tracing: TracingConfig | null;
 }
 
 /** The webhook worker's settings; durations in milliseconds. */
@@ -129,6 +138,8 @@ const EnvSchema = z.object({
   COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS: positiveInt(365 * 86_400).default(DEFAULT_DISABLE_AFTER_MS / 1000),
   COMMERCE_WEBHOOK_POLL_MS: positiveInt(60_000).default(1000),
   COMMERCE_WEBHOOK_RETENTION_DAYS: positiveInt(3650).default(30),
+  KEYGATE_BENCH_MODE: z.enum(['0', '1'], { error: "must be '0' or '1'" }).default('0'),
+  COMMERCE_TEST_HANG_AFTER_COMMIT: z.string().optional(),
 });
 
 /** Thrown by `parseConfig`; the message is one line naming every problem. */
@@ -145,7 +156,7 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
   const present = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''),
   );
-  const parsed = EnvSchema.safeParse(present);
+  const parsed = EnvSchema.extend(TracingEnvSchema.shape).safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'config');
@@ -155,6 +166,11 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
     throw new ConfigError(problems.join('; '));
   }
   const e = parsed.data;
+  if (e.COMMERCE_TEST_HANG_AFTER_COMMIT !== undefined && e.KEYGATE_BENCH_MODE !== '1') {
+    throw new ConfigError(
+      'COMMERCE_TEST_HANG_AFTER_COMMIT is a test hook: set KEYGATE_BENCH_MODE=1 too to use it, never in production',
+    );
+  }
   const environment = e.COMMERCE_ENV;
   const port = e.COMMERCE_PORT ?? (environment === 'live' ? e.COMMERCE_LIVE_PORT : e.COMMERCE_TEST_PORT);
   return Object.freeze({
@@ -170,6 +186,7 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.COMMERCE_SHUTDOWN_GRACE_MS,
     responseCacheBytes: e.COMMERCE_RESPONSE_CACHE_MIB * 1024 * 1024,
+    hangAfterCommitSuffix: e.COMMERCE_TEST_HANG_AFTER_COMMIT ?? null,
     webhooks: Object.freeze({
       allowPrivateAddresses: e.KEYGATE_WEBHOOKS_ALLOW_PRIVATE,
       retryScheduleMs: e.COMMERCE_WEBHOOK_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),
@@ -179,6 +196,10 @@ export function parseConfig(env: Record<string, string | undefined>): Readonly<C
       disableAfterMs: e.COMMERCE_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
       pollIntervalMs: e.COMMERCE_WEBHOOK_POLL_MS,
       retentionMs: e.COMMERCE_WEBHOOK_RETENTION_DAYS * 86_400_000,
+    }),
+    tracing: tracingConfigOf(e, {
+      serviceName: 'keygate-commerce',
+      resource: { 'deployment.environment.name': environment },
     }),
   });
 }

@@ -2,12 +2,17 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createIdentityVerifier, type IdentityVerifierOptions } from '@keygate/identity';
+import { startTracing, type Tracer } from '@keygate/tracing';
+import type { Request } from 'express';
 import { type Logger, pino } from 'pino';
 import { createApp } from './app.ts';
 import { type CommerceConfig, ConfigError, parseConfig } from './config.ts';
 import { type CommerceDatabase, migrateDatabase, openDatabase } from './db/database.ts';
 import { claimDatabaseEnvironment, DatabaseEnvironmentError } from './db/database-environment.ts';
 import { createStdoutDestination } from './http/stdout-destination.ts';
+import { traceSqlite } from './http/tracing.ts';
+import { createIdempotencyPruner } from './idempotency/prune-records.ts';
+import { createSqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.ts';
 import { isDatabaseEmpty, seedDatabase } from './seed/seed-database.ts';
 import type { DeliveryStore } from './webhooks/delivery-store.ts';
 import { sendWebhookOverHttp } from './webhooks/http-sender.ts';
@@ -68,10 +73,16 @@ function openEnvironmentDatabase(config: CommerceConfig): CommerceDatabase {
 }
 
 /** The delivery worker on the process's delivery store, with the configured retry policy. */
-function createWorker(config: CommerceConfig, store: DeliveryStore, log: Logger): WebhookWorker {
+function createWorker(
+  config: CommerceConfig,
+  store: DeliveryStore,
+  log: Logger,
+  tracer: Tracer | null,
+): WebhookWorker {
   const { webhooks } = config;
   return createWebhookWorker({
     store,
+    tracer,
     send: sendWebhookOverHttp,
     lookupHost: lookupHostWithDns,
     logger: log,
@@ -88,8 +99,16 @@ function createWorker(config: CommerceConfig, store: DeliveryStore, log: Logger)
   });
 }
 
-function main(): void {
+/** The crash test's hook (config refuses it outside KEYGATE_BENCH_MODE=1): hang keyed POSTs to paths ending so. */
+function hangAfterCommitOf(suffix: string | null): ((req: Request) => boolean) | undefined {
+  if (suffix === null) return undefined;
+  return (req) => req.method === 'POST' && req.path.endsWith(suffix);
+}
+
+async function main(): Promise<void> {
   const config = loadConfig();
+  // The SDK is imported only when tracing is configured.
+  const tracer = await startTracing(config.tracing);
   const keys = loadJwks(config);
   // Not pino's default stdout: its exit flush would retry a write to a departed reader forever.
   const rootLogger = pino(
@@ -98,6 +117,8 @@ function main(): void {
   );
   const log = rootLogger.child({ environment: config.environment });
   const db = openEnvironmentDatabase(config);
+  // Before any statement is prepared: each one run inside a traced request becomes a span.
+  if (tracer) traceSqlite(db.sqlite, tracer);
   if (isDatabaseEmpty(db)) {
     const seeded = seedDatabase(db, { environment: config.environment });
     log.info({ dbFile: config.dbFile, ...seeded }, 'seeded an empty database');
@@ -106,7 +127,7 @@ function main(): void {
   // The worker and the retention share one delivery store (its statements are prepared once).
   const deliveries = createSqliteDeliveryStore(db);
   const webhookLog = log.child({ component: 'webhooks' });
-  const worker = createWorker(config, deliveries, webhookLog);
+  const worker = createWorker(config, deliveries, webhookLog, tracer);
   const retention = createWebhookRetention({
     store: deliveries,
     retentionMs: config.webhooks.retentionMs,
@@ -120,6 +141,13 @@ function main(): void {
     logger: rootLogger,
     webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses, notify: () => worker.notify() },
     responseCache: { maxBytes: config.responseCacheBytes },
+    tracer,
+    hangAfterCommit: hangAfterCommitOf(config.hangAfterCommitSuffix),
+  });
+  const pruner = createIdempotencyPruner({
+    store: createSqliteIdempotencyStore(db),
+    clock: () => new Date(),
+    onError: (error) => log.error({ err: error }, 'idempotency record pruning failed'),
   });
   const server = createServer(app);
   // Outlive the gateway's idle keep-alive sockets so it never reuses one we are closing.
@@ -136,6 +164,7 @@ function main(): void {
     log.info({ host: config.host, port, dbFile: config.dbFile }, 'commerce listening');
     worker.start();
     retention.start();
+    pruner.start();
   });
 
   let stopping = false;
@@ -147,10 +176,12 @@ function main(): void {
     }
     stopping = true;
     log.info({ signal }, 'shutting down');
+    pruner.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // Attempts in flight are aborted and stay pending with their webhook-id, for the next start.
-    Promise.all([stopped, worker.stop(), retention.stop()]).then(() => {
+    Promise.all([stopped, worker.stop(), retention.stop()]).then(async () => {
       db.close();
+      await tracer?.shutdown();
       log.info('stopped');
       process.exit(0);
     });
@@ -167,4 +198,4 @@ function main(): void {
   process.on('SIGTERM', stop);
 }
 
-main();
+void main();

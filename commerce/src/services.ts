@@ -37,6 +37,8 @@ export interface ServiceDeps {
   environment: Environment;
   clock: () => Date;
   webhooks?: WebhookAppOptions;
+  /** The `traceparent` of the span active now (tracing on), kept with each event for its deliveries. */
+  traceparentNow?: () => string | null;
   /** Wraps the outbox (tests inject failures with it). */
   wrapOutbox?: (outbox: EventOutbox) => EventOutbox;
 }
@@ -46,7 +48,12 @@ export function createServices(deps: ServiceDeps) {
   const { db, clock } = deps;
   const notify = deps.webhooks?.notify ?? (() => {});
   const atomically = createAtomically(db);
-  const baseOutbox = createSqliteOutbox(db, { environment: deps.environment, clock, onRecorded: notify });
+  const baseOutbox = createSqliteOutbox(db, {
+    environment: deps.environment,
+    clock,
+    onRecorded: notify,
+    traceparentNow: deps.traceparentNow,
+  });
   // The sandbox's event trigger learns the ids of the events its changes emit through the capture.
   const capture = createEventCapture(deps.wrapOutbox ? deps.wrapOutbox(baseOutbox) : baseOutbox);
   const { outbox } = capture;

@@ -1,4 +1,5 @@
 import type { IdentitySigner } from '@keygate/identity';
+import { registerDroppedSpans, type Tracer } from '@keygate/tracing';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
@@ -6,6 +7,7 @@ import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
 import type { GatewayConfig } from './config.ts';
 import { createCallObserver } from './data-plane/call-observer.ts';
+import { createCallTracing, traceRateLimiter } from './data-plane/call-trace.ts';
 import {
   createKeyPipelineMiddleware,
   createPoliciesOffHandler,
@@ -23,6 +25,7 @@ import { assertionSigningOf, createAssertionCache } from './identity/assertion-c
 import { createJwksHandler } from './identity/jwks-route.ts';
 import type { SecretHasher } from './keys/hasher.ts';
 import type { KeyService } from './keys/key-service.ts';
+import { createIdempotencyStep } from './keys-api/idempotency.ts';
 import { createKeysRouter } from './keys-api/router.ts';
 import type { KeyEvents } from './model/events.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
@@ -48,6 +51,8 @@ export interface AppDeps {
   clock?: () => number;
   /** Per-key limits; default in-process (one instance). With Redis: createRedisRateLimiter. */
   rateLimiter?: KeyRateLimiter;
+  /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
+  tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
   metrics?: GatewayMetrics;
 }
@@ -134,7 +139,9 @@ export function createApp(deps: AppDeps): GatewayApp {
         : null,
     metrics,
     logger,
+    tracer: deps.tracer,
   });
+  if (deps.tracer) registerDroppedSpans(metrics.registry, deps.tracer);
 
   const app = express();
   // Before the first app.use (the app router is built lazily from these settings): paths match
@@ -173,9 +180,10 @@ export function createApp(deps: AppDeps): GatewayApp {
     proxied = createPoliciesOffHandler({ pipe, refusal: { metrics, logger } });
     app.use(policiesOffFallback);
   } else {
+    const rateLimiter = deps.rateLimiter ?? createMemoryRateLimiter();
     const keyCheck = createKeyCheck({
       verifier,
-      rateLimiter: deps.rateLimiter ?? createMemoryRateLimiter(),
+      rateLimiter: deps.tracer ? traceRateLimiter(rateLimiter, deps.tracer) : rateLimiter,
       trustedProxies,
       metrics,
       reminderLeadDays: Math.max(0, ...config.expiryReminderDays),
@@ -186,16 +194,19 @@ export function createApp(deps: AppDeps): GatewayApp {
     const observer = createCallObserver({ metrics, recorder, logger, clock });
     flushAccessLog = observer.flush;
     streams = createStreamWatch({ verifier, events: deps.events });
+    const tracing = deps.tracer ? createCallTracing(deps.tracer, config.traceIncoming) : undefined;
     proxied = createProxiedHandler({
       keyCheck,
       observer,
       pipe,
       streams,
       keyMaxConcurrent: config.keyMaxConcurrent,
+      tracing,
     });
-    app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer }));
+    app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer, tracing }));
+    const idempotency = createIdempotencyStep({ store, clock, logger });
     const keysRouter =
-      deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService }));
+      deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService, idempotency }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
   }
   app.use(notFound);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type TracingConfig, TracingEnvSchema, tracingConfigOf } from '@keygate/tracing';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { isAddressOrCidr } from './auth/ip-rules.ts';
@@ -103,6 +104,9 @@ const EnvSchema = z.object({
   KEYGATE_POLICIES: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
   KEYGATE_BENCH_MODE: z.enum(['0', '1'], { error: "must be '0' or '1'" }).default('0'),
   KEYGATE_API_LOG: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
+  KEYGATE_TRACE_INCOMING: z
+    .enum(['continue', 'link'], { error: "must be 'continue' or 'link'" })
+    .default('continue'),
   KEYGATE_OPENAPI_FILE: z.string().min(1).optional(),
   KEYGATE_ADMIN_UI_DIR: z.string().min(1).optional(),
   KEYGATE_ADMIN_SESSION_IDLE_MINUTES: positiveInt(30),
@@ -245,6 +249,13 @@ export interface GatewayConfig {
    * together with KEYGATE_BENCH_MODE=1.
    */
   apiLog: 'on' | 'off';
+  /** OpenTelemetry tracing from the standard OTEL_* variables; null (the SDK never loaded) without an OTLP endpoint. */
+  tracing: TracingConfig | null;
+  /**
+   * A caller's `traceparent`: `continue` its trace (the default), or `link` it from a new root (a
+   * gateway facing the public, whose callers must not choose the trace or its sampling).
+   */
+  traceIncoming: 'continue' | 'link';
   /** The OpenAPI 3.1 document served at `/v2/openapi.json` and rendered at `/docs`. */
   openapiFile: string;
   /** The built admin interface (static files) served at `/admin`. */
@@ -296,8 +307,8 @@ function parseJwk(text: string | undefined): JWK | null | string[] {
   return parsed.data as JWK;
 }
 
-/** Freezes plain objects and arrays; a Buffer (the tag key) cannot be frozen and stays as it is. */
 function deepFreeze<T>(value: T): T {
+  // A Buffer (the secret tag key) cannot be frozen: Object.freeze throws on a typed array with elements.
   if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);
@@ -313,6 +324,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   const problems: string[] = parsed.success ? [] : describeIssues('', parsed.error.issues);
   const redis = RedisEnvSchema.safeParse(present);
   if (!redis.success) problems.push(...describeIssues('', redis.error.issues));
+  const tracing = TracingEnvSchema.safeParse(present);
+  if (!tracing.success) problems.push(...describeIssues('', tracing.error.issues));
   const routesFile = resolve(present.KEYGATE_ROUTES_FILE ?? DEFAULT_ROUTES_FILE);
   const routes = readRouteTable(routesFile, present);
   if (Array.isArray(routes)) problems.push(...routes);
@@ -332,7 +345,14 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     present.KEYGATE_SECRET_TAG_KEY_FILE === undefined;
   if (tagKeyMissing) problems.push(SHARED_TAG_KEY_REQUIRED);
   const refused = policiesRefused || apiLogRefused || tagKeyMissing;
-  if (!parsed.success || !redis.success || Array.isArray(routes) || Array.isArray(jwk) || refused) {
+  if (
+    !parsed.success ||
+    !redis.success ||
+    !tracing.success ||
+    Array.isArray(routes) ||
+    Array.isArray(jwk) ||
+    refused
+  ) {
     throw new Error(problems.join('; '));
   }
   const vars = parsed.data;
@@ -380,6 +400,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     shutdownGraceMs: vars.KEYGATE_SHUTDOWN_GRACE_MS,
     policies: vars.KEYGATE_POLICIES,
     apiLog: vars.KEYGATE_API_LOG,
+    tracing: tracingConfigOf(tracing.data, { serviceName: 'keygate-gateway' }),
+    traceIncoming: vars.KEYGATE_TRACE_INCOMING,
     openapiFile: resolve(vars.KEYGATE_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILE),
     adminUiDir: resolve(vars.KEYGATE_ADMIN_UI_DIR ?? DEFAULT_ADMIN_UI_DIR),
     adminSessionIdleMinutes: vars.KEYGATE_ADMIN_SESSION_IDLE_MINUTES,

@@ -6,15 +6,10 @@ import { createLogger, createStdoutDestination } from './http/logger.ts';
 import { startSweeper } from './keys/sweeper.ts';
 import { type OpenedGateway, openGateway } from './open-gateway.ts';
 import { releaseStartupGarbage } from './ops/heap.ts';
+import { SHUTDOWN_OVERRUN_MS } from './ops/shutdown-deadline.ts';
 import { describeRedisTarget } from './store/redis/target.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
-/**
- * Past the grace period, how long closing the store (a flush to Redis, its QUIT) may still take
- * before the process exits anyway: a Redis that died or froze mid-shutdown must not keep a gateway
- * with a closed listener alive.
- */
-const SHUTDOWN_OVERRUN_MS = 3_000;
 /** While shutting down, connections that went idle are closed this often. */
 const IDLE_SWEEP_MS = 100;
 

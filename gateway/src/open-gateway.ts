@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { startTracing } from '@keygate/tracing';
 import type { Logger } from 'pino';
 import { createApp, type GatewayApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
@@ -63,6 +64,8 @@ export async function openGateway(
   const clock = options.clock ?? Date.now;
   await mkdir(config.dataDir, { recursive: true });
   const { backend, metrics } = await openBackendWithMetrics(config, logger);
+  // The SDK is imported only when tracing is configured.
+  const tracer = await startTracing(config.tracing);
   try {
     const privateJwk = await loadIdentityKey({
       privateJwk: config.identityPrivateJwk,
@@ -99,6 +102,7 @@ export async function openGateway(
       clock,
       metrics,
       rateLimiter: backend.rateLimiter,
+      tracer,
     });
     return {
       gateway,
@@ -108,10 +112,12 @@ export async function openGateway(
         await gateway.close();
         await signer.close();
         await backend.close();
+        await tracer?.shutdown();
       },
     };
   } catch (error) {
     await backend.close();
+    await tracer?.shutdown();
     throw error;
   }
 }

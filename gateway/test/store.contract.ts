@@ -12,6 +12,7 @@ import { LATENCY_BUCKETS_MS } from '../src/model/model.ts';
 import { InvalidCursorError } from '../src/store/cursor.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import { describeAdminSessionContract } from './store-admin.contract.ts';
+import { describeIdempotencyContract } from './store-idempotency.contract.ts';
 import { describeSweepCandidatesContract } from './store-sweep.contract.ts';
 
 /** One backend under test: a fresh, empty store, a second connection to the same data, and cleanup. */
@@ -557,6 +558,24 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
         assert.equal('bodies' in page.items[0]!, false);
       });
 
+      it('keeps the trace id of a traced line (with or without bodies), and none on an untraced one', async () => {
+        const { key, secret } = await seedKey(store);
+        const traced = logLine(key, secret.id, 1000, { traceId: '4bf92f3577b34da6a3ce929d0e0e4736' });
+        const tracedWithBodies = {
+          ...logLine(key, secret.id, 2000, { traceId: '0af7651916cd43dd8448eb211c80319c' }),
+          bodies: {
+            request: null,
+            response: { contentType: 'application/json', text: '{}', truncated: false },
+          },
+        };
+        const untraced = logLine(key, secret.id, 3000);
+        await store.appendLogs([traced, untraced]);
+        await store.appendLogs([tracedWithBodies]);
+        const page = await store.queryLogs({ keyId: key.id });
+        assert.deepEqual(page.items, [untraced, tracedWithBodies, traced]);
+        assert.equal('traceId' in page.items[0]!, false);
+      });
+
       it('prunes lines older than a time and says how many went', async () => {
         const { key, secret } = await seedKey(store);
         await store.appendLogs([0, 1, 2].map((i) => logLine(key, secret.id, i * 1000)));
@@ -634,6 +653,7 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
     });
 
     describeAdminSessionContract(() => ({ fixture, store }));
+    describeIdempotencyContract(() => ({ fixture, store }));
     describeSweepCandidatesContract(() => store);
   });
 }

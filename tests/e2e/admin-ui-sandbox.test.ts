@@ -1,12 +1,24 @@
 import assert from 'node:assert/strict';
 import { useAdminUi } from '../support/admin-ui.ts';
+import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.ts';
 import { json } from '../support/system.ts';
 import { waitUntil } from '../support/traffic.ts';
 
 describe('the admin interface in headless Debian chromium: the sandbox', function () {
   this.timeout(180_000);
   let testKey: { id: string; secret: string };
+  // The gateway traces (to a receiver of this test), so each API log line names its call's trace.
+  let otlp: OtlpReceiver | undefined;
+  const gatewayEnv: Record<string, string> = {};
+  before(async () => {
+    otlp = await startOtlpReceiver();
+    gatewayEnv.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.url;
+  });
+  after(async () => {
+    await otlp?.close();
+  });
   const ui = useAdminUi({
+    gatewayEnv,
     async seed(system) {
       testKey = await system.createKey({
         name: 'sandbox-app',
@@ -16,10 +28,11 @@ describe('the admin interface in headless Debian chromium: the sandbox', functio
     },
   });
 
-  it("shows a test key's request and response bodies in its API log", async () => {
+  it("shows a test key's request and response bodies, and the call's trace id, in its API log", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const cart = await ui.system.call(testKey.secret, '/v2/carts', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
       body: JSON.stringify({ channel: 'WEB_DE' }),
     });
     assert.equal(cart.status, 201, await cart.clone().text());
@@ -35,6 +48,8 @@ describe('the admin interface in headless Debian chromium: the sandbox', functio
     await bodies.getByText('Bodies').click();
     assert.equal(await bodies.locator('pre').first().textContent(), '{"channel":"WEB_DE"}');
     assert.match((await bodies.locator('pre').nth(1).textContent()) ?? '', new RegExp(cartId));
+    const row = page.locator('tr', { has: page.locator('details.log-bodies') }).first();
+    assert.equal(await row.locator('code.trace-id').textContent(), traceId);
     ui.assertCleanPages();
   });
 

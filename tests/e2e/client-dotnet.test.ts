@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { CLIENT_DOTNET_DIR, csharpBlocks, dotnet, readZip, requireDotnet } from '../support/dotnet.ts';
-import { ROOT, tempDir } from '../support/processes.ts';
+import { startDroppingProxy } from '../support/dropping-proxy.ts';
+import { ROOT, runNode, tempDir } from '../support/processes.ts';
 import { type System, startSystem } from '../support/system.ts';
 
 /** Every resource scope, so the .NET tests can make keys of their own through the API (never `auth:rw`). */
+/** The catalogue the pagination tests walk: the test environment seeded with this many regular products. */
+const SEEDED_PRODUCTS = 10_000;
+
 const ADMIN_SCOPES = [
   'auth:rw',
   'article:r',
@@ -20,13 +25,33 @@ describe('the .NET client against the running system', function () {
   // Restoring, building and packing the .NET projects takes minutes on a busy 2-core machine.
   this.timeout(600_000);
   let system: System;
+  let commerceData: { path: string; remove: () => void };
   let admin: { id: string; secret: string };
   let limited: { id: string; secret: string };
 
   before(async () => {
     requireDotnet();
+    // Commerce gets a data directory of its own whose test database is seeded large before it starts.
+    commerceData = tempDir('keygate-dotnet-commerce-');
+    const seeded = await runNode(
+      'commerce/src/seed-cli.ts',
+      [
+        '--env',
+        'test',
+        '--products',
+        String(SEEDED_PRODUCTS),
+        '--db',
+        join(commerceData.path, 'commerce-test.db'),
+      ],
+      {},
+    );
+    assert.equal(seeded.code, 0, seeded.stderr);
     system = await startSystem({
-      commerceEnv: { KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true', COMMERCE_WEBHOOK_POLL_MS: '100' },
+      commerceEnv: {
+        KEYGATE_DATA_DIR: commerceData.path,
+        KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true',
+        COMMERCE_WEBHOOK_POLL_MS: '100',
+      },
     });
     admin = await system.createKey({ name: 'dotnet-admin', env: 'test', scopes: ADMIN_SCOPES });
     limited = await system.createKey({
@@ -43,11 +68,19 @@ describe('the .NET client against the running system', function () {
 
   after(async () => {
     await system?.stop();
+    commerceData?.remove();
   });
 
-  it('passes the integration tests: keys, catalogue, checkout, rotation, 403, 429 and a webhook', async () => {
+  it('passes the integration tests: keys, catalogue, paging, carts, rotation, 403, 429, webhooks, sandbox events', async () => {
     const result = await dotnet(
-      ['test', 'tests/Keygate.Client.IntegrationTests', '--logger', 'console;verbosity=normal'],
+      [
+        'test',
+        'tests/Keygate.Client.IntegrationTests',
+        '--filter',
+        'FullyQualifiedName!~IdempotentCheckoutTests',
+        '--logger',
+        'console;verbosity=normal',
+      ],
       {
         cwd: CLIENT_DOTNET_DIR,
         env: {
@@ -58,7 +91,63 @@ describe('the .NET client against the running system', function () {
       },
     );
     assert.equal(result.code, 0, result.output);
-    assert.match(result.output, /Total tests: 8\s+Passed: 8\s/, result.output);
+    assert.match(result.output, /Total tests: 13\s+Passed: 13\s/, result.output);
+  });
+
+  it('retries a checkout whose answer was lost and returns the one order it made', async () => {
+    const isCheckout = (call: { method: string; path: string }) =>
+      call.method === 'POST' && call.path.endsWith(':checkout');
+    const proxy = await startDroppingProxy(
+      system.gateway.url,
+      (call, earlier) => isCheckout(call) && !earlier.some((seen) => seen.dropped),
+    );
+    try {
+      const result = await dotnet(
+        [
+          'test',
+          'tests/Keygate.Client.IntegrationTests',
+          '--filter',
+          'FullyQualifiedName~IdempotentCheckoutTests',
+          '--logger',
+          'console;verbosity=normal',
+        ],
+        {
+          cwd: CLIENT_DOTNET_DIR,
+          env: {
+            KEYGATE_BASE_URL: system.gateway.url,
+            KEYGATE_ADMIN_KEY: admin.secret,
+            KEYGATE_LIMITED_KEY: limited.secret,
+            KEYGATE_PROXY_URL: proxy.url,
+          },
+        },
+      );
+      assert.equal(result.code, 0, result.output);
+      assert.match(result.output, /Total tests: 1\s+Passed: 1\s/, result.output);
+      const [, cartId, orderId] = /idempotent checkout: cart (\S+) order (\S+)/.exec(result.output) ?? [];
+
+      const checkouts = proxy.calls.filter(isCheckout);
+      const [lost, retried] = checkouts;
+      assert.equal(checkouts.length, 2, JSON.stringify(checkouts));
+      assert.ok(lost?.dropped && !retried?.dropped);
+      assert.match(
+        lost.idempotencyKey ?? '',
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      assert.equal(retried?.idempotencyKey, lost.idempotencyKey);
+      assert.equal(retried?.replayed, true);
+      assert.equal(JSON.parse(lost.body).id, orderId, 'the lost answer held the order the caller got');
+      assert.equal(JSON.parse(retried.body).id, orderId);
+
+      const db = new DatabaseSync(join(commerceData.path, 'commerce-test.db'), { readOnly: true });
+      try {
+        const row = db.prepare('SELECT count(*) AS n FROM orders WHERE cart_id = ?').get(cartId as string);
+        assert.equal(row?.n, 1, `orders of cart ${cartId}`);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('packs Keygate.Client and runs docs/client-dotnet.md from a fresh project fed from a folder', async () => {
@@ -124,7 +213,7 @@ describe('the .NET client against the running system', function () {
       const key = await system.createKey({
         name: 'dotnet-docs',
         env: 'test',
-        scopes: ['article:r', 'order:rw'],
+        scopes: ['auth:rw', 'article:r', 'order:rw'],
       });
       const ran = await dotnet(['run', '--no-restore'], {
         cwd: app,
@@ -133,7 +222,10 @@ describe('the .NET client against the running system', function () {
       assert.equal(ran.code, 0, ran.output);
       assert.match(ran.output, /channels: .*WEB_DE/);
       assert.match(ran.output, /KG-00001 .+: \d+ EUR/);
+      assert.match(ran.output, /found \d products over 100 EUR/);
       assert.match(ran.output, /order ord_[\w-]+: \d+ EUR/);
+      assert.match(ran.output, /cart checked out at \d{4}-\d{2}-\d{2}T/);
+      assert.match(ran.output, /key key_\w+ expires after \d{4}-\d{2}-\d{2}/);
       assert.match(ran.output, /this key lacks stock:r \(request req_\w+\)/);
       assert.match(ran.output, /refused \(MissingHeaders\)/);
     } finally {

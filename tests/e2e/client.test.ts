@@ -9,6 +9,7 @@ import {
 } from '@keygate/client';
 import { addToCart } from '../../packages/client/examples/add-to-cart.ts';
 import { createAgencyKey } from '../../packages/client/examples/create-agency-key.ts';
+import { exportKeyActivity } from '../../packages/client/examples/export-activity.ts';
 import { listProductsForCustomer } from '../../packages/client/examples/list-products.ts';
 import { rotateWithoutDowntime } from '../../packages/client/examples/rotate-key.ts';
 import { type System, startSystem } from '../support/system.ts';
@@ -18,13 +19,16 @@ function isoDay(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** A fetch that counts the requests it sends on. */
+/** A fetch that counts the requests it sends on, and records the Idempotency-Key of each. */
 function countingFetch() {
   const sent: string[] = [];
+  const keys: (string | null)[] = [];
   return {
     sent,
+    keys,
     fetch: (request: Request, init?: RequestInit) => {
       sent.push(`${request.method} ${new URL(request.url).pathname}`);
+      keys.push(request.headers.get('idempotency-key'));
       return fetch(request, init);
     },
   };
@@ -160,6 +164,17 @@ describe('the typed client (@keygate/client) against the real gateway and commer
     assert.equal((await service.GET('/v2/channels')).response.status, 200);
   });
 
+  it('exports a key’s activity with paginate, and stops at the limit it was given', async () => {
+    const lines: string[] = [];
+    const written = await exportKeyActivity(admin, agencyKeyId, (line) => lines.push(line));
+    assert.equal(written, lines.length);
+    const actions = lines.map((line) => (JSON.parse(line) as { action: string }).action);
+    assert.ok(actions.includes('key.created'), actions.join(', '));
+    const first: string[] = [];
+    assert.equal(await exportKeyActivity(admin, agencyKeyId, (line) => first.push(line), 1), 1);
+    assert.deepEqual(first, lines.slice(0, 1));
+  });
+
   it('tells onNotice that the key expires soon', async () => {
     const key = await system.createKey({
       name: 'expiring',
@@ -191,20 +206,23 @@ describe('the typed client (@keygate/client) against the real gateway and commer
       assert.deepEqual([client.rateLimit?.limit, client.rateLimit?.remaining], [2, 1]);
     });
 
-    it('never retries a POST: one request, and the 429 comes back as a typed problem', async () => {
+    it('retries a POST under its Idempotency-Key, then returns the 429 as a typed problem', async () => {
       const counter = countingFetch();
       const delays: number[] = [];
       const client = clientFor(secret, {
         ...forced,
         fetch: counter.fetch,
         sleep: async (ms) => void delays.push(ms),
+        retry: { maxRetries: 1, maxWaitSeconds: 600 },
       });
       const { error, response } = await client.POST('/v2/carts', { body: { channel: 'WEB_DE' } });
       assert.equal(response.status, 429);
       assert.equal(error?.code, 'RATE_LIMITED');
       assert.ok((error?.retryAfter ?? 0) >= 1);
-      assert.deepEqual(counter.sent, ['POST /v2/carts']);
-      assert.deepEqual(delays, []);
+      assert.deepEqual(counter.sent, ['POST /v2/carts', 'POST /v2/carts']);
+      assert.match(counter.keys[0] ?? '', /^[0-9a-f-]{36}$/);
+      assert.equal(counter.keys[1], counter.keys[0], 'the retry carries the same key');
+      assert.equal(delays.length, 1);
     });
 
     it('with retries off, surfaces Retry-After on the problem and the rate-limit state', async () => {

@@ -27,7 +27,12 @@ const SECRET_TAG_KEY = Buffer.alloc(32, 7).toString('base64');
 const SERVICES = ['redis', 'gateway-1', 'gateway-2', 'lb', 'commerce-live', 'commerce-test'];
 /** The optional `cluster` profile (docker-compose 1.x lists them always, 2.x only with the profile). */
 const CLUSTER_SERVICES = ['redis-node-1', 'redis-node-2', 'redis-node-3', 'redis-cluster-init'];
-const withoutProfiles = (names: string[]) => names.filter((name) => !CLUSTER_SERVICES.includes(name));
+/** The optional `tracing` profile. */
+const TRACING_SERVICES = ['jaeger'];
+const withoutProfiles = (names: string[]) =>
+  names.filter((name) => !CLUSTER_SERVICES.includes(name) && !TRACING_SERVICES.includes(name));
+/** The services that export traces when tracing is on. */
+const TRACED_SERVICES = ['gateway-1', 'gateway-2', 'commerce-live', 'commerce-test'];
 /** Variables the compose file reads; cleared so the operator's shell can't change what is tested. */
 const COMPOSE_VARIABLES = [
   'KEYGATE_IDENTITY_PRIVATE_JWK',
@@ -37,6 +42,12 @@ const COMPOSE_VARIABLES = [
   'KEYGATE_SUBNET',
   'KEYGATE_IDENTITY_BINDING',
   'KEYGATE_IDENTITY_TTL_SECONDS',
+  'KEYGATE_TRACE_INCOMING',
+  'KEYGATE_JAEGER_UI_PORT',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
 ];
 
 function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
@@ -159,9 +170,9 @@ describe('docker-compose.yml', () => {
     });
 
     it('publishes exactly one port, 8080 on lb, and no gateway port', () => {
-      const published = Object.entries(services).flatMap(([name, service]) =>
-        portsOf(service, name).map((port) => ({ name, ...port })),
-      );
+      const published = Object.entries(services)
+        .filter(([name]) => !TRACING_SERVICES.includes(name))
+        .flatMap(([name, service]) => portsOf(service, name).map((port) => ({ name, ...port })));
       assert.deepEqual(published, [{ name: 'lb', published: 8080, target: 8080 }]);
       for (const name of gatewayNames(services)) assert.equal(services[name]!.ports, undefined, name);
     });
@@ -217,6 +228,8 @@ describe('docker-compose.yml', () => {
     it('gives every long-running service a healthcheck whose script exists', () => {
       for (const [name, service] of Object.entries(services)) {
         if (service.restart === 'no') continue; // a one-shot job (redis-cluster-init)
+        // A development trace viewer: nothing waits for it, and spans it misses are dropped and counted.
+        if (TRACING_SERVICES.includes(name)) continue;
         const test = asMap(service.healthcheck, `${name}.healthcheck`).test as Yaml[];
         assert.ok(Array.isArray(test) && test[0] === 'CMD' && test.length > 1, `${name} healthcheck`);
         if (test[1] === 'node') assert.ok(existsSync(resolve(ROOT, String(test[2]))), `${name}: ${test[2]}`);
@@ -266,6 +279,52 @@ describe('docker-compose.yml', () => {
           ['request', '30'],
           name,
         );
+      }
+    });
+  });
+
+  describe('tracing', () => {
+    it('is off by default: every gateway and commerce gets an empty OTLP endpoint and continues traces', async () => {
+      const services = await loadServices();
+      for (const name of TRACED_SERVICES) {
+        const env = environmentOf(services[name]!, name);
+        assert.equal(env.OTEL_EXPORTER_OTLP_ENDPOINT, '', name);
+        assert.equal(env.OTEL_TRACES_SAMPLER, 'parentbased_always_on', name);
+        if (name.startsWith('gateway')) assert.equal(env.KEYGATE_TRACE_INCOMING, 'continue', name);
+      }
+    });
+
+    it('offers Jaeger under the tracing profile only, its UI on the loopback, and wires every service to it', async () => {
+      const services = await loadServices({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.01',
+        KEYGATE_TRACE_INCOMING: 'link',
+      });
+      const jaeger = services.jaeger;
+      // docker-compose 1.x lists profile services always, 2.x only with their profile.
+      assert.ok(jaeger !== undefined || printsJson, 'docker-compose 1.x lists the jaeger service');
+      if (jaeger) {
+        assert.deepEqual(jaeger.profiles, ['tracing']);
+        // v1 prints the short syntax as written, v2 a mapping.
+        const ports = (jaeger.ports as Yaml[]).map((entry) => {
+          if (typeof entry === 'string') return entry.replace(/\/tcp$/, '');
+          const { host_ip: host, published, target } = asMap(entry, 'jaeger port');
+          return `${String(host)}:${String(published)}:${String(target)}`;
+        });
+        assert.deepEqual(ports, ['127.0.0.1:16686:16686'], 'the UI is published on the loopback only');
+        assert.match(
+          (jaeger.command as Yaml[]).join(' '),
+          /receivers\.otlp\.protocols\.http\.endpoint=0\.0\.0\.0:4318/,
+        );
+      }
+      for (const name of TRACED_SERVICES) {
+        const env = environmentOf(services[name]!, name);
+        assert.equal(env.OTEL_EXPORTER_OTLP_ENDPOINT, 'http://jaeger:4318', name);
+        assert.equal(env.OTEL_EXPORTER_OTLP_PROTOCOL, 'http/protobuf', name);
+        assert.equal(env.OTEL_TRACES_SAMPLER, 'parentbased_traceidratio', name);
+        assert.equal(env.OTEL_TRACES_SAMPLER_ARG, '0.01', name);
+        if (name.startsWith('gateway')) assert.equal(env.KEYGATE_TRACE_INCOMING, 'link', name);
       }
     });
   });

@@ -122,6 +122,27 @@ const ENTRIES: Entry[] = [
   {
     file: INTEGRATORS,
     firstLine:
+      'SECRET=$(pnpm keygate keys create --name retrying-shop --env test --scopes order:rw --json | jq -r .secret)',
+    context: 'system',
+    // The same POST twice under one Idempotency-Key: one cart, the second answer replayed.
+    check(run) {
+      const lines = linesOf(run.stdout);
+      const locations = lines
+        .filter((line) => /^location:/i.test(line))
+        .map((line) => line.trim().toLowerCase());
+      assert.equal(locations.length, 2, run.stdout);
+      assert.match(locations[0] ?? '', /^location: \/v2\/carts\/crt_/);
+      assert.equal(locations[1], locations[0]);
+      const replayed = lines.filter((line) => /^idempotent-replayed:/i.test(line));
+      assert.deepEqual(
+        replayed.map((line) => line.trim().toLowerCase()),
+        ['idempotent-replayed: true'],
+      );
+    },
+  },
+  {
+    file: INTEGRATORS,
+    firstLine:
       'SECRET=$(pnpm keygate keys create --name two-a-minute --env test --scopes article:r --rate-limit 2 --json | jq -r .secret)',
     context: 'system',
     check(run) {
@@ -227,6 +248,13 @@ const ENTRIES: Entry[] = [
     firstLine: 'echo "KEYGATE_IDENTITY_PRIVATE_JWK=$(node deploy/generate-identity-key.ts)" >> .env',
     excluded:
       'needs a Docker engine and writes .env; tests/e2e/compose.test.ts validates docker-compose.yml with docker-compose config',
+  },
+  {
+    file: OPERATIONS,
+    firstLine: 'OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318 docker compose --profile tracing up -d',
+    excluded:
+      'needs a Docker engine; tests/e2e/compose.test.ts validates the tracing profile with docker-compose config ' +
+      'and tests/e2e/tracing.test.ts follows such a call through a real OTLP receiver',
   },
   {
     file: OPERATIONS,
@@ -340,7 +368,7 @@ describe('the documentation', () => {
     for (const name of schemaVariables)
       assert.ok(documented.includes(name as string), `${name} is not documented`);
     const sources = [
-      ...['gateway/src', 'commerce/src', 'scripts'].flatMap((dir) =>
+      ...['gateway/src', 'commerce/src', 'packages/tracing/src', 'scripts'].flatMap((dir) =>
         (readdirSync(resolve(ROOT, dir), { recursive: true }) as string[])
           .filter((file) => file.endsWith('.ts'))
           .map((file) => readFileSync(join(ROOT, dir, file), 'utf8')),

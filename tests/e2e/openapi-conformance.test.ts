@@ -214,6 +214,22 @@ describe('the OpenAPI document against the running system', function () {
     });
   });
 
+  describe('Idempotency-Key', () => {
+    it('replays, refuses reuse and malformed keys as documented, on commerce and the gateway', async () => {
+      const keyed = (value: string) => ({ headers: { 'Idempotency-Key': value } });
+      const first = await call('createCart', 201, { body: { channel: 'WEB_DE' }, ...keyed('conf-cart') });
+      const replayed = await call('createCart', 201, { body: { channel: 'WEB_DE' }, ...keyed('conf-cart') });
+      assert.equal(replayed.id, first.id);
+      await call('createCart', 422, { body: { channel: 'WEB_CH' }, ...keyed('conf-cart') });
+      await call('createCart', 400, { body: { channel: 'WEB_DE' }, ...keyed('two words') });
+      const body = { name: 'conformance child', scopes: ['article:r'] };
+      const key = await call('createKey', 201, { body, ...keyed('conf-key') });
+      assert.equal((await call('createKey', 201, { body, ...keyed('conf-key') })).id, key.id);
+      await call('createKey', 422, { body: { ...body, name: 'other' }, ...keyed('conf-key') });
+      await call('createKey', 400, { body, ...keyed('x'.repeat(256)) });
+    });
+  });
+
   describe('webhooks', () => {
     let receiver: WebhookReceiver;
     let endpointId: string;

@@ -50,6 +50,8 @@ export interface SystemOptions {
   redisEnv?: Record<string, string>;
   /** Extra environment for both commerce processes. */
   commerceEnv?: Record<string, string>;
+  /** Seeds commerce live with this many products before it starts (otherwise it seeds its default). */
+  liveProducts?: number;
 }
 
 async function sharedGatewayEnv(options: SystemOptions): Promise<Record<string, string>> {
@@ -57,6 +59,13 @@ async function sharedGatewayEnv(options: SystemOptions): Promise<Record<string, 
   // Every instance signs with one key, so commerce accepts assertions from any of them.
   const { privateJwk } = await generateIdentityKeyPair();
   return { KEYGATE_IDENTITY_PRIVATE_JWK: JSON.stringify(privateJwk) };
+}
+
+/** Seeds commerce live's database (in the data dir of `env`) with `products` products, as `pnpm seed` does. */
+async function seedLive(products: number, env: Record<string, string>): Promise<void> {
+  const args = ['--env', 'live', '--products', String(products)];
+  const seeded = await runNode('commerce/src/seed-cli.ts', args, env);
+  if (seeded.code !== 0) throw new Error(`seeding commerce live failed: ${seeded.stderr}`);
 }
 
 /**
@@ -104,6 +113,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
     for (const result of results) if (result.status === 'fulfilled') gateways.push(result.value);
     const failed = results.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
+    if (options.liveProducts !== undefined) await seedLive(options.liveProducts, env);
     const commerce = await Promise.allSettled(
       (['live', 'test'] as const).map((environment) =>
         startService({

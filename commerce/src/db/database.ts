@@ -5,11 +5,12 @@ import Database from 'better-sqlite3';
 import type { Logger as QueryLogger } from 'drizzle-orm';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as idempotencySchema from './idempotency-schema.ts';
 import * as orderSchema from './order-schema.ts';
 import * as coreSchema from './schema.ts';
 import * as webhookSchema from './webhook-schema.ts';
 
-const schema = { ...coreSchema, ...orderSchema, ...webhookSchema };
+const schema = { ...coreSchema, ...orderSchema, ...webhookSchema, ...idempotencySchema };
 export type Schema = typeof schema;
 export type Orm = BetterSQLite3Database<Schema>;
 

@@ -47,6 +47,8 @@ export const webhookEvents = sqliteTable(
     /** The exact JSON body every delivery of this event sends (the envelope). */
     body: text('body').notNull(),
     createdAt: text('created_at').notNull(),
+    /** The W3C `traceparent` of the request that wrote the event (tracing on): its deliveries link to it. */
+    traceparent: text('traceparent'),
   },
   (t) => [index('webhook_events_created_idx').on(t.createdAt)],
 );

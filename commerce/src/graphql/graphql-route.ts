@@ -1,11 +1,14 @@
 import { requireScope } from '@keygate/identity';
+import type { Tracer } from '@keygate/tracing';
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { execute } from 'graphql';
 import { createHandler, type Request as GraphqlRequest } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 import { CommerceError } from '../errors.ts';
 import { getRequestContext } from '../http/request-context.ts';
 import type { ResponseCache } from '../http/response-cache.ts';
+import { traceExecute } from '../http/tracing.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
 
@@ -95,12 +98,15 @@ export function createGraphqlRouter(deps: {
   catalog: CatalogService;
   logger: Logger;
   cache: ResponseCache;
+  /** With tracing on: a span per GraphQL operation. */
+  tracer?: Tracer | null;
 }): Router {
-  const { cache } = deps;
+  const { cache, tracer } = deps;
   const documents = createDocumentCache();
   const handle = createHandler<Request, undefined, GraphqlContext>({
     parse: documents.parse,
     validate: documents.validate,
+    ...(tracer ? { execute: traceExecute(tracer, execute) } : {}),
     schema: buildGraphqlSchema(deps.catalog, deps.catalog.listChannels()),
     context: (request) => {
       const { requestId, log } = getRequestContext(request.raw, deps.logger);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Span } from '@keygate/tracing';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { createRandomId } from '../ids.ts';
@@ -24,12 +25,16 @@ export function getRequestContext(req: IncomingMessage, fallback: Logger): Reque
  * a safe token, else generates `req_…`; echoes it; logs one line per request when it finishes.
  * Never logs headers, so assertions and tokens stay out of the logs.
  */
-export function trackRequests(logger: Logger) {
+export function trackRequests(logger: Logger, spanOf?: (req: IncomingMessage) => Span | undefined) {
   return function trackRequest(req: Request, res: Response, next: NextFunction): void {
     const header = req.headers[REQUEST_ID_HEADER];
     const requestId =
       typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : createRandomId('req');
-    const log = logger.child({ requestId });
+    const span = spanOf?.(req)?.spanContext();
+    // Every line of the request names its trace (tracing on), so logs and traces join on trace_id.
+    const log = logger.child(
+      span === undefined ? { requestId } : { requestId, trace_id: span.traceId, span_id: span.spanId },
+    );
     contexts.set(req, { requestId, log });
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();

@@ -3,6 +3,7 @@ import { count, getTableColumns, getTableName } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { CommerceDatabase } from '../db/database.ts';
 import { claimDatabaseEnvironment } from '../db/database-environment.ts';
+import { idempotencyRecords } from '../db/idempotency-schema.ts';
 import { orderLines, orders } from '../db/order-schema.ts';
 import { cartLines, carts, channels, customers, prices, products, stock, vatRates } from '../db/schema.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/webhook-schema.ts';
@@ -24,6 +25,8 @@ export function isDatabaseEmpty(db: CommerceDatabase): boolean {
 
 /** Every data table, children before parents. */
 const DATA_TABLES: SQLiteTable[] = [
+  // Kept answers describe carts and orders a reset removes: a replay must not return them.
+  idempotencyRecords,
   webhookAttempts,
   webhookDeliveries,
   webhookEvents,

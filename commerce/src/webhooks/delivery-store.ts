@@ -16,6 +16,8 @@ export interface DeliveryClaim {
   /** Unix seconds: the attempt's webhook-timestamp. */
   webhookTimestamp: number;
   failingSince: string | null;
+  /** The `traceparent` of the request that wrote the event, if it was traced. */
+  traceparent: string | null;
 }
 
 /** The worker's storage port. Each method is one transaction. */

@@ -13,6 +13,7 @@ interface HeadRow {
   body: string;
   eventType: string;
   scheduleStep: number;
+  traceparent: string | null;
 }
 
 /** The seq of endpoint `e`'s oldest unfinished delivery: the head of its queue. */
@@ -26,7 +27,7 @@ const QUEUE_HEAD = `SELECT q.seq FROM webhook_deliveries q
 const DUE_HEADS = `
   SELECT d.id AS deliveryId, e.id AS endpointId, e.url, e.secret, e.previous_secret AS previousSecret,
          e.previous_secret_expires_at AS previousSecretExpiresAt, e.failing_since AS failingSince,
-         ev.body, ev.type AS eventType, d.schedule_step AS scheduleStep
+         ev.body, ev.type AS eventType, d.schedule_step AS scheduleStep, ev.traceparent
   FROM webhook_endpoints e
   JOIN webhook_deliveries d ON d.seq = (${QUEUE_HEAD})
   JOIN webhook_events ev ON ev.id = d.event_id
@@ -102,6 +103,7 @@ export function createSqliteDeliveryStore(db: CommerceDatabase): DeliveryStore {
       scheduleStep: row.scheduleStep,
       webhookTimestamp: Math.floor(at.getTime() / 1000),
       failingSince: row.failingSince,
+      traceparent: row.traceparent,
     };
   }
 

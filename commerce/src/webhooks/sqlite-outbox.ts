@@ -14,6 +14,8 @@ export interface SqliteOutboxOptions {
    * work for later (the worker's `notify`), never read the rows, which may yet roll back.
    */
   onRecorded?: () => void;
+  /** The writer's `traceparent` (tracing on): each delivery's span links to the trace that caused it. */
+  traceparentNow?: () => string | null;
 }
 
 /** The outbox on the commerce database: rows in `webhook_events` and `webhook_deliveries`. */
@@ -40,7 +42,13 @@ export function createSqliteOutbox(db: CommerceDatabase, options: SqliteOutboxOp
     };
     orm
       .insert(webhookEvents)
-      .values({ id: envelope.id, type, body: JSON.stringify(envelope), createdAt })
+      .values({
+        id: envelope.id,
+        type,
+        body: JSON.stringify(envelope),
+        createdAt,
+        traceparent: options.traceparentNow?.() ?? null,
+      })
       .run();
     const deliveryIds = endpointIds.map((endpointId) => {
       const id = createRandomId('msg');

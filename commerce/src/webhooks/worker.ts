@@ -1,6 +1,8 @@
+import type { Tracer } from '@keygate/tracing';
 import { createWebhookHeaders } from '@keygate/webhooks';
 import type { Logger } from 'pino';
 import type { DeliveryClaim, DeliveryStore } from './delivery-store.ts';
+import { sendTraced } from './delivery-trace.ts';
 import type { SendWebhook } from './http-sender.ts';
 import { type AttemptResult, decideOutcome, type RetryPolicy } from './retry-policy.ts';
 import { type AddressCheck, checkUrlAddress, type LookupHost } from './url-policy.ts';
@@ -63,6 +65,8 @@ export function createWebhookWorker(deps: {
   timers?: WorkerTimers;
   random?: () => number;
   lookupHost: LookupHost;
+  /** With tracing on: a span per attempt, linked to the trace that wrote the event, its `traceparent` sent. */
+  tracer?: Tracer | null;
 }): WebhookWorker {
   const { store, options, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
@@ -84,19 +88,20 @@ export function createWebhookWorker(deps: {
       return { ...NO_ANSWER, error: `refused: ${check.reason}` };
     }
     const message = { id: claim.deliveryId, timestamp: claim.webhookTimestamp, body: claim.body };
-    const headers = {
+    const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'keygate-webhooks/1.0',
       ...createWebhookHeaders(claim.secrets, message),
     };
-    return deps.send({
+    const outgoing = {
       url,
       target: check.target,
       headers,
       body: claim.body,
       timeoutMs: options.timeoutMs,
       signal,
-    });
+    };
+    return deps.tracer ? sendTraced(deps.tracer, deps.send, outgoing, claim) : deps.send(outgoing);
   }
 
   async function deliver(claim: DeliveryClaim, controller: AbortController): Promise<void> {

@@ -82,11 +82,17 @@ export async function signedFetch(
   method: string,
   path: string,
   body?: unknown,
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   const assertion = await identity.assert({ method, path, environment: 'live' });
   return fetch(base + path, {
     method,
-    headers: { 'X-Keygate-Identity': assertion, 'X-Channel': 'WEB_DE', 'Content-Type': 'application/json' },
+    headers: {
+      'X-Keygate-Identity': assertion,
+      'X-Channel': 'WEB_DE',
+      'Content-Type': 'application/json',
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }

@@ -120,6 +120,16 @@ describe('parseConfig', () => {
         );
       }
     });
+    it('refuses the crash test hook COMMERCE_TEST_HANG_AFTER_COMMIT unless KEYGATE_BENCH_MODE=1', () => {
+      assert.equal(parseConfig({}).hangAfterCommitSuffix, null);
+      assert.throws(
+        () => parseConfig({ COMMERCE_TEST_HANG_AFTER_COMMIT: ':checkout' }),
+        (error: unknown) =>
+          error instanceof ConfigError && error.message.startsWith('COMMERCE_TEST_HANG_AFTER_COMMIT'),
+      );
+      const bench = parseConfig({ COMMERCE_TEST_HANG_AFTER_COMMIT: ':checkout', KEYGATE_BENCH_MODE: '1' });
+      assert.equal(bench.hangAfterCommitSuffix, ':checkout');
+    });
     it('treats empty variables as unset', () => {
       assert.equal(parseConfig({ COMMERCE_PORT: '', COMMERCE_ENV: ' ' }).port, 8081);
     });

@@ -34,6 +34,19 @@ interface PinoInternals {
 }
 
 const json = JSON.stringify;
+
+/** The trace id of a call whose trace is exported (sampled): an API log line names only a trace that exists. */
+function sampledTraceIdOf(call: Call): string | undefined {
+  const context = call.span?.spanContext();
+  return context !== undefined && (context.traceFlags & 1) === 1 ? context.traceId : undefined;
+}
+
+/** `,"trace_id":…,"span_id":…` of a traced call (the ids are hex: no escaping needed). */
+function traceFields(call: Call): string {
+  if (call.span === undefined) return '';
+  const { traceId, spanId } = call.span.spanContext();
+  return `,"trace_id":"${traceId}","span_id":"${spanId}"`;
+}
 /** `,"name":value` for a string field, nothing when it is absent (pino drops undefined fields too). */
 const field = (name: string, value: string | undefined) =>
   value === undefined ? '' : `,"${name}":${json(value)}`;
@@ -120,7 +133,7 @@ export function createAccessLine(logger: Logger): AccessLine {
       `${head}${Date.now()}${bindings}${field('requestId', call.requestId)}${field('clientRequestId', call.clientRequestId)}` +
       `${method(call.method)}${field('path', redactTokens(call.url).slice(0, MAX_LOGGED_PATH))},"status":${status}` +
       `${rule(call.route?.rule)}${keyId(principal?.key.id)}${secretId(principal?.secret.id)}` +
-      `${clientIp(call.clientIp)},"latencyMs":${millisecondsText(Math.round(latencyMs * 1e3))},"msg":"request"}\n`;
+      `${clientIp(call.clientIp)},"latencyMs":${millisecondsText(Math.round(latencyMs * 1e3))}${traceFields(call)},"msg":"request"}\n`;
     held.push(line);
     heldChars += line.length;
     if (heldChars >= ACCESS_CHUNK_CHARS) flush();
@@ -155,6 +168,7 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
       status,
       latencyMs,
       clientIp: principal.clientIp,
+      traceId: sampledTraceIdOf(call),
       atMs: clock(),
       bodies: call.bodies && principal.key.environment === 'test' ? call.bodies.finish() : undefined,
     });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Span } from '@keygate/tracing';
 import type { Address } from '../auth/ip-rules.ts';
 import type { VerifiedKey } from '../auth/key-verifier.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -40,6 +41,10 @@ export interface Call {
   upstreamFailure: 502 | 504 | undefined;
   /** A test key's call: its bodies, kept for the API log (the sandbox). */
   bodies: BodyCapture | undefined;
+  /** The problem code the call was answered with, if the gateway refused it (or failed it). */
+  problem: string | undefined;
+  /** The call's server span, when tracing is on. */
+  span: Span | undefined;
 }
 
 /** A fresh call for a request: a new request id, its arrival time, path and matched route. */
@@ -64,6 +69,8 @@ export function startCall(req: IncomingMessage, match: RouteMatch | null): Call 
     observed: false,
     upstreamFailure: undefined,
     bodies: undefined,
+    problem: undefined,
+    span: undefined,
   };
 }
 

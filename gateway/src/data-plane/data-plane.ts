@@ -7,6 +7,7 @@ import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { RouteMatch, RouteMatcher } from '../routes/route-matcher.ts';
 import { applyCallHeaders, type Call, startCall } from './call.ts';
 import type { CallObserver } from './call-observer.ts';
+import type { CallTracing } from './call-trace.ts';
 import { addDeprecationHeaders, type KeyCheck, type Pass } from './key-check.ts';
 import { createRefusal } from './refusal.ts';
 import type { StreamWatch } from './stream-watch.ts';
@@ -74,8 +75,10 @@ export function createProxiedHandler(deps: {
   keyMaxConcurrent?: number;
   /** Ends the answers of stream routes (server-sent events) once their key fails. */
   streams?: StreamWatch;
+  /** Spans for each call (tracing on); absent, the data plane makes none. */
+  tracing?: CallTracing;
 }): Proxied {
-  const { keyCheck, observer, streams } = deps;
+  const { keyCheck, observer, streams, tracing } = deps;
   const send = forwardWith(deps.pipe, keyCheck.refuse);
   const direct: Pass = streams
     ? (call, req, res) => {
@@ -88,6 +91,14 @@ export function createProxiedHandler(deps: {
     deps.keyMaxConcurrent === undefined
       ? direct
       : limitPerKey(deps.keyMaxConcurrent, keyCheck.refuse, direct);
+  if (tracing) {
+    const passed = tracing.passed(forward);
+    return (req, res, route) => {
+      const call = startCall(req, route);
+      observer.watch(call, res);
+      tracing.run(call, req, res, () => keyCheck.run(call, req, res, passed));
+    };
+  }
   return (req, res, route) => {
     const call = startCall(req, route);
     observer.watch(call, res);
@@ -104,20 +115,24 @@ export function createKeyPipelineMiddleware(deps: {
   routes: RouteMatcher;
   keyCheck: KeyCheck;
   observer: CallObserver;
+  /** Spans for each call (tracing on). */
+  tracing?: CallTracing;
 }): RequestHandler {
-  const { routes, keyCheck, observer } = deps;
+  const { routes, keyCheck, observer, tracing } = deps;
   return (req: Request, res: Response, next: NextFunction) => {
     const call = startCall(req, routes.match(req.method, pathOf(req.originalUrl)));
     res.locals.requestId = call.requestId;
     res.locals.clientRequestId = call.clientRequestId;
     observer.watch(call, res);
-    keyCheck.run(call, req, res, (passed) => {
+    const pass: Pass = (passed) => {
       res.locals.principal = passed.principal;
       res.locals.route = passed.route;
       res.locals.clientIp = passed.clientIp;
       applyCallHeaders(res, passed);
       next();
-    });
+    };
+    if (tracing) tracing.run(call, req, res, () => keyCheck.run(call, req, res, tracing.passed(pass)));
+    else keyCheck.run(call, req, res, pass);
   };
 }
 

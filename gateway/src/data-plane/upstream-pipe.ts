@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Identity, IdentitySigner } from '@keygate/identity';
+import type { Span, Tracer } from '@keygate/tracing';
 import type { Logger } from 'pino';
 import { type Dispatcher, Pool } from 'undici';
 import { GatewayError } from '../errors.ts';
@@ -17,6 +18,7 @@ import {
 import type { RouteMatch } from '../routes/route-matcher.ts';
 import { BodyAbortedError, type BodyLimits, bufferedLengthOf, readBody } from './body-reader.ts';
 import { applyCallHeaders, type Call } from './call.ts';
+import { endUpstreamSpan, startUpstreamSpan, withTraceHeaders } from './call-trace.ts';
 import { continueIfAwaited } from './gateway-listener.ts';
 
 export interface UpstreamPipeOptions {
@@ -33,6 +35,8 @@ export interface UpstreamPipeOptions {
   bodyLimits?: BodyLimits;
   /** Key-bound assertions (KEYGATE_IDENTITY_BINDING=key); without it every call is signed for itself. */
   assertions?: AssertionCache | null;
+  /** With tracing on: a client span per upstream exchange, its `traceparent` sent upstream. */
+  tracer?: Tracer | null;
 }
 
 /** Answers a call that failed before its upstream answered (the data plane's refusal). */
@@ -63,6 +67,10 @@ interface Exchange {
   aborted: boolean;
   /** The upstream went silent for the idle timeout (or no connection came free within it). */
   timedOut: boolean;
+  /** The exchange's client span (tracing on). */
+  span?: Span;
+  /** The upstream's status, once it answered. */
+  status?: number;
 }
 
 interface Target {
@@ -135,6 +143,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
   const signNow = 'signNow' in signer ? signer.signNow : null;
   const signOffThread = 'signOffThread' in signer ? signer.signOffThread : null;
   const assertions = options.assertions ?? null;
+  const tracer = options.tracer ?? null;
   /** Proxied requests whose response has not closed yet. */
   let inFlight = 0;
 
@@ -157,6 +166,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
           'UPSTREAM_UNAVAILABLE',
           `The ${route.upstream} service could not be reached; retry shortly.`,
         );
+    call.problem = problem.code;
     if (!res.headersSent) applyCallHeaders(res, call);
     answerProblem(res, problem, call.requestId);
   }
@@ -216,6 +226,8 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       this.settled = true;
       if (this.deadline) clearTimeout(this.deadline);
       observe(this.exchange.route, this.call.principal!.key.environment, this.startedAt, outcome);
+      const { span } = this.exchange;
+      if (span) endUpstreamSpan(span, this.exchange.status ?? 0, outcome);
       return true;
     }
 
@@ -241,6 +253,7 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
       try {
         // llhttp accepts any three digits; node:http answers only 1xx–999 (and 1xx is no final answer).
         if (status < 200 || status > 999) throw new Error(`upstream answered with status ${status}`);
+        exchange.status = status;
         res.writeHead(
           status,
           reasonOf(statusMessage),
@@ -319,7 +332,13 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     };
     // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
     const streamsBody = framing !== null && framing[1] !== '0';
-    const headers = upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host);
+    let headers = upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host);
+    if (tracer && call.span) {
+      // An unsampled call gets no span of its own; the upstream still learns its trace (not sampled).
+      if (call.span.isRecording())
+        exchange.span = startUpstreamSpan(tracer, call, exchange.route.upstream, target.host);
+      headers = withTraceHeaders(headers, exchange.span ?? call.span);
+    }
     const dispatch: Dispatcher.DispatchOptions = {
       method: call.method,
       path: call.url,

@@ -4,7 +4,20 @@ import { GatewayError } from '../errors.ts';
 /** Largest JSON body the key-management API accepts. */
 export const BODY_LIMIT = '16kb';
 
-const parseJson = express.json({ limit: BODY_LIMIT });
+/** The bodies' exact bytes, for the Idempotency-Key fingerprint. */
+const rawBodies = new WeakMap<Request, Buffer>();
+
+/** The exact bytes of a body parseJsonBody read (empty when there was none). */
+export function rawBodyOf(req: Request): Buffer {
+  return rawBodies.get(req) ?? Buffer.alloc(0);
+}
+
+const parseJson = express.json({
+  limit: BODY_LIMIT,
+  verify: (req, _res, body) => {
+    rawBodies.set(req as Request, body);
+  },
+});
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { ChangeScopesInputSchema, CloseSecretInputSchema, parseInput } from '../keys/key-input.ts';
 import type { KeyService } from '../keys/key-service.ts';
@@ -34,6 +34,8 @@ export interface KeyHandlerDeps {
   paths: KeyHandlerPaths;
   /** The list query (`status`, and for the admin API `environment`). */
   listQuerySchema: z.ZodType<KeyFilter>;
+  /** Honours Idempotency-Key on the POSTs, after their body is parsed (the API-key API only). */
+  idempotency?: RequestHandler;
 }
 
 /** The request's query, parsed by `schema` (422 VALIDATION_FAILED otherwise). */
@@ -57,8 +59,9 @@ export const msOf = (iso: string | undefined): number | undefined =>
 export function addKeyHandlers(router: Router, deps: KeyHandlerDeps): void {
   const { keyService, callerOf, paths } = deps;
   const below = (suffix: string) => `${paths.item}/${suffix}`;
+  const bodySteps: RequestHandler[] = deps.idempotency ? [parseJsonBody, deps.idempotency] : [parseJsonBody];
 
-  router.post(paths.collection, parseJsonBody, async (req, res) => {
+  router.post(paths.collection, ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
     const created = await keyService.createKey(actor, req.body, origin);
     res.status(201).location(`${req.baseUrl}${paths.item.replace(':id', created.key.id)}`);
@@ -70,13 +73,13 @@ export function addKeyHandlers(router: Router, deps: KeyHandlerDeps): void {
     res.json({ items: await keyService.listKeys(callerOf(res).actor, query) });
   });
 
-  router.post(paths.rotate, parseJsonBody, async (req, res) => {
+  router.post(paths.rotate, ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
     const rotated = await keyService.rotateKey(actor, idOf(req), req.body, origin);
     res.json(withSecret(rotated.key, rotated.secret));
   });
 
-  router.post(paths.closeOldSecret, parseJsonBody, async (req, res) => {
+  router.post(paths.closeOldSecret, ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
     const { secretId } = parseInput(CloseSecretInputSchema, req.body);
     res.json(await keyService.closeSecret(actor, idOf(req), secretId, origin));
@@ -86,7 +89,7 @@ export function addKeyHandlers(router: Router, deps: KeyHandlerDeps): void {
     res.json(await keyService.getKey(callerOf(res).actor, idOf(req)));
   });
 
-  router.post(below('scopes'), parseJsonBody, async (req, res) => {
+  router.post(below('scopes'), ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
     const { scopes } = parseInput(ChangeScopesInputSchema, req.body);
     res.json(await keyService.changeScopes(actor, idOf(req), scopes, origin));

@@ -1,4 +1,4 @@
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import { principalOf } from '../auth/principal.ts';
 import { routeOf } from '../auth/steps.ts';
 import type { KeyService } from '../keys/key-service.ts';
@@ -8,6 +8,8 @@ import { ListKeysQuerySchema } from './query-schemas.ts';
 /** What the key-management API needs. */
 export interface KeysRouterDeps {
   keyService: KeyService;
+  /** Honours Idempotency-Key on every POST (createIdempotencyStep). */
+  idempotency?: RequestHandler;
 }
 
 /** The calling key as the actor, and its client IP as the change's source. */
@@ -43,11 +45,12 @@ function requireManagementRoute(_req: Request, res: Response, next: NextFunction
  * - `GET /:id/usage?from&to` → totals and per-secret usage (default last 24 h, at most 31 days)
  * - `GET /:id/activity?action&from&to&limit&cursor` → `{items, nextCursor}`
  * - `GET /:id/logs?secretId&from&to&limit&cursor` → `{items, nextCursor}`
+ * Every POST honours `Idempotency-Key` (keys-api/idempotency.ts).
  * Every response carries `Cache-Control: no-store`. Paths match case-sensitively, like the route
  * matcher, and a request whose matched route (`routeOf(res)`) is not the management route is
  * refused with 500 (a wiring bug, logged).
  */
-export function createKeysRouter({ keyService }: KeysRouterDeps): Router {
+export function createKeysRouter({ keyService, idempotency }: KeysRouterDeps): Router {
   const router = Router({ caseSensitive: true, strict: false });
   router.use(requireManagementRoute);
   router.use((_req, res, next) => {
@@ -58,6 +61,7 @@ export function createKeysRouter({ keyService }: KeysRouterDeps): Router {
     keyService,
     callerOf,
     listQuerySchema: ListKeysQuerySchema,
+    idempotency,
     paths: {
       collection: '/',
       item: '/:id',

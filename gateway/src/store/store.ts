@@ -1,4 +1,5 @@
 import type { Page } from '@keygate/contracts/gateway';
+import type { IdempotencyRecord } from '@keygate/contracts/idempotency';
 import type {
   ActivityAction,
   ActivityEntry,
@@ -131,6 +132,25 @@ export interface KeyStore {
   /** Forgets the failures counted for `subject`. */
   clearLoginFailures(subject: string): Promise<void>;
   /**
+   * The Idempotency-Key record of (API key id, idempotency key hash), expired or not (a backend may
+   * drop expired ones itself); null when there is none. On Redis it lives in the key's slot group.
+   */
+  readIdempotency(keyId: string, keyHash: string): Promise<IdempotencyRecord | null>;
+  /**
+   * Atomically replaces the record of (keyId, keyHash) by `next` (null deletes it) if it is still
+   * `expected` (null: none); false when another writer changed it first. `nowMs` is the caller's
+   * clock: a backend that expires entries itself keeps `next` for `next.expiresAt - nowMs`.
+   */
+  swapIdempotency(
+    keyId: string,
+    keyHash: string,
+    expected: IdempotencyRecord | null,
+    next: IdempotencyRecord | null,
+    nowMs: number,
+  ): Promise<boolean>;
+  /** Deletes records expired at `nowMs`; returns how many went (Redis expires them itself: 0). */
+  pruneIdempotency(nowMs: number): Promise<number>;
+  /**
    * A cheap marker that moves whenever another process or connection may have changed keys
    * (SQLite: the key generation every key change advances, read only after `PRAGMA data_version`
    * says another connection committed). The auth cache drops its key snapshots when it moves, so a
@@ -162,3 +182,6 @@ export type AdminSessionMethods = Pick<
   | 'readLoginFailures'
   | 'clearLoginFailures'
 >;
+
+/** The store methods behind Idempotency-Key records (one implementation per backend). */
+export type IdempotencyMethods = Pick<KeyStore, 'readIdempotency' | 'swapIdempotency' | 'pruneIdempotency'>;

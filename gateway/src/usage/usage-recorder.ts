@@ -17,6 +17,8 @@ export interface CallRecord {
   status: number;
   latencyMs: number;
   clientIp: string;
+  /** The call's trace id, when it was traced. */
+  traceId?: string | undefined;
   /** Epoch ms when the response finished. */
   atMs: number;
   /** A test key's call: its request and response bodies as kept (the sandbox); live keys keep none. */
@@ -28,8 +30,11 @@ export interface UsageRecorder {
   record(call: CallRecord): void;
   /** Writes buffered buckets and log lines to the store; on failure keeps them for the next flush. */
   flush(): Promise<void>;
-  /** Deletes API log lines and usage buckets older than their retentions; returns how many of each went. */
-  prune(): Promise<{ logs: number; usage: number }>;
+  /**
+   * Deletes API log lines and usage buckets older than their retentions, and Idempotency-Key
+   * records past theirs; returns how many of each went.
+   */
+  prune(): Promise<{ logs: number; usage: number; idempotency: number }>;
   /** Starts the flush and prune timers (unref'd). */
   start(): void;
   /** Stops the timers and flushes what is left. */
@@ -39,7 +44,7 @@ export interface UsageRecorder {
 }
 
 export interface UsageRecorderOptions {
-  store: Pick<KeyStore, 'recordUsage' | 'appendLogs' | 'pruneLogs' | 'pruneUsage'>;
+  store: Pick<KeyStore, 'recordUsage' | 'appendLogs' | 'pruneLogs' | 'pruneUsage' | 'pruneIdempotency'>;
   clock: () => number;
   flushIntervalMs: number;
   /** Days API log lines are kept. */
@@ -236,6 +241,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         latencyMs: Math.round(call.latencyMs * 1000) / 1000,
         clientIp: call.clientIp,
       };
+      if (call.traceId !== undefined) line.traceId = call.traceId;
       if (call.bodies) line.bodies = call.bodies;
       logs.push(line);
       if (logs.size >= EARLY_FLUSH_LINES && timers.length > 0 && !flushingEarly && !failing) {
@@ -254,7 +260,8 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
       const now = clock();
       const logs = await store.pruneLogs(new Date(now - options.retentionDays * DAY_MS).toISOString());
       const usage = await store.pruneUsage(now - options.usageRetentionDays * DAY_MS);
-      return { logs, usage };
+      const idempotency = await store.pruneIdempotency(now);
+      return { logs, usage, idempotency };
     },
     start() {
       const flushTimer = setInterval(() => void recorder.flush(), options.flushIntervalMs);

@@ -1,3 +1,4 @@
+import type { IdempotencyRecord } from '@keygate/contracts/idempotency';
 import { DAY_MS, expiryEndMs } from '../../src/model/lifecycle.ts';
 import type {
   ActivityEntry,
@@ -41,6 +42,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const failures = new Map<string, { count: number; resetAt: number }>();
   const calls: Record<string, number> = {};
   const failing = new Set<string>();
+  const idempotency = new Map<string, string>();
   let marker = 0;
   const clone = <T>(value: T): T => structuredClone(value);
   const track = (method: string) => {
@@ -147,6 +149,28 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const kept = store.logs.filter((entry) => entry.at >= before);
       const removed = store.logs.length - kept.length;
       store.logs = kept;
+      return removed;
+    },
+    async readIdempotency(keyId, keyHash) {
+      track('readIdempotency');
+      const text = idempotency.get(`${keyId} ${keyHash}`);
+      return text === undefined ? null : (JSON.parse(text) as IdempotencyRecord);
+    },
+    async swapIdempotency(keyId, keyHash, expected, next) {
+      track('swapIdempotency');
+      const name = `${keyId} ${keyHash}`;
+      if ((idempotency.get(name) ?? null) !== (expected === null ? null : JSON.stringify(expected)))
+        return false;
+      if (next === null) idempotency.delete(name);
+      else idempotency.set(name, JSON.stringify(next));
+      return true;
+    },
+    async pruneIdempotency(nowMs) {
+      track('pruneIdempotency');
+      let removed = 0;
+      for (const [name, text] of idempotency) {
+        if ((JSON.parse(text) as IdempotencyRecord).expiresAt <= nowMs && idempotency.delete(name)) removed++;
+      }
       return removed;
     },
     async createAdmin(user) {

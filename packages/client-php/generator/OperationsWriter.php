@@ -22,11 +22,15 @@ final class OperationsWriter
                     continue;
                 }
                 $methods[] = $this->operationMethod(strtoupper($method), $path, $operation);
+                if ($method === 'get' && $this->isCursorPaged($operation)) {
+                    $methods[] = $this->autoPagingMethod($path, $operation);
+                }
             }
         }
         return "<?php\n\n" . Generator::HEADER . "\ndeclare(strict_types=1);\n\nnamespace Keygate\\Client;\n\n"
             . "/**\n * Every operation of the keygate API, one method each, named by its `operationId`. Each sends\n"
-            . " * through `KeygateClient::send()`, so retries, rate-limit state, notices and exceptions apply.\n */\n"
+            . " * through `KeygateClient::send()`, so retries, rate-limit state, notices and exceptions apply.\n"
+            . " * Each cursor-paged list also has an `…AutoPaging` method: a generator over all its entries.\n */\n"
             . "trait KeygateOperations\n{\n"
             . implode("\n", $methods)
             . "}\n";
@@ -39,9 +43,9 @@ final class OperationsWriter
         $parameters = $this->parameters($operation, $owner);
         [$body, $bodyArg, $isBodyRequired] = $this->body($operation, $owner);
         $args = [...$parameters['required'], ...($isBodyRequired ? [$bodyArg] : []), ...$parameters['optional'],
-            ...(!$isBodyRequired && $bodyArg !== null ? [$bodyArg] : [])];
+            ...(!$isBodyRequired && $bodyArg !== null ? [$bodyArg] : []), ...$parameters['shared']];
         [$returnType, $decoder] = $this->responseOf($operation, $owner);
-        $signature = $args === [] ? '()' : "(\n        " . implode(",\n        ", $args) . ",\n    )";
+        $signature = self::signature($args);
         $summary = $operation['summary'] ?? $id;
         $doc = "    /**\n     * " . str_replace("\n", ' ', trim($summary)) . " (`{$method} {$path}`).\n";
         foreach ($parameters['docs'] as $line) {
@@ -57,24 +61,85 @@ final class OperationsWriter
         return $doc . "    public function {$id}{$signature}: {$returnType}{$open}\n{$statement}    }\n";
     }
 
+    /** @param list<string> $args */
+    private static function signature(array $args): string
+    {
+        return $args === [] ? '()' : "(\n        " . implode(",\n        ", $args) . ",\n    )";
+    }
+
+    /** A GET with a `cursor` query parameter whose answer carries `nextCursor`. */
+    private function isCursorPaged(array $operation): bool
+    {
+        $names = array_column(array_map(fn (array $p): array => $this->resolveParameter($p), $operation['parameters'] ?? []), 'in', 'name');
+        return ($names['cursor'] ?? null) === 'query' && isset($this->pageSchema($operation)['properties']['nextCursor']);
+    }
+
+    /** @return array<string, mixed> the (flattened) schema of an operation's 200 JSON answer */
+    private function pageSchema(array $operation): array
+    {
+        $schema = $operation['responses']['200']['content']['application/json']['schema'] ?? [];
+        return $this->types->flatten(isset($schema['$ref']) ? $this->types->component($schema['$ref']) : $schema);
+    }
+
+    /**
+     * `<operationId>AutoPaging`: the operation's arguments, returning a generator over the entries
+     * of its `data` or `items` list, page after page; a page of several lists is yielded whole.
+     */
+    private function autoPagingMethod(string $path, array $operation): string
+    {
+        $id = $operation['operationId'];
+        $owner = SchemaTypes::pascal($id);
+        $parameters = $this->parameters($operation, $owner);
+        [$pageType] = $this->responseOf($operation, $owner);
+        $page = $this->pageSchema($operation);
+        $member = null;
+        foreach (['data', 'items'] as $name) {
+            if (($page['properties'][$name]['type'] ?? null) === 'array') {
+                $member = $name;
+                break;
+            }
+        }
+        $itemType = $pageType;
+        if ($member !== null) {
+            $item = $this->types->typeOf($page['properties'][$member], substr($pageType, strlen('Model\\')), $member)['item'];
+            $itemType = $item['kind'] === 'class' ? "Model\\{$item['php']}" : $item['php'];
+        }
+        $named = implode(', ', array_map(static fn (string $v): string => "{$v}: \${$v}", $parameters['vars']));
+        $what = $member === null ? "Each page of `{$id}` (`GET {$path}`) in turn, whole" : "Every entry of `{$member}` of `{$id}` (`GET {$path}`), page after page";
+        $text = "{$what}: a generator that fetches each page "
+            . "(one `{$id}` call) only when the loop reaches it, and stops after the last one.";
+        $doc = "    /**\n     * " . wordwrap($text, 96, "\n     * ") . "\n     * @return \\Generator<int, {$itemType}>\n     */\n";
+        return $doc . "    public function {$id}AutoPaging" . self::signature([...$parameters['required'], ...$parameters['optional'], ...$parameters['shared']])
+            . ": \\Generator {\n        return Internal\\AutoPager::walk(\n"
+            . "            fn (?string \$cursor): {$pageType} => \$this->{$id}({$named}),\n"
+            . "            \$cursor,\n            " . ($member === null ? 'null' : var_export($member, true)) . ",\n            " . var_export("GET {$path}", true) . ",\n        );\n    }\n";
+    }
+
     /**
      * The PHP arguments of an operation's parameters (required ones positional, the rest named and
      * null by default; `X-Channel` becomes `$channel`) and how each is put into the request.
      *
-     * @return array{required: list<string>, optional: list<string>, docs: list<string>,
-     *     path: list<string>, query: list<string>, header: list<string>}
+     * Shared parameters (`$ref` to `components.parameters`, e.g. `Idempotency-Key`) come last, after
+     * the body, so adding one to an operation never shifts the position of an existing argument.
+     *
+     * @return array{required: list<string>, optional: list<string>, shared: list<string>,
+     *     docs: list<string>, path: list<string>, query: list<string>, header: list<string>, vars: list<string>}
      */
     private function parameters(array $operation, string $owner): array
     {
-        $out = ['required' => [], 'optional' => [], 'docs' => [], 'path' => [], 'query' => [], 'header' => []];
+        $out = ['required' => [], 'optional' => [], 'shared' => [], 'docs' => [], 'path' => [], 'query' => [],
+            'header' => [], 'vars' => []];
         $taken = [];
         foreach ($operation['parameters'] ?? [] as $parameter) {
+            $isShared = isset($parameter['$ref']);
+            $parameter = $this->resolveParameter($parameter);
             $name = $parameter['name'];
             $var = $parameter['in'] === 'header' ? lcfirst(SchemaTypes::pascal(preg_replace('/^X-/i', '', $name))) : $name;
             if (isset($taken[$var])) {
                 throw new \RuntimeException("{$operation['operationId']}: two parameters would both be named \${$var}");
             }
             $taken[$var] = true;
+            $out['vars'][] = $var;
             $type = $this->types->typeOf($parameter['schema'], $owner, $name);
             $isRequired = ($parameter['required'] ?? false) === true;
             $q = $isRequired ? '' : '?';
@@ -91,12 +156,29 @@ final class OperationsWriter
                 default => $type['php'],
             };
             $out[$parameter['in']][] = var_export($name, true) . " => {$value}";
-            $out[$isRequired ? 'required' : 'optional'][] = $isRequired ? "{$hint} \${$var}" : "?{$hint} \${$var} = null";
+            $out[$isShared ? 'shared' : ($isRequired ? 'required' : 'optional')][] =
+                $isRequired ? "{$hint} \${$var}" : "?{$hint} \${$var} = null";
             if (isset($parameter['description'])) {
                 $out['docs'][] = "@param {$hint}" . ($isRequired ? '' : '|null') . " \${$var} " . str_replace("\n", ' ', trim($parameter['description']));
             }
         }
         return $out;
+    }
+
+    /**
+     * A parameter as written, or the `components.parameters` entry its `$ref` names.
+     *
+     * @param array<string, mixed> $parameter
+     * @return array<string, mixed>
+     */
+    private function resolveParameter(array $parameter): array
+    {
+        if (!isset($parameter['$ref'])) {
+            return $parameter;
+        }
+        $name = substr($parameter['$ref'], strlen('#/components/parameters/'));
+        return $this->document['components']['parameters'][$name]
+            ?? throw new \RuntimeException("unknown parameter {$parameter['$ref']}");
     }
 
     /**

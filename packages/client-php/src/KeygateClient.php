@@ -8,6 +8,7 @@ use GuzzleHttp\Client as GuzzleClient;
 use GuzzleHttp\Psr7\HttpFactory;
 use Keygate\Client\Exception\ApiConnectionException;
 use Keygate\Client\Exception\ApiException;
+use Keygate\Client\Internal\IdempotencyKey;
 use Keygate\Client\Internal\Notices;
 use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Client\ClientInterface;
@@ -21,9 +22,10 @@ use Psr\Log\LoggerInterface;
  * The keygate API for PHP: one method per operation (see `KeygateOperations`), typed models in and
  * out, error answers thrown as `ApiException` subclasses.
  *
- * Each call: Bearer key → PSR-18 send → rate-limit state and notices recorded from every answer
- * (retried ones too) → for GET/HEAD/PUT/DELETE, a 429/502/503/504 is retried after `Retry-After`
- * within `RetryOptions` → a 2xx body is decoded, anything else thrown.
+ * Each call: Bearer key (and an `Idempotency-Key` on POST/PATCH) → PSR-18 send → rate-limit state
+ * and notices recorded from every answer (retried ones too) → retried as `RetryOptions` says
+ * (GET/HEAD/OPTIONS/PUT/DELETE after 429/502/503/504 and connection errors; POST/PATCH after
+ * 429/503 and connection errors, with the same key) → a 2xx body is decoded, anything else thrown.
  */
 final class KeygateClient
 {
@@ -107,7 +109,8 @@ final class KeygateClient
 
     /**
      * Sends one operation and returns its decoded JSON body (null for 204 and 304), retrying as
-     * `RetryOptions` allows. Throws `ApiException` subclasses for error answers and
+     * `RetryOptions` allows. A POST or PATCH carries `$headers['Idempotency-Key']` when given, else
+     * a fresh UUIDv4, the same on each retry. Throws `ApiException` subclasses for error answers and
      * `ApiConnectionException` when no answer came.
      *
      * @param array<string, string> $path values of the `{name}` segments of `$template`
@@ -125,13 +128,21 @@ final class KeygateClient
         \JsonSerializable|array|\stdClass|null $body = null,
     ): ?array {
         $operation = "{$method} {$template}";
+        $headers = IdempotencyKey::addTo($method, $headers);
+        $isKeyed = IdempotencyKey::isIn($headers);
         $waited = 0.0;
         for ($attempt = 0; ; $attempt++) {
             $request = $this->request($method, $template, $path, $query, $headers, $body);
             try {
                 $response = $this->http->sendRequest($request);
             } catch (ClientExceptionInterface $e) {
-                throw new ApiConnectionException("keygate: {$operation} got no answer: {$e->getMessage()}", 0, $e);
+                $delay = $this->retry?->delayAfterConnectionError($method, $attempt, $isKeyed);
+                if ($delay === null || $waited + $delay > $this->retry->maxWaitSeconds) {
+                    throw new ApiConnectionException("keygate: {$operation} got no answer: {$e->getMessage()}", 0, $e);
+                }
+                ($this->sleep)($delay);
+                $waited += $delay;
+                continue;
             }
             $now = ($this->clock)();
             $this->rateLimit = RateLimitState::fromResponse($response, $now) ?? $this->rateLimit;
@@ -140,7 +151,7 @@ final class KeygateClient
             if ($status >= 200 && $status < 300 || $status === 304) {
                 return $this->decode($response);
             }
-            $delay = $this->retry?->delayFor($method, $response, $attempt, $now);
+            $delay = $this->retry?->delayFor($method, $response, $attempt, $now, $isKeyed);
             if ($delay === null || $waited + $delay > $this->retry->maxWaitSeconds) {
                 throw ApiException::fromResponse($response, RateLimitState::fromResponse($response, $now));
             }

@@ -10,21 +10,24 @@ namespace Keygate\Client;
 /**
  * Every operation of the keygate API, one method each, named by its `operationId`. Each sends
  * through `KeygateClient::send()`, so retries, rate-limit state, notices and exceptions apply.
+ * Each cursor-paged list also has an `…AutoPaging` method: a generator over all its entries.
  */
 trait KeygateOperations
 {
     /**
      * Create an API key (`POST /v2/auth/keys`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function createKey(
         Model\CreateKeyRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\ApiKeyWithSecret {
         $data = $this->send(
             'POST',
             '/v2/auth/keys',
             [],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\ApiKeyWithSecret::fromArray($data);
@@ -86,17 +89,19 @@ trait KeygateOperations
     /**
      * Replace the scopes of an API key (`POST /v2/auth/keys/{id}/scopes`).
      * @param string $id The API key id (`key_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function changeKeyScopes(
         string $id,
         Model\ChangeScopesRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\ApiKey {
         $data = $this->send(
             'POST',
             '/v2/auth/keys/{id}/scopes',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\ApiKey::fromArray($data);
@@ -105,17 +110,19 @@ trait KeygateOperations
     /**
      * Rotate an API key without downtime (`POST /v2/auth/keys/{id}:rotate`).
      * @param string $id The API key id (`key_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function rotateKey(
         string $id,
         Model\RotateKeyRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
     ): Model\ApiKeyWithSecret {
         $data = $this->send(
             'POST',
             '/v2/auth/keys/{id}:rotate',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body ?? new \stdClass(),
         );
         return Model\ApiKeyWithSecret::fromArray($data);
@@ -124,17 +131,19 @@ trait KeygateOperations
     /**
      * Close the old secret of a rotation now (`POST /v2/auth/keys/{id}:close-old-secret`).
      * @param string $id The API key id (`key_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function closeOldKeySecret(
         string $id,
         Model\CloseOldSecretRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
     ): Model\ApiKey {
         $data = $this->send(
             'POST',
             '/v2/auth/keys/{id}:close-old-secret',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body ?? new \stdClass(),
         );
         return Model\ApiKey::fromArray($data);
@@ -184,6 +193,28 @@ trait KeygateOperations
     }
 
     /**
+     * Every entry of `items` of `listKeyActivity` (`GET /v2/auth/keys/{id}/activity`), page after
+     * page: a generator that fetches each page (one `listKeyActivity` call) only when the loop reaches
+     * it, and stops after the last one.
+     * @return \Generator<int, Model\ActivityEntry>
+     */
+    public function listKeyActivityAutoPaging(
+        string $id,
+        ?Model\ActivityEntryAction $action = null,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\ActivityPage => $this->listKeyActivity(id: $id, action: $action, from: $from, to: $to, limit: $limit, cursor: $cursor),
+            $cursor,
+            'items',
+            'GET /v2/auth/keys/{id}/activity',
+        );
+    }
+
+    /**
      * List the API calls of an API key (`GET /v2/auth/keys/{id}/logs`).
      * @param string $id The API key id (`key_…`).
      */
@@ -204,6 +235,28 @@ trait KeygateOperations
             null,
         );
         return Model\ApiLogPage::fromArray($data);
+    }
+
+    /**
+     * Every entry of `items` of `listKeyLogs` (`GET /v2/auth/keys/{id}/logs`), page after page: a
+     * generator that fetches each page (one `listKeyLogs` call) only when the loop reaches it, and
+     * stops after the last one.
+     * @return \Generator<int, Model\ApiLogEntry>
+     */
+    public function listKeyLogsAutoPaging(
+        string $id,
+        ?string $secretId = null,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\ApiLogPage => $this->listKeyLogs(id: $id, secretId: $secretId, from: $from, to: $to, limit: $limit, cursor: $cursor),
+            $cursor,
+            'items',
+            'GET /v2/auth/keys/{id}/logs',
+        );
     }
 
     /**
@@ -242,6 +295,28 @@ trait KeygateOperations
             null,
         );
         return Model\ProductPage::fromArray($data);
+    }
+
+    /**
+     * Every entry of `data` of `listProducts` (`GET /v2/catalog/products`), page after page: a
+     * generator that fetches each page (one `listProducts` call) only when the loop reaches it, and
+     * stops after the last one.
+     * @return \Generator<int, Model\CatalogProduct>
+     */
+    public function listProductsAutoPaging(
+        string $channel,
+        ?string $customer = null,
+        ?bool $inStock = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+        ?string $q = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\ProductPage => $this->listProducts(customer: $customer, inStock: $inStock, limit: $limit, cursor: $cursor, q: $q, channel: $channel),
+            $cursor,
+            'data',
+            'GET /v2/catalog/products',
+        );
     }
 
     /**
@@ -306,16 +381,18 @@ trait KeygateOperations
 
     /**
      * Create a cart (`POST /v2/carts`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function createCart(
         Model\CreateCartRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\Cart {
         $data = $this->send(
             'POST',
             '/v2/carts',
             [],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\Cart::fromArray($data);
@@ -342,17 +419,19 @@ trait KeygateOperations
     /**
      * Add a product to a cart (`POST /v2/carts/{id}/items`).
      * @param string $id The cart id (`crt_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function addCartItem(
         string $id,
         Model\AddCartItemRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\Cart {
         $data = $this->send(
             'POST',
             '/v2/carts/{id}/items',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\Cart::fromArray($data);
@@ -362,18 +441,20 @@ trait KeygateOperations
      * Change the quantity of a cart line (`PATCH /v2/carts/{id}/items/{sku}`).
      * @param string $id The cart id (`crt_…`).
      * @param string $sku The product SKU, e.g. KG-00001.
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function updateCartItem(
         string $id,
         string $sku,
         Model\UpdateCartItemRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\Cart {
         $data = $this->send(
             'PATCH',
             '/v2/carts/{id}/items/{sku}',
             ['id' => $id, 'sku' => $sku],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\Cart::fromArray($data);
@@ -402,16 +483,18 @@ trait KeygateOperations
     /**
      * Check a cart out into an order (`POST /v2/carts/{id}:checkout`).
      * @param string $id The cart id (`crt_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function checkoutCart(
         string $id,
+        ?string $idempotencyKey = null,
     ): Model\Order {
         $data = $this->send(
             'POST',
             '/v2/carts/{id}:checkout',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             new \stdClass(),
         );
         return Model\Order::fromArray($data);
@@ -438,16 +521,18 @@ trait KeygateOperations
     /**
      * Cancel a placed order (`POST /v2/orders/{id}:cancel`).
      * @param string $id The order id (`ord_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function cancelOrder(
         string $id,
+        ?string $idempotencyKey = null,
     ): Model\Order {
         $data = $this->send(
             'POST',
             '/v2/orders/{id}:cancel',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             new \stdClass(),
         );
         return Model\Order::fromArray($data);
@@ -456,16 +541,18 @@ trait KeygateOperations
     /**
      * Fulfil a placed order (`POST /v2/orders/{id}:fulfil`).
      * @param string $id The order id (`ord_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function fulfilOrder(
         string $id,
+        ?string $idempotencyKey = null,
     ): Model\Order {
         $data = $this->send(
             'POST',
             '/v2/orders/{id}:fulfil',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             new \stdClass(),
         );
         return Model\Order::fromArray($data);
@@ -473,16 +560,18 @@ trait KeygateOperations
 
     /**
      * Create a customer (`POST /v2/customers`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function createCustomer(
         Model\CreateCustomerRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\Customer {
         $data = $this->send(
             'POST',
             '/v2/customers',
             [],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\Customer::fromArray($data);
@@ -509,17 +598,19 @@ trait KeygateOperations
     /**
      * Change a customer’s name or tier (`PATCH /v2/customers/{id}`).
      * @param string $id The customer id (`cus_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function updateCustomer(
         string $id,
         Model\UpdateCustomerRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
     ): Model\Customer {
         $data = $this->send(
             'PATCH',
             '/v2/customers/{id}',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body ?? new \stdClass(),
         );
         return Model\Customer::fromArray($data);
@@ -546,17 +637,38 @@ trait KeygateOperations
     }
 
     /**
+     * Each page of `getCustomerPricing` (`GET /v2/customers/{id}/pricing`) in turn, whole: a generator
+     * that fetches each page (one `getCustomerPricing` call) only when the loop reaches it, and stops
+     * after the last one.
+     * @return \Generator<int, Model\CustomerPricing>
+     */
+    public function getCustomerPricingAutoPaging(
+        string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\CustomerPricing => $this->getCustomerPricing(id: $id, limit: $limit, cursor: $cursor),
+            $cursor,
+            null,
+            'GET /v2/customers/{id}/pricing',
+        );
+    }
+
+    /**
      * Create a price (`POST /v2/prices`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function createPrice(
         Model\CreatePriceRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\Price {
         $data = $this->send(
             'POST',
             '/v2/prices',
             [],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\Price::fromArray($data);
@@ -677,17 +789,19 @@ trait KeygateOperations
     /**
      * Adjust the units on hand (`POST /v2/stock/{sku}:adjust`).
      * @param string $sku The product SKU, e.g. KG-00001.
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function adjustStock(
         string $sku,
         Model\AdjustStockRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\Stock {
         $data = $this->send(
             'POST',
             '/v2/stock/{sku}:adjust',
             ['sku' => $sku],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\Stock::fromArray($data);
@@ -711,16 +825,18 @@ trait KeygateOperations
 
     /**
      * Create a webhook endpoint (`POST /v2/webhooks/endpoints`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function createWebhookEndpoint(
         Model\CreateWebhookEndpointRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\WebhookEndpointWithSecret {
         $data = $this->send(
             'POST',
             '/v2/webhooks/endpoints',
             [],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\WebhookEndpointWithSecret::fromArray($data);
@@ -763,17 +879,19 @@ trait KeygateOperations
     /**
      * Change a webhook endpoint (`PATCH /v2/webhooks/endpoints/{id}`).
      * @param string $id The webhook endpoint id (`whe_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function updateWebhookEndpoint(
         string $id,
         Model\UpdateWebhookEndpointRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
     ): Model\WebhookEndpoint {
         $data = $this->send(
             'PATCH',
             '/v2/webhooks/endpoints/{id}',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body ?? new \stdClass(),
         );
         return Model\WebhookEndpoint::fromArray($data);
@@ -799,17 +917,19 @@ trait KeygateOperations
     /**
      * Rotate the signing secret of an endpoint (`POST /v2/webhooks/endpoints/{id}:rotate-secret`).
      * @param string $id The webhook endpoint id (`whe_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function rotateWebhookSecret(
         string $id,
         Model\RotateWebhookSecretRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
     ): Model\WebhookEndpointWithSecret {
         $data = $this->send(
             'POST',
             '/v2/webhooks/endpoints/{id}:rotate-secret',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body ?? new \stdClass(),
         );
         return Model\WebhookEndpointWithSecret::fromArray($data);
@@ -818,16 +938,18 @@ trait KeygateOperations
     /**
      * End a secret rotation overlap now (`POST /v2/webhooks/endpoints/{id}:close-old-secret`).
      * @param string $id The webhook endpoint id (`whe_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function closeOldWebhookSecret(
         string $id,
+        ?string $idempotencyKey = null,
     ): Model\WebhookEndpoint {
         $data = $this->send(
             'POST',
             '/v2/webhooks/endpoints/{id}:close-old-secret',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             new \stdClass(),
         );
         return Model\WebhookEndpoint::fromArray($data);
@@ -836,16 +958,18 @@ trait KeygateOperations
     /**
      * Send a test event to an endpoint (`POST /v2/webhooks/endpoints/{id}:test`).
      * @param string $id The webhook endpoint id (`whe_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function sendWebhookTest(
         string $id,
+        ?string $idempotencyKey = null,
     ): Model\WebhookDelivery {
         $data = $this->send(
             'POST',
             '/v2/webhooks/endpoints/{id}:test',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             new \stdClass(),
         );
         return Model\WebhookDelivery::fromArray($data);
@@ -872,18 +996,39 @@ trait KeygateOperations
     }
 
     /**
+     * Every entry of `data` of `listWebhookDeliveries` (`GET /v2/webhooks/endpoints/{id}/deliveries`),
+     * page after page: a generator that fetches each page (one `listWebhookDeliveries` call) only when
+     * the loop reaches it, and stops after the last one.
+     * @return \Generator<int, Model\WebhookDeliveryPageDataItem>
+     */
+    public function listWebhookDeliveriesAutoPaging(
+        string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\WebhookDeliveryPage => $this->listWebhookDeliveries(id: $id, limit: $limit, cursor: $cursor),
+            $cursor,
+            'data',
+            'GET /v2/webhooks/endpoints/{id}/deliveries',
+        );
+    }
+
+    /**
      * Send a delivery again (`POST /v2/webhooks/deliveries/{id}:resend`).
      * @param string $id The delivery id (`msg_…`, its `webhook-id`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function resendWebhookDelivery(
         string $id,
+        ?string $idempotencyKey = null,
     ): Model\WebhookDelivery {
         $data = $this->send(
             'POST',
             '/v2/webhooks/deliveries/{id}:resend',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             new \stdClass(),
         );
         return Model\WebhookDelivery::fromArray($data);
@@ -891,16 +1036,18 @@ trait KeygateOperations
 
     /**
      * Trigger an event (test environment) (`POST /v2/webhooks/events:trigger`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function triggerWebhookEvent(
         Model\TriggerEventRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\TriggeredEvent {
         $data = $this->send(
             'POST',
             '/v2/webhooks/events:trigger',
             [],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\TriggeredEvent::fromArray($data);

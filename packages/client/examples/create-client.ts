@@ -8,7 +8,8 @@ export function createClientFromEnv(env: NodeJS.ProcessEnv = process.env): Keyga
   return createKeygateClient({
     baseUrl: env.KEYGATE_URL ?? 'http://127.0.0.1:8080',
     apiKey: () => env.KEYGATE_API_KEY ?? '',
-    // GET/HEAD/OPTIONS/PUT/DELETE wait out a 429 (Retry-After) up to twice, 30 s in all.
+    // Failed calls are sent again up to twice, waiting Retry-After (30 s in all); POST and PATCH
+    // too, under the Idempotency-Key the client gives each (see "Retries and idempotency keys").
     retry: { maxRetries: 2, maxWaitSeconds: 30 },
     onNotice(notice) {
       if (notice.kind === 'key-expiry') {

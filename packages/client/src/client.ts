@@ -1,5 +1,7 @@
 import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
+import { createIdempotencyMiddleware } from './idempotency.ts';
 import { createNoticeMiddleware, type KeygateNotice } from './notices.ts';
+import { createPaginator, type Paginate } from './paginate.ts';
 import { type RateLimitState, recordRateLimit } from './rate-limit.ts';
 import {
   createRetryingFetch,
@@ -21,9 +23,10 @@ export interface KeygateClientOptions extends Omit<ClientOptions, 'baseUrl' | 'f
   /** Sent as `Authorization: Bearer <apiKey>` on every call. */
   apiKey: ApiKeySource;
   /**
-   * Retries of idempotent calls (GET, HEAD, OPTIONS, PUT, DELETE) after a 429, waiting
-   * `Retry-After`. Default `{ maxRetries: 2, maxWaitSeconds: 60 }`; `false` turns retries off.
-   * POST and PATCH are never retried.
+   * Retries: GET, HEAD, OPTIONS, PUT and DELETE after 429, 502, 503, 504 and connection errors;
+   * POST and PATCH (each sent with an `Idempotency-Key`) after 429, 503 and connection errors,
+   * with the same key. Waits `Retry-After` or a backoff. Default `{ maxRetries: 2,
+   * maxWaitSeconds: 60 }`; `false` turns retries off.
    */
   retry?: boolean | RetryOptions;
   /** Called once per operation that answers `Deprecation`/`Sunset`, and once per key-expiry notice. */
@@ -40,6 +43,11 @@ export interface KeygateClientOptions extends Omit<ClientOptions, 'baseUrl' | 'f
 export type KeygateClient = Client<paths> & {
   /** The rate-limit state of the latest response that announced one (undefined before any). */
   readonly rateLimit: RateLimitState | undefined;
+  /**
+   * Walks every page of a cursor-paged list, yielding its items in order:
+   * `for await (const product of client.paginate('/v2/catalog/products', { params }))`.
+   */
+  readonly paginate: Paginate;
 };
 
 /** Sets `Authorization: Bearer <key>` on each request, reading a key function per call. */
@@ -74,7 +82,10 @@ export function createKeygateClient(options: KeygateClientOptions): KeygateClien
     },
   });
   const client = createClient<paths>({ ...rest, fetch: retrying });
-  client.use(bearerMiddleware(apiKey));
+  client.use(bearerMiddleware(apiKey), createIdempotencyMiddleware());
   if (onNotice) client.use(createNoticeMiddleware(onNotice));
-  return Object.defineProperty(client, 'rateLimit', { get: () => latest, enumerable: true }) as KeygateClient;
+  return Object.defineProperties(client, {
+    rateLimit: { get: () => latest, enumerable: true },
+    paginate: { value: createPaginator(client), enumerable: true },
+  }) as KeygateClient;
 }

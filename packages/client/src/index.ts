@@ -4,6 +4,7 @@ export {
   type KeygateClient,
   type KeygateClientOptions,
 } from './client.ts';
+export { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 export {
   type DeprecationNotice,
   deprecationOf,
@@ -12,6 +13,7 @@ export {
   type KeygateNotice,
   keyExpiryOf,
 } from './notices.ts';
+export type { PagedPath, PageItem, PageOf, Paginate, PaginateInit } from './paginate.ts';
 export {
   isProblem,
   type KeygateFieldError,
@@ -22,5 +24,14 @@ export {
   unwrap,
 } from './problem.ts';
 export { parseRateLimit, type RateLimitState, rateLimitOf, retryAfterMs } from './rate-limit.ts';
-export { DEFAULT_RETRY, type FetchLike, RETRIED_METHODS, type RetryOptions, type Sleep } from './retry.ts';
+export {
+  DEFAULT_RETRY,
+  type FetchLike,
+  KEYED_METHODS,
+  KEYED_RETRIED_STATUSES,
+  RETRIED_METHODS,
+  RETRIED_STATUSES,
+  type RetryOptions,
+  type Sleep,
+} from './retry.ts';
 export type { components, operations, paths } from './schema.d.ts';

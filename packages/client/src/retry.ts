@@ -1,18 +1,39 @@
 import { parseRateLimit, retryAfterMs } from './rate-limit.ts';
 
 /**
- * Methods retried after a 429: the idempotent ones of RFC 9110 §9.2.2, where sending the same
- * request twice has the effect of sending it once. POST and PATCH are never retried.
+ * When a call is sent again, stated once (the PHP and .NET clients follow the same rules):
+ *
+ * 1. GET, HEAD, OPTIONS, PUT and DELETE (idempotent by RFC 9110 §9.2.2) after 429, 502, 503, 504
+ *    and a connection error (no answer).
+ * 2. POST and PATCH only with an `Idempotency-Key` (the client adds one to each), after 429, 503
+ *    and a connection error, with the same key: the service answers a repeat with the first
+ *    result instead of acting twice. Not after 502/504: the first request may still be running,
+ *    and its repeat would only meet `IDEMPOTENCY_KEY_IN_USE`.
+ * 3. The wait is `Retry-After`, else for a 429 the `RateLimit` reset (a 429 with neither is not
+ *    retried), else a backoff of 1 s doubled per retry; all within `maxRetries` and
+ *    `maxWaitSeconds`. An aborted signal is never retried.
  */
 export const RETRIED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** How idempotent calls are retried after a 429. */
+/** Methods retried only when the request carries an `Idempotency-Key`. */
+export const KEYED_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH']);
+
+/** Statuses retried for `RETRIED_METHODS`: the rate limit, and a gateway or upstream that may recover. */
+export const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** Statuses retried for POST and PATCH with an `Idempotency-Key`. */
+export const KEYED_RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+/** The first wait after a 502/503/504 without `Retry-After` or a connection error, doubled per retry. */
+export const BACKOFF_MS = 1000;
+
+/** How calls are retried. */
 export interface RetryOptions {
   /** Retries per call after the first attempt (default 2). */
   maxRetries?: number;
   /**
-   * Total seconds one call may spend waiting across its retries (default 60). A 429 whose wait
-   * would exceed what is left is returned at once, without waiting.
+   * Total seconds one call may spend waiting across its retries (default 60). A retry whose wait
+   * would exceed what is left is not made: the answer (or the connection error) comes back at once.
    */
   maxWaitSeconds?: number;
 }
@@ -67,29 +88,65 @@ export function resolveRetry(retry: boolean | RetryOptions | undefined): Require
   return { ...DEFAULT_RETRY, ...retry };
 }
 
+/** The statuses after which `request` may be sent again (none for a POST/PATCH without a key). */
+function retriedStatusesOf(request: Request): ReadonlySet<number> | undefined {
+  if (RETRIED_METHODS.has(request.method)) return RETRIED_STATUSES;
+  if (KEYED_METHODS.has(request.method) && request.headers.has('Idempotency-Key'))
+    return KEYED_RETRIED_STATUSES;
+  return undefined;
+}
+
 /**
- * Wraps `fetch` so a 429 on an idempotent request is retried after the delay the gateway asked
- * for, within `maxRetries` and `maxWaitSeconds`; the request's own AbortSignal cuts a wait short.
- * Any other response, and every 429 on POST/PATCH, is returned unchanged.
+ * Milliseconds to wait before retry `attempt` (0 for the first) after `response`, or undefined
+ * when it is not retried; `response` undefined means the connection failed.
+ */
+function delayAfter(
+  statuses: ReadonlySet<number>,
+  response: Response | undefined,
+  attempt: number,
+  nowMs: number,
+): number | undefined {
+  const backoff = BACKOFF_MS * 2 ** attempt;
+  if (response === undefined) return backoff;
+  if (!statuses.has(response.status)) return undefined;
+  if (response.status === 429) return retryDelayMs(response.headers, nowMs);
+  return retryAfterMs(response.headers, nowMs) ?? backoff;
+}
+
+/**
+ * Wraps `fetch` so that a request is sent again as the rules above allow, after the delay the
+ * gateway asked for (or a backoff); the request's own AbortSignal cuts a wait short. A response
+ * that is not retried comes back unchanged; a connection error not retried is thrown.
  */
 export function createRetryingFetch(options: RetryingFetchOptions): FetchLike {
   const { fetch, retry, sleep: wait, now, observe } = options;
   return async (first, init) => {
     let request = first;
     let waitedMs = 0;
+    const statuses = retry === false ? undefined : retriedStatusesOf(first);
     for (let attempt = 0; ; attempt++) {
-      const mayRetry = retry !== false && RETRIED_METHODS.has(request.method) && attempt < retry.maxRetries;
+      const mayRetry = retry !== false && statuses !== undefined && attempt < retry.maxRetries;
       // A Request body can be read once: keep an unread copy for the next attempt.
       const spare = mayRetry ? request.clone() : undefined;
-      const response = await fetch(request, init);
-      observe?.(response);
-      if (response.status !== 429 || !spare || retry === false) return response;
-      const delay = retryDelayMs(response.headers, now());
-      if (delay === undefined || waitedMs + delay > retry.maxWaitSeconds * 1000) return response;
-      await response.body?.cancel();
+      let response: Response | undefined;
+      let failure: unknown;
+      try {
+        response = await fetch(request, init);
+        observe?.(response);
+      } catch (error) {
+        if (request.signal.aborted) throw error;
+        failure = error;
+      }
+      const delay =
+        spare && statuses && retry !== false ? delayAfter(statuses, response, attempt, now()) : undefined;
+      if (delay === undefined || retry === false || waitedMs + delay > retry.maxWaitSeconds * 1000) {
+        if (response) return response;
+        throw failure;
+      }
+      await response?.body?.cancel();
       await wait(delay, request.signal);
       waitedMs += delay;
-      request = spare;
+      request = spare as Request;
     }
   };
 }

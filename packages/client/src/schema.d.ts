@@ -1335,7 +1335,7 @@ export interface components {
             instance?: string;
             /** @description INSUFFICIENT_SCOPE: the scope the call needs. */
             requiredScope?: string;
-            /** @description RATE_LIMITED: seconds to wait. */
+            /** @description RATE_LIMITED, IDEMPOTENCY_KEY_IN_USE: seconds to wait. */
             retryAfter?: number;
             errors?: components["schemas"]["FieldError"][];
         };
@@ -1511,6 +1511,8 @@ export interface components {
             status: number;
             latencyMs: number;
             clientIp: string;
+            /** @description The W3C trace id of the call, when the gateway traced and sampled it: find its trace in your tracing backend. */
+            traceId?: string;
             /** @description Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or without a body). Never a header. Live keys keep no bodies. */
             bodies?: {
                 request: components["schemas"]["LoggedBody"] | null;
@@ -2386,6 +2388,7 @@ export interface components {
         /**
          * @description Bad Request. Problem types:
          *     - `MALFORMED_BODY`: Malformed request body
+         *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
          *     - `MALFORMED_JSON`: Malformed JSON
          *     - `MALFORMED_REQUEST`: Malformed request
          */
@@ -2491,6 +2494,7 @@ export interface components {
          *     - `CONFLICT`: Concurrent change
          *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
          *     - `ENDPOINT_DISABLED`: Endpoint disabled
+         *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
          *     - `INSUFFICIENT_STOCK`: Insufficient stock
          *     - `KEY_NOT_ACTIVE`: API key is not active
          *     - `NO_ROTATION_IN_PROGRESS`: No rotation in progress
@@ -2501,6 +2505,8 @@ export interface components {
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Seconds to wait before retrying; sent with IDEMPOTENCY_KEY_IN_USE. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2551,6 +2557,7 @@ export interface components {
          *     - `CART_EMPTY`: Cart is empty
          *     - `CART_LINE_LIMIT`: Too many cart lines
          *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+         *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
          *     - `INVALID_CURSOR`: Invalid cursor
          *     - `LINE_QUANTITY_LIMIT`: Line quantity limit exceeded
          *     - `NOT_SOLD_IN_CHANNEL`: Not sold in this channel
@@ -2658,7 +2665,13 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+         * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+         */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /**
@@ -2687,6 +2700,8 @@ export interface components {
         Deprecation: string;
         /** @description RFC 8594: the HTTP date after which the deprecated route may stop answering. */
         Sunset: string;
+        /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key`, replayed: nothing ran again. */
+        "Idempotent-Replayed": "true";
         /** @description On deprecated routes: `<…>; rel="deprecation"`, the deprecation policy. */
         Link: string;
     };
@@ -2768,7 +2783,13 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2789,6 +2810,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2799,6 +2821,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -2821,6 +2844,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -2831,6 +2855,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -3006,7 +3031,13 @@ export interface operations {
     changeKeyScopes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The API key id (`key_…`). */
                 id: string;
@@ -3029,6 +3060,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3039,6 +3071,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -3067,6 +3100,7 @@ export interface operations {
              * @description Conflict:
              *     - `KEY_NOT_ACTIVE`: API key is not active
              *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -3077,6 +3111,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -3101,7 +3136,13 @@ export interface operations {
     rotateKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The API key id (`key_…`). */
                 id: string;
@@ -3124,6 +3165,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3134,6 +3176,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -3163,6 +3206,7 @@ export interface operations {
              *     - `KEY_NOT_ACTIVE`: API key is not active
              *     - `ROTATION_IN_PROGRESS`: A rotation is already in progress
              *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -3173,6 +3217,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -3197,7 +3242,13 @@ export interface operations {
     closeOldKeySecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The API key id (`key_…`). */
                 id: string;
@@ -3220,6 +3271,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3230,6 +3282,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -3260,6 +3313,7 @@ export interface operations {
              *     - `KEY_NOT_ACTIVE`: API key is not active
              *     - `NO_ROTATION_IN_PROGRESS`: No rotation in progress
              *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -3270,6 +3324,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4034,7 +4089,13 @@ export interface operations {
     createCart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4055,6 +4116,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,6 +4127,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4090,6 +4153,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -4104,6 +4172,7 @@ export interface operations {
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_CHANNEL`: Unknown channel
              *     - `UNKNOWN_CUSTOMER`: Unknown customer
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4229,7 +4298,13 @@ export interface operations {
     addCartItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The cart id (`crt_…`). */
                 id: string;
@@ -4252,6 +4327,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,6 +4338,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4295,6 +4372,7 @@ export interface operations {
              * @description Conflict:
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
              *     - `CART_CHECKED_OUT`: Cart already checked out
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4314,6 +4392,7 @@ export interface operations {
              *     - `NOT_SOLD_IN_CHANNEL`: Not sold in this channel
              *     - `LINE_QUANTITY_LIMIT`: Line quantity limit exceeded
              *     - `CART_LINE_LIMIT`: Too many cart lines
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4447,7 +4526,13 @@ export interface operations {
     updateCartItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The cart id (`crt_…`). */
                 id: string;
@@ -4472,6 +4557,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +4568,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4516,6 +4603,7 @@ export interface operations {
              * @description Conflict:
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
              *     - `CART_CHECKED_OUT`: Cart already checked out
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4531,6 +4619,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4566,7 +4655,13 @@ export interface operations {
     checkoutCart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The cart id (`crt_…`). */
                 id: string;
@@ -4590,6 +4685,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4600,6 +4696,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4633,6 +4730,7 @@ export interface operations {
              * @description Conflict:
              *     - `CART_CHECKED_OUT`: Cart already checked out
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4649,6 +4747,7 @@ export interface operations {
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `CART_EMPTY`: Cart is empty
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4774,7 +4873,13 @@ export interface operations {
     cancelOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order id (`ord_…`). */
                 id: string;
@@ -4797,6 +4902,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4807,6 +4913,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4839,6 +4946,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4854,6 +4962,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -4889,7 +4998,13 @@ export interface operations {
     fulfilOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order id (`ord_…`). */
                 id: string;
@@ -4912,6 +5027,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4922,6 +5038,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -4954,6 +5071,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -4969,6 +5087,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -5004,7 +5123,13 @@ export interface operations {
     createCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5025,6 +5150,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,6 +5161,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -5060,6 +5187,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5072,6 +5204,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -5197,7 +5330,13 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The customer id (`cus_…`). */
                 id: string;
@@ -5220,6 +5359,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5230,6 +5370,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -5260,6 +5401,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5272,6 +5418,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -5406,7 +5553,13 @@ export interface operations {
     createPrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5427,6 +5580,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5437,6 +5591,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -5462,6 +5617,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5477,6 +5637,7 @@ export interface operations {
              *     - `UNKNOWN_PRODUCT`: Unknown product
              *     - `UNKNOWN_CHANNEL`: Unknown channel
              *     - `UNKNOWN_CUSTOMER`: Unknown customer
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6112,7 +6273,13 @@ export interface operations {
     adjustStock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The product SKU, e.g. KG-00001. */
                 sku: string;
@@ -6135,6 +6302,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6145,6 +6313,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6177,6 +6346,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -6192,6 +6362,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6391,7 +6562,13 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6412,6 +6589,7 @@ export interface operations {
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6422,6 +6600,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6447,6 +6626,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6461,6 +6645,7 @@ export interface operations {
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
              *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6674,7 +6859,13 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
@@ -6697,6 +6888,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6707,6 +6899,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6737,6 +6930,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6751,6 +6949,7 @@ export interface operations {
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
              *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6786,7 +6985,13 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
@@ -6809,6 +7014,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6819,6 +7025,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6849,6 +7056,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6861,6 +7073,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6896,7 +7109,13 @@ export interface operations {
     closeOldWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
@@ -6919,6 +7138,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6929,6 +7149,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6959,6 +7180,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6971,6 +7197,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -7006,7 +7233,13 @@ export interface operations {
     sendWebhookTest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint id (`whe_…`). */
                 id: string;
@@ -7029,6 +7262,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7039,6 +7273,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -7071,6 +7306,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `ENDPOINT_DISABLED`: Endpoint disabled
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -7086,6 +7322,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -7220,7 +7457,13 @@ export interface operations {
     resendWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The delivery id (`msg_…`, its `webhook-id`). */
                 id: string;
@@ -7243,6 +7486,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7253,6 +7497,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -7286,6 +7531,7 @@ export interface operations {
              * @description Conflict:
              *     - `ENDPOINT_DISABLED`: Endpoint disabled
              *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -7301,6 +7547,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -7336,7 +7583,13 @@ export interface operations {
     triggerWebhookEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7356,6 +7609,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7366,6 +7620,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -7394,6 +7649,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `INSUFFICIENT_STOCK`: Insufficient stock
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -7410,6 +7666,7 @@ export interface operations {
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
              *     - `UNKNOWN_EVENT_TYPE`: Unknown event type
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**

@@ -7,7 +7,7 @@ import {
   type RouteTable,
   RouteTableSchema,
 } from '@keygate/contracts/gateway';
-import { headerComponents } from './headers.ts';
+import { headerComponents, parameterComponents } from './headers.ts';
 import { buildComponentSchemas, type JsonSchema } from './json-schema.ts';
 import { buildOperation, type OperationSpec } from './operation.ts';
 import { CART_OPERATIONS } from './paths/carts.ts';
@@ -145,6 +145,7 @@ export function buildDocument(table: RouteTable = loadDefaultRouteTable()): Json
         },
       },
       schemas: { ...problemSchemas(), ...buildComponentSchemas() },
+      parameters: parameterComponents(),
       responses: problemResponses(),
       headers: headerComponents(),
     },

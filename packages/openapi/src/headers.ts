@@ -1,4 +1,9 @@
 import { EXPIRY_HEADER, RATE_LIMIT_WINDOW_SECONDS } from '@keygate/contracts/gateway';
+import {
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_RETENTION_MS,
+  IDEMPOTENT_REPLAYED_HEADER,
+} from '@keygate/contracts/idempotency';
 import type { JsonSchema } from './json-schema.ts';
 
 /** Headers on every response the gateway let through its key pipeline (2xx and upstream errors). */
@@ -62,6 +67,12 @@ export function headerComponents(): Record<string, JsonSchema> {
       description: 'RFC 8594: the HTTP date after which the deprecated route may stop answering.',
       schema: string,
     },
+    [IDEMPOTENT_REPLAYED_HEADER]: {
+      required: false,
+      description:
+        '`true` when this is the kept answer of an earlier request with the same `Idempotency-Key`, replayed: nothing ran again.',
+      schema: { type: 'string', enum: ['true'] },
+    },
     Link: {
       required: false,
       description: 'On deprecated routes: `<…>; rel="deprecation"`, the deprecation policy.',
@@ -73,4 +84,24 @@ export function headerComponents(): Record<string, JsonSchema> {
 /** Header references for a response. */
 export function headerRefs(names: readonly string[]): Record<string, JsonSchema> {
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/** `components.parameters`: the one `Idempotency-Key` every POST and PATCH that changes something refers to. */
+export function parameterComponents(): Record<string, JsonSchema> {
+  const hours = IDEMPOTENCY_RETENTION_MS / 3_600_000;
+  return {
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: `A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept ${hours} hours and replayed with \`Idempotent-Replayed: true\` instead of running again. At most ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters.`,
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
+        pattern: '^[\\x21-\\x7E]+$',
+      },
+      example: '8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90',
+    },
+  };
 }

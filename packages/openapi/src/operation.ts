@@ -1,3 +1,4 @@
+import { IDEMPOTENT_REPLAYED_HEADER } from '@keygate/contracts/idempotency';
 import type { z } from 'zod';
 import { headerRefs, OPTIONAL_HEADERS, SUCCESS_HEADERS } from './headers.ts';
 import { type JsonSchema, refTo, toInputSchema } from './json-schema.ts';
@@ -42,6 +43,8 @@ export interface OperationSpec {
     location?: boolean;
   };
   errors: ErrorRefs;
+  /** A POST that changes nothing (GraphQL queries): no `Idempotency-Key`, since retrying it is safe. */
+  safe?: boolean;
   /**
    * Answers of a status that are not problems (e.g. GraphQL's own 400 body): documented beside
    * the problem+json of the same status, if any.
@@ -128,6 +131,7 @@ function successResponse(spec: OperationSpec): JsonSchema {
   const { success, kind } = spec;
   const names: string[] = kind === 'public' ? ['ETag'] : [...SUCCESS_HEADERS, ...OPTIONAL_HEADERS];
   if (success.location) names.push('Location');
+  if (honoursIdempotencyKey(spec)) names.push(IDEMPOTENT_REPLAYED_HEADER);
   const response: JsonSchema = { description: success.description };
   if (names.length > 0) response.headers = headerRefs(names);
   if (success.schema) {
@@ -181,13 +185,33 @@ function withOtherErrors(
   return merged;
 }
 
+/** The problem codes every operation that honours `Idempotency-Key` may answer, per service. */
+const IDEMPOTENCY_ERRORS = [
+  'MALFORMED_IDEMPOTENCY_KEY',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'IDEMPOTENCY_KEY_REUSED',
+] as const;
+
+/** True for a POST or PATCH behind a key that changes something: it honours `Idempotency-Key`. */
+export function honoursIdempotencyKey(spec: OperationSpec): boolean {
+  return (spec.method === 'POST' || spec.method === 'PATCH') && spec.kind !== 'public' && !spec.safe;
+}
+
+/** The spec's error codes, with the idempotency codes added to the service that answers it. */
+function errorsOf(spec: OperationSpec): ErrorRefs {
+  if (!honoursIdempotencyKey(spec)) return spec.errors;
+  const service = spec.kind === 'management' ? 'gateway' : 'commerce';
+  return { ...spec.errors, [service]: [...(spec.errors[service] ?? []), ...IDEMPOTENCY_ERRORS] };
+}
+
 /** The OpenAPI Operation Object of a spec. */
 export function buildOperation(spec: OperationSpec, { scope }: OperationContext): JsonSchema {
-  const problems = resolveErrors(spec.errors);
+  const problems = resolveErrors(errorsOf(spec));
   const parameters = [
     ...pathParameters(spec),
     ...(spec.query ? parametersOf(spec.query, 'query') : []),
     ...(spec.headers ? parametersOf(spec.headers, 'header') : []),
+    ...(honoursIdempotencyKey(spec) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
   ];
   const operation: JsonSchema = {
     operationId: spec.operationId,

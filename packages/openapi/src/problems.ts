@@ -86,7 +86,11 @@ export function problemSchemas(): Record<string, JsonSchema> {
           description: 'The gateway request id (`req_…`) when the gateway answered.',
         },
         requiredScope: { type: 'string', description: 'INSUFFICIENT_SCOPE: the scope the call needs.' },
-        retryAfter: { type: 'integer', minimum: 1, description: 'RATE_LIMITED: seconds to wait.' },
+        retryAfter: {
+          type: 'integer',
+          minimum: 1,
+          description: 'RATE_LIMITED, IDEMPOTENCY_KEY_IN_USE: seconds to wait.',
+        },
         errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
       },
       required: ['type', 'title', 'status', 'detail', 'code'],
@@ -129,13 +133,20 @@ function problemHeadersOf(status: number): string[] {
   return ['X-Request-Id'];
 }
 
-/** Headers only some problems of a status carry: `Retry-After` on 503 VERIFICATION_BUSY. */
+/** Which problems of a status carry `Retry-After`: VERIFICATION_BUSY (503), IDEMPOTENCY_KEY_IN_USE (409). */
+const OPTIONAL_RETRY_AFTER: Record<number, string> = {
+  503: 'VERIFICATION_BUSY',
+  409: 'IDEMPOTENCY_KEY_IN_USE',
+};
+
+/** Headers only some problems of a status carry: `Retry-After` (see OPTIONAL_RETRY_AFTER). */
 function optionalProblemHeadersOf(status: number): Record<string, JsonSchema> {
-  if (status !== 503) return {};
+  const code = OPTIONAL_RETRY_AFTER[status];
+  if (!code) return {};
   return {
     'Retry-After': {
       required: false,
-      description: 'Seconds to wait before retrying; sent with VERIFICATION_BUSY.',
+      description: `Seconds to wait before retrying; sent with ${code}.`,
       schema: { type: 'integer', minimum: 1 },
     },
   };

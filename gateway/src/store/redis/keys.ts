@@ -39,6 +39,7 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P admin:session:<token sha256>    | hash   | an admin session (AdminSession fields); TTL = its idle end |
  * | P admin:login-failures:<subject>  | string | failed logins in the window; TTL = the window's end        |
  * | P ratelimit:<quota>:<keyId>       | string | calls in the key's rate-limit window; TTL = the window's end |
+ * | P idempotency:<keyId>:<key hash>  | string | an Idempotency-Key record (JSON); TTL = its 24 h retention  |
  * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation), and    |
  * |                                   |        | `secrets <origin> <keyId> <lookup>,…` (encodeSecretLookups) |
  *
@@ -160,6 +161,8 @@ export function createKeyNames(prefix: string) {
     loginFailures: (subject: string) => `${prefix}admin:login-failures:${subject}`,
     /** A key's rate-limit counter for its quota (calls per window), as rate-limiter-flexible names it. */
     rateLimit: (quota: number, keyId: string) => `${prefix}ratelimit:${quota}:${keyId}`,
+    /** An Idempotency-Key record of a key, in the key's slot group. */
+    idempotency: (keyId: string, keyHash: string) => `${prefix}idempotency:${keyId}:${keyHash}`,
     channel: `${prefix}invalidate`,
   };
   /** Every filtered key index (all but `keys:all`): a commit removes the key from each, then adds it back where it belongs. */

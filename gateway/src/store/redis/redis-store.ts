@@ -11,6 +11,7 @@ import {
   type RedisClient,
   type RedisConnectionOptions,
 } from './connection.ts';
+import { createRedisIdempotency } from './idempotency.ts';
 import { createKeyLayout, createOrigin, decodeInvalidation, hashSlotOf } from './keys.ts';
 import {
   readActivityPage,
@@ -136,6 +137,7 @@ export async function openRedisKeyStore(
       return json ? (JSON.parse(json) as AdminUser) : null;
     },
     ...createRedisAdminSessions(ctx),
+    ...createRedisIdempotency(ctx),
     readKeyVersion: (keyId) => calls.readVersion(layout.forKey(keyId).key(keyId)),
     countKeyCall: (keyId, quota, windowSeconds) =>
       calls.countCall(layout.forKey(keyId).rateLimit(quota, keyId), windowSeconds),

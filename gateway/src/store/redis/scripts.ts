@@ -344,6 +344,26 @@ local function nameOf(i) return ARGV[i] end
 local function argOf(i) return ARGV[count + i] end
 ${CALL_BATCH_BODY}`;
 
+/**
+ * KEYS: one Idempotency-Key record. ARGV: the expected record ('' = none), the next one ('' =
+ * delete), its TTL ms. Replaces the record only if it is still the expected one; returns 1, or 0.
+ */
+const SWAP_IDEMPOTENCY = `
+local current = redis.call('GET', KEYS[1]) or ''
+if current ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+local ttl = tonumber(ARGV[3])
+if ttl <= 0 then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
+end
+return 1
+`;
+
 const SCRIPTS = {
   callBatch: CALL_BATCH,
   callBatchCrossSlot: CALL_BATCH_CROSS_SLOT,
@@ -360,6 +380,7 @@ const SCRIPTS = {
   touchAdminSession: TOUCH_ADMIN_SESSION,
   countLoginFailure: COUNT_LOGIN_FAILURE,
   readLoginFailures: READ_LOGIN_FAILURES,
+  swapIdempotency: SWAP_IDEMPOTENCY,
 };
 
 /** Runs a script: `(numberOfKeys, ...keys, ...args)`. */

@@ -3,13 +3,14 @@ import type { ApiLogEntry } from '../../model/model.ts';
 
 /**
  * API-log lines as the insert's positional parameters, one line after another in one flat array
- * (LOG_ROW_FIELDS values each: id, key id, secret id, at, method, path, status, latency, client IP):
+ * (LOG_ROW_FIELDS values each: id, key id, secret id, at, method, path, status, latency, client IP,
+ * trace id or null):
  * one allocation for a whole batch, not one per line.
  */
-export type LogRows = Array<string | number>;
+export type LogRows = Array<string | number | null>;
 
 /** Values per line in LogRows. */
-export const LOG_ROW_FIELDS = 9;
+export const LOG_ROW_FIELDS = 10;
 
 /** Lines per transaction: another writer (the gateway's key changes, usage) waits at most one of them. */
 export const LOG_ROWS_PER_TRANSACTION = 512;
@@ -33,6 +34,7 @@ export function logRowsOf(entries: readonly ApiLogEntry[]): LogRows {
     rows[at++] = entry.status;
     rows[at++] = entry.latencyMs;
     rows[at++] = entry.clientIp;
+    rows[at++] = entry.traceId ?? null;
   }
   return rows;
 }
@@ -45,7 +47,7 @@ const NEEDS_ESCAPE = /[\t\n]|^"/;
  * LogRows order) separated by tabs. Ids, times, methods, client addresses and numbers never hold a
  * tab or a newline; a path that does (or starts with `"`) is written as a JSON string. The latency
  * (ms, rounded to the µs) travels as whole microseconds: turning a fractional number into text
- * was half the cost of packing a line, an integer almost nothing. Posting an array of 9 values a
+ * was half the cost of packing a line, an integer almost nothing. Posting an array of 10 values a
  * line instead cost more on the event loop (structured clone copies value by value); one flat
  * string is copied whole.
  */
@@ -56,7 +58,7 @@ export function packLogRows(entries: readonly ApiLogEntry[]): string {
     const path = NEEDS_ESCAPE.test(entry.path) ? JSON.stringify(entry.path) : entry.path;
     lines[i] =
       `${entry.id}\t${entry.keyId}\t${entry.secretId}\t${entry.at}\t${entry.method}\t${path}\t` +
-      `${entry.status}\t${Math.round(entry.latencyMs * 1000)}\t${entry.clientIp}`;
+      `${entry.status}\t${Math.round(entry.latencyMs * 1000)}\t${entry.clientIp}\t${entry.traceId ?? ''}`;
   }
   return lines.join('\n');
 }
@@ -72,6 +74,8 @@ type PackedLine = [
   status: string,
   latencyUs: string,
   clientIp: string,
+  /** Empty when the call was not traced. */
+  traceId: string,
 ];
 
 /** The LogRows of a packLogRows string. */
@@ -84,7 +88,8 @@ export function unpackLogRows(packed: string): LogRows {
     const fields = line.split('\t');
     if (fields.length !== LOG_ROW_FIELDS)
       throw new Error(`a packed API-log line has ${fields.length} fields`);
-    const [id, keyId, secretId, when, method, path, status, latencyUs, clientIp] = fields as PackedLine;
+    const [id, keyId, secretId, when, method, path, status, latencyUs, clientIp, traceId] =
+      fields as PackedLine;
     rows[at++] = id;
     rows[at++] = keyId;
     rows[at++] = secretId;
@@ -94,6 +99,7 @@ export function unpackLogRows(packed: string): LogRows {
     rows[at++] = Number(status);
     rows[at++] = Number(latencyUs) / 1000;
     rows[at++] = clientIp;
+    rows[at++] = traceId === '' ? null : traceId;
   }
   return rows;
 }
@@ -106,8 +112,8 @@ export function unpackLogRows(packed: string): LogRows {
 export function createLogRowInserter(client: Database.Database): (rows: Readonly<LogRows>) => void {
   const statementOf = (lines: number) =>
     client.prepare(
-      'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip) ' +
-        `VALUES ${Array(lines).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
+      'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip, trace_id) ' +
+        `VALUES ${Array(lines).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
     );
   const insertOne = statementOf(1);
   const insertMany = statementOf(LOG_ROWS_PER_STATEMENT);

@@ -96,6 +96,7 @@ export function adminFromRow(row: AdminRow): AdminUser {
 
 /** API log row → model: the same shape, `bodies` left out when there are none. */
 export function logFromRow(row: LogRow): ApiLogEntry {
-  const { bodies, ...rest } = row;
-  return bodies === null ? rest : { ...rest, bodies };
+  const { bodies, traceId, ...rest } = row;
+  const entry: ApiLogEntry = traceId === null ? rest : { ...rest, traceId };
+  return bodies === null ? entry : { ...entry, bodies };
 }

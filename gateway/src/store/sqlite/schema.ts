@@ -116,6 +116,8 @@ export const apiLogs = sqliteTable(
     status: integer('status').notNull(),
     latencyMs: real('latency_ms').notNull(),
     clientIp: text('client_ip').notNull(),
+    /** The call's W3C trace id when it was traced, else null. */
+    traceId: text('trace_id'),
     /** Test keys only: the request and response bodies as kept (JSON of `LoggedBodies`), else null. */
     bodies: text('bodies', { mode: 'json' }).$type<LoggedBodies>(),
   },
@@ -167,3 +169,22 @@ export const storeCounters = sqliteTable('store_counters', {
   name: text('name').primaryKey(),
   value: integer('value').notNull(),
 });
+
+/**
+ * Idempotency-Key records of the key-management API, per (API key id, SHA-256 of the idempotency
+ * key): `record` is the shared JSON shape (@keygate/contracts/idempotency); `expires_at` (epoch ms)
+ * is copied out for pruning.
+ */
+export const idempotencyRecords = sqliteTable(
+  'idempotency_records',
+  {
+    keyId: text('key_id').notNull(),
+    keyHash: text('key_hash').notNull(),
+    record: text('record').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.keyHash] }),
+    index('idempotency_records_expires_at_idx').on(t.expiresAt),
+  ],
+);

@@ -8,6 +8,7 @@ import type { ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
 import type { SqliteDb } from './db.ts';
+import { createSqliteIdempotency } from './idempotency.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
 import { prepareFindByLookup } from './lookup.ts';
 import { queryActivityPage, queryLogPage } from './pages.ts';
@@ -63,8 +64,8 @@ function createSqliteKeyStore(
   // a line in one transaction: drizzle's multi-row insert built its SQL anew for every batch, which
   // cost a busy test key more of the event loop than the rest of its calls.
   const insertWithBodies = client.prepare(
-    'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip, bodies) ' +
-      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    'INSERT INTO api_logs (id, key_id, secret_id, at, method, path, status, latency_ms, client_ip, trace_id, bodies) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
   const insertLinesWithBodies = client.transaction((entries: readonly ApiLogEntry[]) => {
     for (const entry of entries) {
@@ -78,6 +79,7 @@ function createSqliteKeyStore(
         entry.status,
         entry.latencyMs,
         entry.clientIp,
+        entry.traceId ?? null,
         JSON.stringify(entry.bodies),
       );
     }
@@ -196,6 +198,7 @@ function createSqliteKeyStore(
       return row ? adminFromRow(row) : null;
     },
     ...createSqliteAdminSessions(db),
+    ...createSqliteIdempotency(client),
     changeMarker() {
       const now = performance.now();
       if (now - readAt < MARKER_REUSE_MS) return generation;

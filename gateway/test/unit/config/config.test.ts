@@ -20,6 +20,13 @@ const TABLE = {
 };
 
 describe('loadConfig', () => {
+  it('accepts a secret tag key (what every replica on a shared store is given)', () => {
+    const key = Buffer.alloc(32, 7);
+    const config = loadConfig({ KEYGATE_SECRET_TAG_KEY: key.toString('base64') });
+    assert.deepEqual(config.secretTagKey, key);
+    assert.ok(Object.isFrozen(config));
+  });
+
   describe('with an empty environment', () => {
     it('returns the documented defaults, frozen', () => {
       const config = loadConfig({});

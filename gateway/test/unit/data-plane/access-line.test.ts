@@ -39,6 +39,8 @@ function call(over: Partial<Call> = {}): Call {
     observed: false,
     upstreamFailure: undefined,
     bodies: undefined,
+    problem: undefined,
+    span: undefined,
     ...over,
   };
 }
@@ -58,6 +60,8 @@ function pinoLine(c: Call, status: number, latencyMs: number): string {
       secretId: c.principal?.secret.id,
       clientIp: c.clientIp,
       latencyMs: Math.round(latencyMs * 1e3) / 1e3,
+      trace_id: c.span?.spanContext().traceId,
+      span_id: c.span?.spanContext().spanId,
     },
     'request',
   );
@@ -72,6 +76,14 @@ describe('createAccessLine', () => {
     [
       'a refused call: no route, no key, no client request id',
       call({ route: undefined, principal: undefined, clientRequestId: undefined }),
+    ],
+    [
+      'a traced call: its trace and span ids',
+      call({
+        span: {
+          spanContext: () => ({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' }),
+        } as unknown as Call['span'],
+      }),
     ],
   ] as const) {
     it(`writes the line pino writes, byte for byte but the time: ${name}`, () => {

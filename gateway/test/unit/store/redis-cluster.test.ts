@@ -29,6 +29,13 @@ describe('Redis key store on a Redis Cluster (3 masters)', () => {
   });
 
   describe('the key layout', () => {
+    it('keeps a key’s Idempotency-Key records in the key’s slot group', () => {
+      const layout = createKeyLayout('keygate:', true);
+      for (const keyId of ['key_a', 'key_b', 'key_x7']) {
+        const names = layout.forKey(keyId);
+        assert.equal(hashSlotOf(names.idempotency(keyId, 'h')), hashSlotOf(names.key(keyId)));
+      }
+    });
     it('spreads the slot groups over every master, and keeps admin names in one slot', async () => {
       const layout = createKeyLayout('keygate:', true);
       const slots = new Set(layout.groups.map((names) => hashSlotOf(names.key('key_x'))));

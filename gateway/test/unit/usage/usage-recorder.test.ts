@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
+import { runningRecord } from '@keygate/contracts/idempotency';
 import { generateToken } from '../../../src/keys/token.ts';
 import { LATENCY_BUCKETS_MS } from '../../../src/model/model.ts';
 import {
@@ -303,7 +304,7 @@ describe('createUsageRecorder', () => {
     assert.equal(store.logs.length, 1);
   });
 
-  it('prunes logs and usage buckets older than their retentions and flushes on close', async () => {
+  it('prunes logs, usage buckets and idempotency records past their retentions and flushes on close', async () => {
     const { store, recorder } = setup();
     const day = 86_400_000;
     const now = Date.parse('2026-01-15T12:00:00.000Z');
@@ -323,7 +324,11 @@ describe('createUsageRecorder', () => {
       latencyMs: 1,
       clientIp: '::1',
     });
-    assert.deepEqual(await recorder.prune(), { logs: 1, usage: 1 });
+    const expired = { ...runningRecord('fp', now - 2 * day), expiresAt: now - day };
+    await store.swapIdempotency('k', 'old', null, expired, now);
+    await store.swapIdempotency('k', 'new', null, runningRecord('fp', now), now);
+    assert.deepEqual(await recorder.prune(), { logs: 1, usage: 1, idempotency: 1 });
+    assert.notEqual(await store.readIdempotency('k', 'new'), null);
     assert.deepEqual(
       store.usage.flat().map((bucket) => bucket.minute),
       [Math.floor((now - 89 * day) / 60_000) * 60_000],

@@ -8,7 +8,7 @@ import { SelectField } from './form-fields.tsx';
 import { PagedView } from './paged-view.tsx';
 
 const PAGE_SIZE = 25;
-const LOG_COLUMNS = ['Time', 'Request', 'Status', 'Latency', 'Secret', 'Client IP', 'Bodies'];
+const LOG_COLUMNS = ['Time', 'Request', 'Status', 'Latency', 'Secret', 'Client IP', 'Trace', 'Bodies'];
 
 /** One kept body: its type, and its text (cut at 16 KiB, secrets redacted by the gateway). */
 function BodyView(props: { label: string; body: LoggedBody | null }) {
@@ -38,7 +38,13 @@ function BodiesCell(props: { entry: ApiLogEntry }) {
   );
 }
 
-/** One row per logged call: time, method and path, status, latency, secret prefix, client IP, bodies (test keys). */
+/** The call's trace id (when the gateway traced it), to look the call up in the tracing backend. */
+function TraceCell(props: { traceId: string | undefined }) {
+  if (props.traceId === undefined) return <span class="muted">—</span>;
+  return <code class="trace-id">{props.traceId}</code>;
+}
+
+/** One row per logged call: time, method and path, status, latency, secret prefix, client IP, trace id, bodies (test keys). */
 function LogTable(props: { entries: ApiLogEntry[]; prefixOf: (secretId: string) => string }) {
   return (
     <DataTable class="log-table" caption="API log" columns={LOG_COLUMNS}>
@@ -58,6 +64,9 @@ function LogTable(props: { entries: ApiLogEntry[]; prefixOf: (secretId: string) 
             <code>{props.prefixOf(entry.secretId)}</code>
           </td>
           <td>{entry.clientIp}</td>
+          <td>
+            <TraceCell traceId={entry.traceId} />
+          </td>
           <td>
             <BodiesCell entry={entry} />
           </td>

@@ -8,8 +8,9 @@ namespace Keygate.Client;
 /// <summary>
 /// The keygate API client: one object per API key, with a method per operation grouped by resource
 /// (<see cref="Keys"/>, <see cref="Catalog"/>, <see cref="Carts"/>, …) and the full Kiota-generated surface in
-/// <see cref="Api"/>. Every error answer is thrown as <see cref="KeygateProblemException"/>; idempotent calls are
-/// retried after a 429 as <see cref="KeygateClientOptions.Retry"/> says.
+/// <see cref="Api"/>. Every error answer is thrown as <see cref="KeygateProblemException"/>; calls are
+/// retried after a 429, a 503 or a connection error (POST and PATCH under one Idempotency-Key) as
+/// <see cref="KeygateClientOptions.Retry"/> says.
 /// </summary>
 public sealed class KeygateClient : IDisposable
 {
@@ -56,6 +57,7 @@ public sealed class KeygateClient : IDisposable
         Pricing = new PricingResource(Api);
         Stock = new StockResource(Api);
         Webhooks = new WebhooksResource(Api);
+        Document = new DocumentResource(Api, adapter);
     }
 
     /// <summary>Every operation of the OpenAPI document as Kiota generates it, e.g. <c>Api.V2.Channels.GetAsync()</c>.</summary>
@@ -87,6 +89,9 @@ public sealed class KeygateClient : IDisposable
 
     /// <summary>Webhook endpoints, their secrets and deliveries.</summary>
     public WebhooksResource Webhooks { get; }
+
+    /// <summary>The API's OpenAPI document.</summary>
+    public DocumentResource Document { get; }
 
     /// <summary>Releases the client's own pipeline (not an HttpClient the caller passed in).</summary>
     public void Dispose()

@@ -1,20 +1,24 @@
 namespace Keygate.Client;
 
-/// <summary>How idempotent calls (GET, HEAD, OPTIONS, PUT, DELETE) are retried after a 429. POST and PATCH never are.</summary>
+/// <summary>
+/// How calls are retried after a 429, a 503 or a connection error (and GET, HEAD, OPTIONS, PUT and DELETE also after
+/// a 502 or 504): those because they are idempotent, POST and PATCH because they carry an <c>Idempotency-Key</c>,
+/// the same on every attempt.
+/// </summary>
 public sealed record KeygateRetryOptions
 {
     /// <summary>Two retries and at most 60 seconds of waiting per call.</summary>
     public static KeygateRetryOptions Default { get; } = new();
 
-    /// <summary>No retries: a 429 is thrown at once.</summary>
+    /// <summary>No retries: a 429, a 503 or a connection error is thrown at once.</summary>
     public static KeygateRetryOptions None { get; } = new() { MaxRetries = 0 };
 
     /// <summary>Retries per call after the first attempt (default 2).</summary>
     public int MaxRetries { get; init; } = 2;
 
     /// <summary>
-    /// Total time one call may spend waiting across its retries (default 60 s). A 429 whose wait would exceed what
-    /// is left is thrown at once, without waiting.
+    /// Total time one call may spend waiting across its retries (default 60 s). An answer or error whose wait would
+    /// exceed what is left is thrown at once, without waiting.
     /// </summary>
     public TimeSpan MaxWait { get; init; } = TimeSpan.FromSeconds(60);
 }
@@ -31,7 +35,7 @@ public sealed class KeygateClientOptions
     /// <summary>Read before every call instead of <see cref="ApiKey"/>, e.g. to pick up a rotated secret from a vault.</summary>
     public Func<CancellationToken, ValueTask<string>>? ApiKeyProvider { get; set; }
 
-    /// <summary>Retries after a 429 (default two retries within 60 s; <see cref="KeygateRetryOptions.None"/> turns them off).</summary>
+    /// <summary>Retries after a 429, a 503 or a connection error (default two retries within 60 s; <see cref="KeygateRetryOptions.None"/> turns them off).</summary>
     public KeygateRetryOptions Retry { get; set; } = KeygateRetryOptions.Default;
 
     /// <summary>Called once per operation that answers <c>Deprecation</c>/<c>Sunset</c>, and once per key-expiry notice.</summary>

@@ -4,14 +4,36 @@ using System.Net.Http.Headers;
 namespace Keygate.Client;
 
 /// <summary>
-/// The client's HTTP pipeline, in order: set the bearer key; send; record the rate-limit state; on a 429 to an
-/// idempotent call, wait <c>Retry-After</c> (else the <c>RateLimit</c> reset) and send again, within the retry
-/// budget; report notices; turn an error answer into <see cref="KeygateProblemException"/>.
+/// The client's HTTP pipeline, in order: set the bearer key; give a POST or PATCH an <c>Idempotency-Key</c> (the
+/// caller's, else a UUIDv4 for this call); send; record the rate-limit state; retry as the rules below allow;
+/// report notices; turn an error answer into <see cref="KeygateProblemException"/>. The retry rules, the same in
+/// the TypeScript and PHP clients:
+/// 1. GET, HEAD, OPTIONS, PUT and DELETE (idempotent by RFC 9110 §9.2.2) after 429, 502, 503, 504 and a
+///    connection error (no answer).
+/// 2. POST and PATCH with their <c>Idempotency-Key</c>, the same on every attempt, after 429, 503 and a connection
+///    error: the API answers a repeat with the first answer. Not after 502/504, when the first request may still be
+///    running and its repeat would only meet <c>IDEMPOTENCY_KEY_IN_USE</c>.
+/// 3. The wait is <c>Retry-After</c>, else for a 429 the <c>RateLimit</c> reset (a 429 with neither is not
+///    retried), else a backoff of 1 s doubled per retry; all within <see cref="KeygateRetryOptions"/>. The caller
+///    cancelling is never retried.
 /// </summary>
 internal sealed class KeygateHandler : DelegatingHandler
 {
     /// <summary>The idempotent methods of RFC 9110 §9.2.2: sending one twice has the effect of sending it once.</summary>
     internal static readonly HashSet<HttpMethod> RetriedMethods = [HttpMethod.Get, HttpMethod.Head, HttpMethod.Options, HttpMethod.Put, HttpMethod.Delete];
+
+    /// <summary>The methods that get an <c>Idempotency-Key</c>, which makes them safe to send again.</summary>
+    internal static readonly HashSet<HttpMethod> KeyedMethods = [HttpMethod.Post, HttpMethod.Patch];
+
+    /// <summary>Statuses retried for <see cref="RetriedMethods"/>: the rate limit, and a gateway or upstream that may recover.</summary>
+    internal static readonly HashSet<HttpStatusCode> RetriedStatuses =
+        [HttpStatusCode.TooManyRequests, HttpStatusCode.BadGateway, HttpStatusCode.ServiceUnavailable, HttpStatusCode.GatewayTimeout];
+
+    /// <summary>Statuses retried for a POST or PATCH under its <c>Idempotency-Key</c>.</summary>
+    internal static readonly HashSet<HttpStatusCode> KeyedRetriedStatuses = [HttpStatusCode.TooManyRequests, HttpStatusCode.ServiceUnavailable];
+
+    /// <summary>The first wait after an answer without <c>Retry-After</c> or a connection error; doubled per retry.</summary>
+    internal static readonly TimeSpan FirstBackoff = TimeSpan.FromSeconds(1);
 
     private readonly KeygateClientOptions _options;
     private readonly NoticeTracker _notices;
@@ -29,34 +51,81 @@ internal sealed class KeygateHandler : DelegatingHandler
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", await _options.ResolveApiKeyAsync(cancellationToken).ConfigureAwait(false));
+        if (KeyedMethods.Contains(request.Method) && !request.Headers.Contains(KeygateRequestOptions.IdempotencyKeyHeader))
+            request.Headers.Add(KeygateRequestOptions.IdempotencyKeyHeader, Guid.NewGuid().ToString());
         var retry = _options.Retry;
-        var mayRetry = retry.MaxRetries > 0 && RetriedMethods.Contains(request.Method);
+        var statuses = retry.MaxRetries > 0 ? RetriedStatusesOf(request) : null;
         // A request message is sent once: keep the body's bytes so a retry can send a fresh copy.
-        var body = mayRetry && request.Content is not null ? await request.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false) : null;
+        var body = statuses is not null && request.Content is not null ? await request.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false) : null;
         var waited = TimeSpan.Zero;
         var attemptRequest = request;
         for (var attempt = 0; ; attempt++)
         {
-            var response = await base.SendAsync(attemptRequest, cancellationToken).ConfigureAwait(false);
-            var now = _options.TimeProvider.GetUtcNow();
-            var rateLimit = RateLimitState.Parse(response.Headers, now);
-            if (rateLimit is not null) LatestRateLimit = rateLimit;
-            if (response.StatusCode == HttpStatusCode.TooManyRequests && mayRetry && attempt < retry.MaxRetries &&
-                RetryDelay(response.Headers, rateLimit, now) is { } delay && waited + delay <= retry.MaxWait)
+            var mayRetry = statuses is not null && attempt < retry.MaxRetries;
+            HttpResponseMessage response;
+            try
             {
-                response.Dispose();
-                await SleepAsync(delay, cancellationToken).ConfigureAwait(false);
-                waited += delay;
+                response = await base.SendAsync(attemptRequest, cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception error) when (mayRetry && IsConnectionError(error, cancellationToken) && waited + Backoff(attempt) <= retry.MaxWait)
+            {
+                waited += await WaitAsync(Backoff(attempt), cancellationToken).ConfigureAwait(false);
                 attemptRequest = Copy(request, body is null ? null : new ByteArrayContent(body));
                 continue;
             }
-            _notices.Observe(request, response);
-            if (response.IsSuccessStatusCode) return response;
-            using (response)
+            var now = _options.TimeProvider.GetUtcNow();
+            var rateLimit = RateLimitState.Parse(response.Headers, now);
+            if (rateLimit is not null) LatestRateLimit = rateLimit;
+            if (mayRetry && RetryDelay(statuses!, response, rateLimit, now, attempt) is { } delay && waited + delay <= retry.MaxWait)
             {
-                throw await KeygateProblemException.FromResponseAsync(response, rateLimit, now, cancellationToken).ConfigureAwait(false);
+                response.Dispose();
+                waited += await WaitAsync(delay, cancellationToken).ConfigureAwait(false);
+                attemptRequest = Copy(request, body is null ? null : new ByteArrayContent(body));
+                continue;
             }
+            return await FinishAsync(request, response, rateLimit, now, cancellationToken).ConfigureAwait(false);
         }
+    }
+
+    /// <summary>Reports notices, then returns a success or throws the error answer as a problem.</summary>
+    private async Task<HttpResponseMessage> FinishAsync(
+        HttpRequestMessage request, HttpResponseMessage response, RateLimitState? rateLimit, DateTimeOffset now, CancellationToken cancellationToken)
+    {
+        _notices.Observe(request, response);
+        if (response.IsSuccessStatusCode) return response;
+        using (response)
+        {
+            throw await KeygateProblemException.FromResponseAsync(response, rateLimit, now, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>The statuses after which <paramref name="request"/> may be sent again (rules 1 and 2), or null for none.</summary>
+    internal static HashSet<HttpStatusCode>? RetriedStatusesOf(HttpRequestMessage request) =>
+        RetriedMethods.Contains(request.Method) ? RetriedStatuses
+        : KeyedMethods.Contains(request.Method) && request.Headers.Contains(KeygateRequestOptions.IdempotencyKeyHeader) ? KeyedRetriedStatuses
+        : null;
+
+    /// <summary>How long to wait before retrying <paramref name="response"/> (rule 3), or null when it is not retried.</summary>
+    internal static TimeSpan? RetryDelay(HashSet<HttpStatusCode> statuses, HttpResponseMessage response, RateLimitState? rateLimit, DateTimeOffset now, int attempt) =>
+        !statuses.Contains(response.StatusCode) ? null
+        : response.StatusCode == HttpStatusCode.TooManyRequests ? RetryDelay(response.Headers, rateLimit, now)
+        : RateLimitState.RetryAfter(response.Headers, now) ?? Backoff(attempt);
+
+    /// <summary>The wait before retry <paramref name="attempt"/> + 1 when the answer named none: 1 s, 2 s, 4 s, …</summary>
+    internal static TimeSpan Backoff(int attempt) => FirstBackoff * Math.Pow(2, Math.Min(attempt, 10));
+
+    /// <summary>
+    /// A failure to get an answer at all (refused, reset, the caller's HttpClient timeout), as opposed to the caller
+    /// cancelling: the request may or may not have had its effect.
+    /// </summary>
+    internal static bool IsConnectionError(Exception error, CancellationToken cancellationToken) =>
+        !cancellationToken.IsCancellationRequested &&
+        error is HttpRequestException or IOException or TaskCanceledException { InnerException: TimeoutException };
+
+    private async Task<TimeSpan> WaitAsync(TimeSpan delay, CancellationToken cancellationToken)
+    {
+        await SleepAsync(delay, cancellationToken).ConfigureAwait(false);
+        return delay;
     }
 
     /// <summary>How long to wait before retrying a 429: <c>Retry-After</c>, else the <c>RateLimit</c> reset <c>t</c>.</summary>

@@ -58,8 +58,28 @@ public class CatalogueAndCheckoutTests
         Assert.Equal(cart.Totals!.Gross, order.Totals!.Gross);
         var read = await client.Orders.GetAsync(order.Id!);
         Assert.Equal(order.Id, read.Id);
+        DateTimeOffset? checkedOutAt = (await client.Carts.GetAsync(cart.Id!)).CheckedOutAt;
+        Assert.InRange(checkedOutAt!.Value, DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddMinutes(1));
         var checkedOut = await Assert.ThrowsAsync<KeygateProblemException>(() => client.Carts.CheckoutAsync(cart.Id!));
         Assert.Equal(409, checkedOut.Status);
+    }
+
+    [Fact]
+    public async Task ChangesAndRemovesCartLines()
+    {
+        var key = await Env.CreateKeyAsync("dotnet-lines", "article:r", "order:rw");
+        using var client = Env.Client(key.Secret!);
+
+        var cart = await client.Carts.CreateAsync("WEB_DE");
+        await client.Carts.AddItemAsync(cart.Id!, "KG-00001", 1);
+        await client.Carts.AddItemAsync(cart.Id!, "KG-00002", 1);
+        var changed = await client.Carts.UpdateItemAsync(cart.Id!, "KG-00001", 3);
+        var removed = await client.Carts.RemoveItemAsync(cart.Id!, "KG-00002");
+
+        Assert.Equal([("KG-00001", 3), ("KG-00002", 1)], changed.Lines!.Select(l => (l.Sku!, l.Qty ?? 0)).Order());
+        Assert.Equal(("KG-00001", 3), (Assert.Single(removed.Lines!).Sku, removed.Lines![0].Qty));
+        Assert.Null(removed.CheckedOutAt);
+        Assert.Null(removed.CustomerId);
     }
 
     [Fact]

@@ -40,7 +40,7 @@ public class KeyRotationTests
             Name = "dotnet-expiring",
             Environment = CreateKeyRequest_environment.Test,
             Scopes = ["article:r"],
-            ExpiresAt = new CreateKeyRequest.CreateKeyRequest_expiresAt { String = tomorrow.ToString("yyyy-MM-dd") },
+            ExpiresAt = tomorrow,
         });
         var notices = new List<KeygateNotice>();
         using var client = Env.Client(key.Secret!, o => o.OnNotice = notices.Add);

@@ -40,12 +40,13 @@ internal static class Env
 /// <summary>Records the status and time of every answer that reaches the caller's HttpClient.</summary>
 internal sealed class RecordingHandler() : DelegatingHandler(new HttpClientHandler())
 {
-    public List<(HttpMethod Method, HttpStatusCode Status, DateTimeOffset At, TimeSpan? RetryAfter)> Answers { get; } = [];
+    public List<(HttpMethod Method, HttpStatusCode Status, DateTimeOffset At, TimeSpan? RetryAfter, string? IdempotencyKey)> Answers { get; } = [];
 
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         var response = await base.SendAsync(request, cancellationToken);
-        lock (Answers) Answers.Add((request.Method, response.StatusCode, DateTimeOffset.UtcNow, response.Headers.RetryAfter?.Delta));
+        var key = request.Headers.TryGetValues("Idempotency-Key", out var values) ? values.Single() : null;
+        lock (Answers) Answers.Add((request.Method, response.StatusCode, DateTimeOffset.UtcNow, response.Headers.RetryAfter?.Delta, key));
         return response;
     }
 }

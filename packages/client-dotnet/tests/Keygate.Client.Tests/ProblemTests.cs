@@ -73,7 +73,8 @@ public class ProblemTests
     [Fact]
     public async Task AnAnswerWithoutAProblemBodyBecomesAnUnexpectedResponse()
     {
-        var test = new TestClient();
+        // A 502 is retried by default; without retries it reaches the caller at once.
+        var test = new TestClient(o => o.Retry = KeygateRetryOptions.None);
         test.Stub.Answer(HttpStatusCode.BadGateway);
 
         var problem = await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Catalog.ListChannelsAsync());
@@ -87,7 +88,8 @@ public class ProblemTests
     [Fact]
     public async Task AnHtmlErrorPageIsQuotedInTheDetail()
     {
-        var test = new TestClient();
+        // A 503 is retried by default; without retries the page reaches the caller at once.
+        var test = new TestClient(o => o.Retry = KeygateRetryOptions.None);
         test.Stub.Answer(HttpStatusCode.ServiceUnavailable, "<html>maintenance</html>");
 
         var problem = await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Catalog.ListChannelsAsync());

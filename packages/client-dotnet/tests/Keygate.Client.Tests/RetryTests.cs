@@ -48,32 +48,6 @@ public class RetryTests
     }
 
     [Fact]
-    public async Task PostIsNeverRetried()
-    {
-        var test = new TestClient();
-        test.Stub.RateLimited(1);
-
-        var problem = await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Carts.CreateAsync("de"));
-
-        Assert.Equal(429, problem.Status);
-        Assert.Equal("RATE_LIMITED", problem.Code);
-        Assert.Equal(TimeSpan.FromSeconds(1), problem.RetryAfter);
-        Assert.Single(test.Stub.Requests);
-        Assert.Empty(test.Waits);
-    }
-
-    [Fact]
-    public async Task PatchIsNeverRetried()
-    {
-        var test = new TestClient();
-        test.Stub.RateLimited(1);
-
-        await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Customers.UpdateAsync("cus_1", new() { Name = "Ada" }));
-
-        Assert.Single(test.Stub.Requests);
-    }
-
-    [Fact]
     public async Task GivesUpAfterTwoRetries()
     {
         var test = new TestClient();

@@ -26,6 +26,31 @@ internal sealed class StubHandler : HttpMessageHandler
         return this;
     }
 
+    /// <summary>Changes the last queued answer, e.g. to give it a body of another media type.</summary>
+    public StubHandler Respond(Action<HttpResponseMessage> change)
+    {
+        var queued = _answers.ToArray();
+        _answers.Clear();
+        for (var i = 0; i < queued.Length; i++)
+        {
+            var make = queued[i];
+            _answers.Enqueue(i < queued.Length - 1 ? make : () =>
+            {
+                var response = make();
+                change(response);
+                return response;
+            });
+        }
+        return this;
+    }
+
+    /// <summary>The next attempt gets no answer: the connection fails as a reset or refused one does.</summary>
+    public StubHandler ConnectionLost()
+    {
+        _answers.Enqueue(() => throw new HttpRequestException("Connection reset by peer", new IOException("reset")));
+        return this;
+    }
+
     public StubHandler RateLimited(int retryAfterSeconds, string? retryAfterHeader = null) =>
         Answer(
             HttpStatusCode.TooManyRequests,

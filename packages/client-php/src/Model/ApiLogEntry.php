@@ -22,6 +22,11 @@ final class ApiLogEntry implements \JsonSerializable
         public readonly float $latencyMs,
         public readonly string $clientIp,
         /**
+         * The W3C trace id of the call, when the gateway traced and sampled it: find its trace in your tracing
+         * backend.
+         */
+        public readonly ?string $traceId = null,
+        /**
          * Test keys only (the sandbox): the request and response bodies, JSON or text only (null otherwise, or
          * without a body). Never a header. Live keys keep no bodies.
          */
@@ -42,6 +47,7 @@ final class ApiLogEntry implements \JsonSerializable
             $data['status'],
             (float) $data['latencyMs'],
             $data['clientIp'],
+            traceId: $data['traceId'] ?? null,
             bodies: (static fn ($v) => $v === null ? null : ApiLogEntryBodies::fromArray($v))($data['bodies'] ?? null),
         );
     }
@@ -59,6 +65,9 @@ final class ApiLogEntry implements \JsonSerializable
         $data['status'] = $this->status;
         $data['latencyMs'] = $this->latencyMs;
         $data['clientIp'] = $this->clientIp;
+        if ($this->traceId !== null) {
+            $data['traceId'] = $this->traceId;
+        }
         if ($this->bodies !== null) {
             $data['bodies'] = $this->bodies?->toArray();
         }

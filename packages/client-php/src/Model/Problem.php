@@ -27,7 +27,7 @@ final class Problem implements \JsonSerializable
         public readonly ?string $instance = null,
         /** INSUFFICIENT_SCOPE: the scope the call needs. */
         public readonly ?string $requiredScope = null,
-        /** RATE_LIMITED: seconds to wait. */
+        /** RATE_LIMITED, IDEMPOTENCY_KEY_IN_USE: seconds to wait. */
         public readonly ?int $retryAfter = null,
         /** @var list<FieldError>|null */
         public readonly ?array $errors = null,

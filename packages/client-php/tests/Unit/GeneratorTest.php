@@ -29,8 +29,27 @@ final class GeneratorTest extends TestCase
                         'responses' => ['200' => ['content' => ['application/json' => ['schema' => ['$ref' => '#/components/schemas/Thing']]]]],
                     ],
                 ],
+                '/v2/things' => [
+                    'get' => [
+                        'operationId' => 'listThings',
+                        'parameters' => [['name' => 'cursor', 'in' => 'query', 'schema' => ['type' => 'string']]],
+                        'responses' => ['200' => ['content' => ['application/json' => ['schema' => ['$ref' => '#/components/schemas/ThingPage']]]]],
+                    ],
+                    'post' => [
+                        'operationId' => 'createThing',
+                        'parameters' => [['$ref' => '#/components/parameters/IdempotencyKey']],
+                        'responses' => ['201' => ['content' => ['application/json' => ['schema' => ['$ref' => '#/components/schemas/Thing']]]]],
+                    ],
+                ],
             ],
-            'components' => ['schemas' => [
+            'components' => ['parameters' => [
+                'IdempotencyKey' => ['name' => 'Idempotency-Key', 'in' => 'header', 'schema' => ['type' => 'string']],
+            ], 'schemas' => [
+                'ThingPage' => [
+                    'type' => 'object',
+                    'properties' => ['data' => ['type' => 'array', 'items' => ['$ref' => '#/components/schemas/Thing']], 'nextCursor' => ['type' => ['string', 'null']]],
+                    'required' => ['data', 'nextCursor'],
+                ],
                 'Environment' => $env,
                 'Thing' => [
                     'type' => 'object',
@@ -51,7 +70,7 @@ final class GeneratorTest extends TestCase
 
     public function testNamesInlineTypesAfterWhereTheySitAndReusesIdenticalOnes(): void
     {
-        self::assertSame(['KeygateOperations.php', 'Model/Environment.php', 'Model/Thing.php', 'Model/ThingLine.php', 'WebhookEvents.php'], array_keys(self::generate()));
+        self::assertSame(['KeygateOperations.php', 'Model/Environment.php', 'Model/Thing.php', 'Model/ThingLine.php', 'Model/ThingPage.php', 'WebhookEvents.php'], array_keys(self::generate()));
         $thing = self::generate()['Model/Thing.php'];
         self::assertStringContainsString('public readonly Environment $environment,', $thing);
         self::assertStringContainsString("@var list<ThingLine> */\n        public readonly array \$lines,", $thing);
@@ -73,5 +92,20 @@ final class GeneratorTest extends TestCase
         self::assertStringContainsString("public function getThing(\n        string \$id,\n        string \$channel,\n        ?bool \$inStock = null,\n        ?Model\\Environment \$environment = null,\n    ): Model\\Thing {", $operations);
         self::assertStringContainsString("['X-Channel' => \$channel]", $operations);
         self::assertStringContainsString("'inStock' => (\$inStock === null ? null : (\$inStock ? 'true' : 'false'))", $operations);
+    }
+
+    public function testACursorPagedListGetsAnAutoPagingGeneratorOverItsEntries(): void
+    {
+        $operations = self::generate()['KeygateOperations.php'];
+        self::assertStringContainsString("@return \\Generator<int, Model\\Thing>\n     */\n    public function listThingsAutoPaging(\n        ?string \$cursor = null,\n    ): \\Generator {", $operations);
+        self::assertStringContainsString("fn (?string \$cursor): Model\\ThingPage => \$this->listThings(cursor: \$cursor),\n            \$cursor,\n            'data',", $operations);
+        self::assertStringNotContainsString('getThingAutoPaging', $operations, 'a GET without a cursor has none');
+    }
+
+    public function testAParameterByReferenceBecomesAnArgumentLikeAnInlineOne(): void
+    {
+        $operations = self::generate()['KeygateOperations.php'];
+        self::assertStringContainsString("public function createThing(\n        ?string \$idempotencyKey = null,\n    ): Model\\Thing {", $operations);
+        self::assertStringContainsString("['Idempotency-Key' => \$idempotencyKey]", $operations);
     }
 }

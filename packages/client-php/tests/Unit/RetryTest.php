@@ -7,9 +7,7 @@ namespace Keygate\Client\Tests\Unit;
 use GuzzleHttp\Psr7\Response;
 use Keygate\Client\Exception\ApiException;
 use Keygate\Client\Exception\RateLimitException;
-use Keygate\Client\Model\CreateCartRequest;
 use Keygate\Client\Model\SetStockRequest;
-use Keygate\Client\Model\UpdateCustomerRequest;
 use Keygate\Client\RetryOptions;
 
 final class RetryTest extends MockClientTestCase
@@ -82,26 +80,18 @@ final class RetryTest extends MockClientTestCase
         }
     }
 
-    public function testPostIsNeverRetried(): void
+    public function testAPostOrPatchIsRetriedOnlyWithAnIdempotencyKey(): void
     {
-        $client = $this->client([self::limited('1'), self::json(201, [])]);
-        $this->expectException(RateLimitException::class);
-        try {
-            $client->createCart(new CreateCartRequest(channel: 'WEB_DE'));
-        } finally {
-            self::assertSame(['POST /v2/carts'], $this->sent());
-            self::assertSame([], $this->sleeps);
-        }
-    }
-
-    public function testPatchIsNeverRetried(): void
-    {
-        $client = $this->client([self::problem(503, ['code' => 'UPSTREAM_UNAVAILABLE'], ['Retry-After' => '1'])]);
-        $this->expectException(ApiException::class);
-        try {
-            $client->updateCustomer('cus_1', new UpdateCustomerRequest(name: 'Ada'));
-        } finally {
-            self::assertSame(['PATCH /v2/customers/cus_1'], $this->sent());
+        $retry = new RetryOptions();
+        $now = new \DateTimeImmutable('2026-11-26T12:00:00Z');
+        $unavailable = self::problem(503, ['code' => 'UPSTREAM_UNAVAILABLE'], ['Retry-After' => '2']);
+        foreach (['POST', 'PATCH'] as $method) {
+            self::assertNull($retry->delayFor($method, self::limited('3'), 0, $now));
+            self::assertNull($retry->delayFor($method, $unavailable, 0, $now));
+            self::assertNull($retry->delayAfterConnectionError($method, 0));
+            self::assertSame(3.0, $retry->delayFor($method, self::limited('3'), 0, $now, isKeyed: true));
+            self::assertSame(2.0, $retry->delayFor($method, $unavailable, 0, $now, isKeyed: true));
+            self::assertSame(2.0, $retry->delayAfterConnectionError($method, 1, isKeyed: true));
         }
     }
 

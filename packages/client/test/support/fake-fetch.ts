@@ -32,8 +32,8 @@ export function answer({ status, headers = {}, body }: FakeAnswer): Response {
   return new Response(JSON.stringify(body), { status, headers: all });
 }
 
-/** A fake fetch answering the scripted answers in order; the last one repeats. */
-export function fakeFetch(...answers: FakeAnswer[]): FakeFetch {
+/** A fake fetch answering the scripted answers in order (an Error is thrown, as fetch does when the connection fails); the last one repeats. */
+export function fakeFetch(...answers: (FakeAnswer | Error)[]): FakeFetch {
   const seen: SeenRequest[] = [];
   return {
     seen,
@@ -46,6 +46,7 @@ export function fakeFetch(...answers: FakeAnswer[]): FakeFetch {
       });
       const next = answers[Math.min(seen.length - 1, answers.length - 1)];
       if (!next) throw new Error('fakeFetch: no answer scripted');
+      if (next instanceof Error) throw next;
       return answer(next);
     },
   };
@@ -95,4 +96,11 @@ export function ok(body: unknown, remaining = 2, limit = 3): FakeAnswer {
     headers: { 'ratelimit-policy': `"per-key";q=${limit};w=60`, ratelimit: `"per-key";r=${remaining};t=30` },
     body,
   };
+}
+
+/** What undici's fetch throws when the connection closes before an answer arrives. */
+export function connectionReset(): Error {
+  return new TypeError('fetch failed', {
+    cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+  });
 }

@@ -27,6 +27,9 @@ export type CommerceErrorCode =
   | 'STOCK_BELOW_ALLOCATED'
   | 'ENDPOINT_DISABLED'
   | 'DELIVERY_IN_FLIGHT'
+  | 'IDEMPOTENCY_KEY_IN_USE'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'MALFORMED_IDEMPOTENCY_KEY'
   | 'PRODUCT_NOT_FOUND'
   | 'CART_NOT_FOUND'
   | 'CART_LINE_NOT_FOUND'
@@ -64,6 +67,9 @@ export const ERROR_TABLE: Record<CommerceErrorCode, { status: number; title: str
   STOCK_BELOW_ALLOCATED: { status: 409, title: 'Stock below allocated quantity' },
   ENDPOINT_DISABLED: { status: 409, title: 'Endpoint disabled' },
   DELIVERY_IN_FLIGHT: { status: 409, title: 'Delivery in flight' },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, title: 'Idempotency key in use' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, title: 'Idempotency key reused' },
+  MALFORMED_IDEMPOTENCY_KEY: { status: 400, title: 'Malformed idempotency key' },
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
   CART_NOT_FOUND: { status: 404, title: 'Cart not found' },
   CART_LINE_NOT_FOUND: { status: 404, title: 'Cart line not found' },

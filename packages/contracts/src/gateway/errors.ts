@@ -22,6 +22,9 @@ export type ErrorCode =
   | 'NO_ROTATION_IN_PROGRESS'
   | 'KEY_NOT_ACTIVE'
   | 'CONFLICT'
+  | 'IDEMPOTENCY_KEY_IN_USE'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'MALFORMED_IDEMPOTENCY_KEY'
   | 'VALIDATION_FAILED'
   | 'MALFORMED_BODY'
   | 'MALFORMED_REQUEST'
@@ -74,6 +77,9 @@ export const ERRORS: Record<ErrorCode, ErrorSpec> = {
   NO_ROTATION_IN_PROGRESS: { status: 409, title: 'No rotation in progress' },
   KEY_NOT_ACTIVE: { status: 409, title: 'API key is not active' },
   CONFLICT: { status: 409, title: 'Concurrent change' },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, title: 'Idempotency key in use' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, title: 'Idempotency key reused' },
+  MALFORMED_IDEMPOTENCY_KEY: { status: 400, title: 'Malformed idempotency key' },
   VALIDATION_FAILED: { status: 422, title: 'Invalid request' },
   MALFORMED_BODY: { status: 400, title: 'Malformed request body' },
   MALFORMED_REQUEST: { status: 400, title: 'Malformed request' },

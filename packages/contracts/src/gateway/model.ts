@@ -112,6 +112,8 @@ export interface ApiLogEntry {
   status: number;
   latencyMs: number;
   clientIp: string;
+  /** The call's W3C trace id (32 hex digits) when the gateway traced and sampled it: its trace in the tracing backend. */
+  traceId?: string;
   /** Test keys only (the sandbox): the bodies of the request and of the response, as kept. */
   bodies?: LoggedBodies;
 }

@@ -84,6 +84,7 @@ export const CATALOG_OPERATIONS: readonly OperationSpec[] = [
     method: 'POST',
     path: '/v2/graphql',
     operationId: 'queryGraphql',
+    safe: true,
     tag: 'GraphQL',
     kind: 'proxied',
     summary: 'Run a GraphQL query (POST)',

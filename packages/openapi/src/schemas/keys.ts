@@ -164,6 +164,14 @@ export const ApiLogEntrySchema = responseComponent(
     status: z.number().int(),
     latencyMs: z.number(),
     clientIp: z.string(),
+    traceId: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/)
+      .optional()
+      .meta({
+        description:
+          'The W3C trace id of the call, when the gateway traced and sampled it: find its trace in your tracing backend.',
+      }),
     bodies: z
       .object({ request: LoggedBodySchema.nullable(), response: LoggedBodySchema.nullable() })
       .optional()

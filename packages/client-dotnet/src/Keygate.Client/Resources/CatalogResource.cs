@@ -23,19 +23,22 @@ public sealed class CatalogResource
     }
 
     /// <summary>The sales channels, with their currency and country.</summary>
+    [KeygateOperation("listChannels")]
     public async Task<ChannelList> ListChannelsAsync(CancellationToken cancellationToken = default) =>
         Required(await _api.V2.Channels.GetAsync(cancellationToken: cancellationToken).ConfigureAwait(false), "listChannels");
 
     /// <summary>
     /// One page of products with their price in <paramref name="channel"/>; with <paramref name="customer"/>, the
-    /// price that customer pays (tier and agreements applied).
+    /// price that customer pays (tier and agreements applied); <paramref name="query"/> searches SKU and name.
     /// </summary>
+    [KeygateOperation("listProducts")]
     public async Task<ProductPage> ListProductsAsync(
         string channel,
         string? customer = null,
         bool? inStock = null,
         int? limit = null,
         string? cursor = null,
+        string? query = null,
         CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(channel);
@@ -52,12 +55,36 @@ public sealed class CatalogResource
                 };
                 c.QueryParameters.Limit = limit;
                 c.QueryParameters.Cursor = cursor;
+                c.QueryParameters.Q = query;
             },
             cancellationToken).ConfigureAwait(false);
         return Required(page, "listProducts");
     }
 
+    /// <summary>
+    /// Every product of <paramref name="channel"/> (filtered as <see cref="ListProductsAsync"/> does), fetched
+    /// <paramref name="pageSize"/> at a time as the caller reads on: <c>await foreach (var p in
+    /// keygate.Catalog.ListProductsAutoPagingAsync("WEB_DE"))</c>. Stops after the last page; each page is retried
+    /// like any call; cancelling the token stops the walk.
+    /// </summary>
+    public IAsyncEnumerable<CatalogProduct> ListProductsAutoPagingAsync(
+        string channel,
+        string? customer = null,
+        bool? inStock = null,
+        int? pageSize = null,
+        string? query = null,
+        CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(channel);
+        return AutoPaging.WalkAsync(
+            (cursor, ct) => ListProductsAsync(channel, customer, inStock, pageSize, cursor, query, ct),
+            page => page.Data,
+            page => page.NextCursor,
+            cancellationToken);
+    }
+
     /// <summary>One product with its price in <paramref name="channel"/> (for <paramref name="customer"/> when given).</summary>
+    [KeygateOperation("getProduct")]
     public async Task<ProductDetail> GetProductAsync(string sku, string channel, string? customer = null, CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(channel);
@@ -73,15 +100,38 @@ public sealed class CatalogResource
 
     /// <summary>
     /// Runs a GraphQL query (e.g. <c>{ products(channel: "de") { sku price(tier: "gold") { amount } } }</c>) and
-    /// returns the response document (<c>data</c> and, when some fields failed, <c>errors</c>).
+    /// returns the response document (<c>data</c> and, when some fields failed, <c>errors</c>). With
+    /// <paramref name="useGet"/> the query goes in the URL (GraphQL over HTTP GET, queries only), which caches and
+    /// is retried like any GET; otherwise it is POSTed.
     /// </summary>
+    [KeygateOperation("queryGraphql")]
+    [KeygateOperation("queryGraphqlGet")]
     public async Task<JsonDocument> QueryGraphqlAsync(
         string query,
         IReadOnlyDictionary<string, object?>? variables = null,
         string? operationName = null,
+        bool useGet = false,
         CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(query);
+        var request = useGet ? GraphqlGetRequest(query, variables, operationName) : GraphqlPostRequest(query, variables, operationName);
+        var stream = await _adapter.SendPrimitiveAsync<Stream>(request, cancellationToken: cancellationToken).ConfigureAwait(false);
+        await using (Required(stream, "queryGraphql").ConfigureAwait(false))
+        {
+            return await JsonDocument.ParseAsync(stream!, cancellationToken: cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private RequestInformation GraphqlGetRequest(string query, IReadOnlyDictionary<string, object?>? variables, string? operationName) =>
+        _api.V2.Graphql.ToGetRequestInformation(c =>
+        {
+            c.QueryParameters.Query = query;
+            c.QueryParameters.Variables = variables is null ? null : JsonSerializer.Serialize(variables);
+            c.QueryParameters.OperationName = operationName;
+        });
+
+    private RequestInformation GraphqlPostRequest(string query, IReadOnlyDictionary<string, object?>? variables, string? operationName)
+    {
         var request = _api.V2.Graphql.ToPostRequestInformation(new GraphqlRequest());
         // GraphQL variables are free-form JSON, which the generated model can only hold as untyped nodes.
         var body = JsonSerializer.SerializeToUtf8Bytes(new Dictionary<string, object?>
@@ -91,10 +141,6 @@ public sealed class CatalogResource
             ["operationName"] = operationName,
         });
         request.SetStreamContent(new MemoryStream(body), "application/json");
-        var stream = await _adapter.SendPrimitiveAsync<Stream>(request, cancellationToken: cancellationToken).ConfigureAwait(false);
-        await using (Required(stream, "queryGraphql").ConfigureAwait(false))
-        {
-            return await JsonDocument.ParseAsync(stream!, cancellationToken: cancellationToken).ConfigureAwait(false);
-        }
+        return request;
     }
 }

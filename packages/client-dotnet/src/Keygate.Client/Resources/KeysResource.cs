@@ -2,6 +2,7 @@ using Keygate.Client.Generated;
 using Keygate.Client.Generated.Models;
 using Keygate.Client.Generated.V2.Auth.Keys;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Activity;
+using Microsoft.Kiota.Abstractions;
 using static Keygate.Client.Resources.Results;
 
 namespace Keygate.Client.Resources;
@@ -14,43 +15,51 @@ public sealed class KeysResource
     internal KeysResource(KeygateApiClient api) => _api = api;
 
     /// <summary>Lists the keys of the caller's environment, optionally only active or only revoked ones.</summary>
+    [KeygateOperation("listKeys")]
     public async Task<ApiKeyList> ListAsync(GetStatusQueryParameterType? status = null, CancellationToken cancellationToken = default) =>
         Required(await _api.V2.Auth.Keys.GetAsync(c => c.QueryParameters.Status = status, cancellationToken).ConfigureAwait(false), "listKeys");
 
     /// <summary>Creates a key; the answer holds its secret, shown this once.</summary>
-    public async Task<ApiKeyWithSecret> CreateAsync(CreateKeyRequest request, CancellationToken cancellationToken = default) =>
-        Required(await _api.V2.Auth.Keys.PostAsync(request, cancellationToken: cancellationToken).ConfigureAwait(false), "createKey");
+    [KeygateOperation("createKey")]
+    public async Task<ApiKeyWithSecret> CreateAsync(CreateKeyRequest request, KeygateRequestOptions? options = null, CancellationToken cancellationToken = default) =>
+        Required(await _api.V2.Auth.Keys.PostAsync(request, Requests.With<DefaultQueryParameters>(options), cancellationToken).ConfigureAwait(false), "createKey");
 
     /// <summary>Reads one key.</summary>
+    [KeygateOperation("getKey")]
     public async Task<ApiKey> GetAsync(string id, CancellationToken cancellationToken = default) =>
         Required(await _api.V2.Auth.Keys[id].GetAsync(cancellationToken: cancellationToken).ConfigureAwait(false), "getKey");
 
     /// <summary>Replaces the key's scopes.</summary>
-    public async Task<ApiKey> ChangeScopesAsync(string id, IEnumerable<string> scopes, CancellationToken cancellationToken = default) =>
+    [KeygateOperation("changeKeyScopes")]
+    public async Task<ApiKey> ChangeScopesAsync(string id, IEnumerable<string> scopes, KeygateRequestOptions? options = null, CancellationToken cancellationToken = default) =>
         Required(
-            await _api.V2.Auth.Keys[id].Scopes.PostAsync(new ChangeScopesRequest { Scopes = [.. scopes] }, cancellationToken: cancellationToken).ConfigureAwait(false),
+            await _api.V2.Auth.Keys[id].Scopes.PostAsync(new ChangeScopesRequest { Scopes = [.. scopes] }, Requests.With<DefaultQueryParameters>(options), cancellationToken).ConfigureAwait(false),
             "changeKeyScopes");
 
     /// <summary>
     /// Adds a new secret (in the answer, shown this once); the old one keeps working for <paramref name="overlapDays"/>
     /// days (0-7; the gateway's default when null) or until <see cref="CloseOldSecretAsync"/>.
     /// </summary>
-    public async Task<ApiKeyWithSecret> RotateAsync(string id, int? overlapDays = null, CancellationToken cancellationToken = default) =>
+    [KeygateOperation("rotateKey")]
+    public async Task<ApiKeyWithSecret> RotateAsync(string id, int? overlapDays = null, KeygateRequestOptions? options = null, CancellationToken cancellationToken = default) =>
         Required(
-            await _api.V2.Auth.Keys.WithIdRotate(id).PostAsync(new RotateKeyRequest { OverlapDays = overlapDays }, cancellationToken: cancellationToken).ConfigureAwait(false),
+            await _api.V2.Auth.Keys.WithIdRotate(id).PostAsync(new RotateKeyRequest { OverlapDays = overlapDays }, Requests.With<DefaultQueryParameters>(options), cancellationToken).ConfigureAwait(false),
             "rotateKey");
 
     /// <summary>Closes the old secret of a rotation now (or the secret <paramref name="secretId"/>).</summary>
-    public async Task<ApiKey> CloseOldSecretAsync(string id, string? secretId = null, CancellationToken cancellationToken = default) =>
+    [KeygateOperation("closeOldKeySecret")]
+    public async Task<ApiKey> CloseOldSecretAsync(string id, string? secretId = null, KeygateRequestOptions? options = null, CancellationToken cancellationToken = default) =>
         Required(
-            await _api.V2.Auth.Keys.WithIdCloseOldSecret(id).PostAsync(new CloseOldSecretRequest { SecretId = secretId }, cancellationToken: cancellationToken).ConfigureAwait(false),
+            await _api.V2.Auth.Keys.WithIdCloseOldSecret(id).PostAsync(new CloseOldSecretRequest { SecretId = secretId }, Requests.With<DefaultQueryParameters>(options), cancellationToken).ConfigureAwait(false),
             "closeOldKeySecret");
 
     /// <summary>Revokes the key and closes all its secrets.</summary>
+    [KeygateOperation("revokeKey")]
     public async Task<ApiKey> RevokeAsync(string id, CancellationToken cancellationToken = default) =>
         Required(await _api.V2.Auth.Keys[id].DeleteAsync(cancellationToken: cancellationToken).ConfigureAwait(false), "revokeKey");
 
     /// <summary>Call counts, errors and latency of the key, per secret, between <paramref name="from"/> and <paramref name="to"/>.</summary>
+    [KeygateOperation("getKeyUsage")]
     public async Task<KeyUsage> GetUsageAsync(string id, DateTimeOffset? from = null, DateTimeOffset? to = null, CancellationToken cancellationToken = default) =>
         Required(
             await _api.V2.Auth.Keys[id].Usage.GetAsync(
@@ -63,11 +72,14 @@ public sealed class KeysResource
             "getKeyUsage");
 
     /// <summary>One page of the key's activity log (changes to the key), newest first.</summary>
+    [KeygateOperation("listKeyActivity")]
     public async Task<ActivityPage> ListActivityAsync(
         string id,
         GetActionQueryParameterType? action = null,
         int? limit = null,
         string? cursor = null,
+        DateTimeOffset? from = null,
+        DateTimeOffset? to = null,
         CancellationToken cancellationToken = default) =>
         Required(
             await _api.V2.Auth.Keys[id].Activity.GetAsync(
@@ -76,16 +88,21 @@ public sealed class KeysResource
                     c.QueryParameters.Action = action;
                     c.QueryParameters.Limit = limit;
                     c.QueryParameters.Cursor = cursor;
+                    c.QueryParameters.From = from;
+                    c.QueryParameters.To = to;
                 },
                 cancellationToken).ConfigureAwait(false),
             "listKeyActivity");
 
     /// <summary>One page of the key's API log (calls made with it), newest first.</summary>
+    [KeygateOperation("listKeyLogs")]
     public async Task<ApiLogPage> ListLogsAsync(
         string id,
         string? secretId = null,
         int? limit = null,
         string? cursor = null,
+        DateTimeOffset? from = null,
+        DateTimeOffset? to = null,
         CancellationToken cancellationToken = default) =>
         Required(
             await _api.V2.Auth.Keys[id].Logs.GetAsync(
@@ -94,7 +111,37 @@ public sealed class KeysResource
                     c.QueryParameters.SecretId = secretId;
                     c.QueryParameters.Limit = limit;
                     c.QueryParameters.Cursor = cursor;
+                    c.QueryParameters.From = from;
+                    c.QueryParameters.To = to;
                 },
                 cancellationToken).ConfigureAwait(false),
             "listKeyLogs");
+
+    /// <summary>Every entry of the key's activity log, newest first, fetched <paramref name="pageSize"/> at a time as the caller reads on.</summary>
+    public IAsyncEnumerable<ActivityEntry> ListActivityAutoPagingAsync(
+        string id,
+        GetActionQueryParameterType? action = null,
+        int? pageSize = null,
+        DateTimeOffset? from = null,
+        DateTimeOffset? to = null,
+        CancellationToken cancellationToken = default) =>
+        AutoPaging.WalkAsync(
+            (cursor, ct) => ListActivityAsync(id, action, pageSize, cursor, from, to, ct),
+            page => page.Items,
+            page => page.NextCursor,
+            cancellationToken);
+
+    /// <summary>Every entry of the key's API log, newest first, fetched <paramref name="pageSize"/> at a time as the caller reads on.</summary>
+    public IAsyncEnumerable<ApiLogEntry> ListLogsAutoPagingAsync(
+        string id,
+        string? secretId = null,
+        int? pageSize = null,
+        DateTimeOffset? from = null,
+        DateTimeOffset? to = null,
+        CancellationToken cancellationToken = default) =>
+        AutoPaging.WalkAsync(
+            (cursor, ct) => ListLogsAsync(id, secretId, pageSize, cursor, from, to, ct),
+            page => page.Items,
+            page => page.NextCursor,
+            cancellationToken);
 }

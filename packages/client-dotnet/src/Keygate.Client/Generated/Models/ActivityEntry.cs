@@ -27,20 +27,20 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The after property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public UntypedNode? After { get; set; }
+        public global::Keygate.Client.Generated.Models.ActivityEntry_after? After { get; set; }
 #nullable restore
 #else
-        public UntypedNode After { get; set; }
+        public global::Keygate.Client.Generated.Models.ActivityEntry_after After { get; set; }
 #endif
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? At { get; set; }
         /// <summary>The before property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public UntypedNode? Before { get; set; }
+        public global::Keygate.Client.Generated.Models.ActivityEntry_before? Before { get; set; }
 #nullable restore
 #else
-        public UntypedNode Before { get; set; }
+        public global::Keygate.Client.Generated.Models.ActivityEntry_before Before { get; set; }
 #endif
         /// <summary>The details property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
@@ -103,9 +103,9 @@ namespace Keygate.Client.Generated.Models
             {
                 { "action", n => { Action = n.GetEnumValue<global::Keygate.Client.Generated.Models.ActivityEntry_action>(); } },
                 { "actor", n => { Actor = n.GetObjectValue<global::Keygate.Client.Generated.Models.ActivityEntry_actor>(global::Keygate.Client.Generated.Models.ActivityEntry_actor.CreateFromDiscriminatorValue); } },
-                { "after", n => { After = n.GetObjectValue<UntypedNode>(UntypedNode.CreateFromDiscriminatorValue); } },
+                { "after", n => { After = n.GetObjectValue<global::Keygate.Client.Generated.Models.ActivityEntry_after>(global::Keygate.Client.Generated.Models.ActivityEntry_after.CreateFromDiscriminatorValue); } },
                 { "at", n => { At = n.GetDateTimeOffsetValue(); } },
-                { "before", n => { Before = n.GetObjectValue<UntypedNode>(UntypedNode.CreateFromDiscriminatorValue); } },
+                { "before", n => { Before = n.GetObjectValue<global::Keygate.Client.Generated.Models.ActivityEntry_before>(global::Keygate.Client.Generated.Models.ActivityEntry_before.CreateFromDiscriminatorValue); } },
                 { "details", n => { Details = n.GetObjectValue<global::Keygate.Client.Generated.Models.ActivityEntry_details>(global::Keygate.Client.Generated.Models.ActivityEntry_details.CreateFromDiscriminatorValue); } },
                 { "environment", n => { Environment = n.GetEnumValue<global::Keygate.Client.Generated.Models.EnvironmentObject>(); } },
                 { "id", n => { Id = n.GetStringValue(); } },
@@ -122,9 +122,9 @@ namespace Keygate.Client.Generated.Models
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.ActivityEntry_action>("action", Action);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ActivityEntry_actor>("actor", Actor);
-            writer.WriteObjectValue<UntypedNode>("after", After);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ActivityEntry_after>("after", After);
             writer.WriteDateTimeOffsetValue("at", At);
-            writer.WriteObjectValue<UntypedNode>("before", Before);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ActivityEntry_before>("before", Before);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ActivityEntry_details>("details", Details);
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.EnvironmentObject>("environment", Environment);
             writer.WriteStringValue("id", Id);

@@ -52,22 +52,10 @@ namespace Keygate.Client.Generated.Models
 #else
         public string Sku { get; set; }
 #endif
-        /// <summary>The validFrom property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.Agreement.Agreement_validFrom? ValidFrom { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.Agreement.Agreement_validFrom ValidFrom { get; set; }
-#endif
-        /// <summary>The validTo property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.Agreement.Agreement_validTo? ValidTo { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.Agreement.Agreement_validTo ValidTo { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? ValidFrom { get; set; }
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? ValidTo { get; set; }
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.Models.Agreement"/> and sets the default values.
         /// </summary>
@@ -100,8 +88,8 @@ namespace Keygate.Client.Generated.Models
                 { "minQuantity", n => { MinQuantity = n.GetIntValue(); } },
                 { "priceId", n => { PriceId = n.GetStringValue(); } },
                 { "sku", n => { Sku = n.GetStringValue(); } },
-                { "validFrom", n => { ValidFrom = n.GetObjectValue<global::Keygate.Client.Generated.Models.Agreement.Agreement_validFrom>(global::Keygate.Client.Generated.Models.Agreement.Agreement_validFrom.CreateFromDiscriminatorValue); } },
-                { "validTo", n => { ValidTo = n.GetObjectValue<global::Keygate.Client.Generated.Models.Agreement.Agreement_validTo>(global::Keygate.Client.Generated.Models.Agreement.Agreement_validTo.CreateFromDiscriminatorValue); } },
+                { "validFrom", n => { ValidFrom = n.GetDateTimeOffsetValue(); } },
+                { "validTo", n => { ValidTo = n.GetDateTimeOffsetValue(); } },
             };
         }
         /// <summary>
@@ -118,133 +106,9 @@ namespace Keygate.Client.Generated.Models
             writer.WriteIntValue("minQuantity", MinQuantity);
             writer.WriteStringValue("priceId", PriceId);
             writer.WriteStringValue("sku", Sku);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Agreement.Agreement_validFrom>("validFrom", ValidFrom);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Agreement.Agreement_validTo>("validTo", ValidTo);
+            writer.WriteDateTimeOffsetValue("validFrom", ValidFrom);
+            writer.WriteDateTimeOffsetValue("validTo", ValidTo);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.Agreement_validFromMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class Agreement_validFrom : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.Agreement_validFromMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.Agreement_validFromMember1? AgreementValidFromMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.Agreement_validFromMember1 AgreementValidFromMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.Agreement.Agreement_validFrom"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.Agreement.Agreement_validFrom CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.Agreement.Agreement_validFrom();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.AgreementValidFromMember1 = new global::Keygate.Client.Generated.Models.Agreement_validFromMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(AgreementValidFromMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(AgreementValidFromMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Agreement_validFromMember1>(null, AgreementValidFromMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.Agreement_validToMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class Agreement_validTo : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.Agreement_validToMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.Agreement_validToMember1? AgreementValidToMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.Agreement_validToMember1 AgreementValidToMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.Agreement.Agreement_validTo"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.Agreement.Agreement_validTo CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.Agreement.Agreement_validTo();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.AgreementValidToMember1 = new global::Keygate.Client.Generated.Models.Agreement_validToMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(AgreementValidToMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(AgreementValidToMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Agreement_validToMember1>(null, AgreementValidToMember1);
-                }
-            }
         }
     }
 }

@@ -2,6 +2,7 @@
 #pragma warning disable CS0618
 using Microsoft.Kiota.Abstractions.Extensions;
 using Microsoft.Kiota.Abstractions.Serialization;
+using Microsoft.Kiota.Abstractions;
 using System.Collections.Generic;
 using System.IO;
 using System;
@@ -21,20 +22,14 @@ namespace Keygate.Client.Generated.Models
         /// <summary>True once the last valid day is over.</summary>
         public bool? Expired { get; set; }
         /// <summary>Last valid day (YYYY-MM-DD, through 23:59:59.999 UTC); null: no expiry.</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiresAt? ExpiresAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiresAt ExpiresAt { get; set; }
-#endif
+        public DateOnly? ExpiresAt { get; set; }
         /// <summary>Set while the key is within the reminder lead time of its expiry.</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiryReminder? ExpiryReminder { get; set; }
+        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminder? ExpiryReminder { get; set; }
 #nullable restore
 #else
-        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiryReminder ExpiryReminder { get; set; }
+        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminder ExpiryReminder { get; set; }
 #endif
         /// <summary>`key_…`</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
@@ -52,14 +47,8 @@ namespace Keygate.Client.Generated.Models
 #else
         public List<string> IpAllowlist { get; set; }
 #endif
-        /// <summary>The lastCallAt property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_lastCallAt? LastCallAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_lastCallAt LastCallAt { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? LastCallAt { get; set; }
         /// <summary>The name property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -84,14 +73,8 @@ namespace Keygate.Client.Generated.Models
 #else
         public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_rateLimit RateLimit { get; set; }
 #endif
-        /// <summary>The revokedAt property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_revokedAt? RevokedAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_revokedAt RevokedAt { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? RevokedAt { get; set; }
         /// <summary>The rotation property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -150,15 +133,15 @@ namespace Keygate.Client.Generated.Models
                 { "createdAt", n => { CreatedAt = n.GetDateTimeOffsetValue(); } },
                 { "environment", n => { Environment = n.GetEnumValue<global::Keygate.Client.Generated.Models.EnvironmentObject>(); } },
                 { "expired", n => { Expired = n.GetBoolValue(); } },
-                { "expiresAt", n => { ExpiresAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiresAt>(global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiresAt.CreateFromDiscriminatorValue); } },
-                { "expiryReminder", n => { ExpiryReminder = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiryReminder>(global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiryReminder.CreateFromDiscriminatorValue); } },
+                { "expiresAt", n => { ExpiresAt = n.GetDateValue() is { } date ? new DateOnly(date.Year, date.Month, date.Day) : null; } },
+                { "expiryReminder", n => { ExpiryReminder = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminder>(global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminder.CreateFromDiscriminatorValue); } },
                 { "id", n => { Id = n.GetStringValue(); } },
                 { "ipAllowlist", n => { IpAllowlist = n.GetCollectionOfPrimitiveValues<string>()?.AsList(); } },
-                { "lastCallAt", n => { LastCallAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_lastCallAt>(global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_lastCallAt.CreateFromDiscriminatorValue); } },
+                { "lastCallAt", n => { LastCallAt = n.GetDateTimeOffsetValue(); } },
                 { "name", n => { Name = n.GetStringValue(); } },
                 { "prefix", n => { Prefix = n.GetStringValue(); } },
                 { "rateLimit", n => { RateLimit = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_rateLimit>(global::Keygate.Client.Generated.Models.ApiKeyWithSecret_rateLimit.CreateFromDiscriminatorValue); } },
-                { "revokedAt", n => { RevokedAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_revokedAt>(global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_revokedAt.CreateFromDiscriminatorValue); } },
+                { "revokedAt", n => { RevokedAt = n.GetDateTimeOffsetValue(); } },
                 { "rotation", n => { Rotation = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_rotation>(global::Keygate.Client.Generated.Models.ApiKeyWithSecret_rotation.CreateFromDiscriminatorValue); } },
                 { "scopes", n => { Scopes = n.GetCollectionOfEnumValues<global::Keygate.Client.Generated.Models.Scope>()?.AsList(); } },
                 { "secret", n => { Secret = n.GetStringValue(); } },
@@ -177,15 +160,15 @@ namespace Keygate.Client.Generated.Models
             writer.WriteDateTimeOffsetValue("createdAt", CreatedAt);
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.EnvironmentObject>("environment", Environment);
             writer.WriteBoolValue("expired", Expired);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiresAt>("expiresAt", ExpiresAt);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiryReminder>("expiryReminder", ExpiryReminder);
+            writer.WriteDateValue("expiresAt", ExpiresAt.HasValue ? new global::Microsoft.Kiota.Abstractions.Date(ExpiresAt.Value.Year, ExpiresAt.Value.Month, ExpiresAt.Value.Day) : null);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminder>("expiryReminder", ExpiryReminder);
             writer.WriteStringValue("id", Id);
             writer.WriteCollectionOfPrimitiveValues<string>("ipAllowlist", IpAllowlist);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_lastCallAt>("lastCallAt", LastCallAt);
+            writer.WriteDateTimeOffsetValue("lastCallAt", LastCallAt);
             writer.WriteStringValue("name", Name);
             writer.WriteStringValue("prefix", Prefix);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_rateLimit>("rateLimit", RateLimit);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_revokedAt>("revokedAt", RevokedAt);
+            writer.WriteDateTimeOffsetValue("revokedAt", RevokedAt);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_rotation>("rotation", Rotation);
             writer.WriteCollectionOfEnumValues<global::Keygate.Client.Generated.Models.Scope>("scopes", Scopes);
             writer.WriteStringValue("secret", Secret);
@@ -193,255 +176,6 @@ namespace Keygate.Client.Generated.Models
             writer.WriteDateTimeOffsetValue("updatedAt", UpdatedAt);
             writer.WriteIntValue("version", Version);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiresAtMember1"/>, <see cref="string"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class ApiKeyWithSecret_expiresAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiresAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiresAtMember1? ApiKeyWithSecretExpiresAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiresAtMember1 ApiKeyWithSecretExpiresAtMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="string"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public string? String { get; set; }
-#nullable restore
-#else
-            public string String { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiresAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiresAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiresAt();
-                if(parseNode.GetStringValue() is string stringValue)
-                {
-                    result.String = stringValue;
-                }
-                else {
-                    result.ApiKeyWithSecretExpiresAtMember1 = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiresAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(ApiKeyWithSecretExpiresAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(ApiKeyWithSecretExpiresAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(String != null)
-                {
-                    writer.WriteStringValue(null, String);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiresAtMember1>(null, ApiKeyWithSecretExpiresAtMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember1"/>, <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember2"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class ApiKeyWithSecret_expiryReminder : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember1? ApiKeyWithSecretExpiryReminderMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember1 ApiKeyWithSecretExpiryReminderMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember2"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember2? ApiKeyWithSecretExpiryReminderMember2 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember2 ApiKeyWithSecretExpiryReminderMember2 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiryReminder"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiryReminder CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_expiryReminder();
-                result.ApiKeyWithSecretExpiryReminderMember1 = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember1();
-                result.ApiKeyWithSecretExpiryReminderMember2 = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember2();
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(ApiKeyWithSecretExpiryReminderMember1 != null || ApiKeyWithSecretExpiryReminderMember2 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(ApiKeyWithSecretExpiryReminderMember1, ApiKeyWithSecretExpiryReminderMember2);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_expiryReminderMember1>(null, ApiKeyWithSecretExpiryReminderMember1, ApiKeyWithSecretExpiryReminderMember2);
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_lastCallAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class ApiKeyWithSecret_lastCallAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_lastCallAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_lastCallAtMember1? ApiKeyWithSecretLastCallAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_lastCallAtMember1 ApiKeyWithSecretLastCallAtMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_lastCallAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_lastCallAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_lastCallAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.ApiKeyWithSecretLastCallAtMember1 = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret_lastCallAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(ApiKeyWithSecretLastCallAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(ApiKeyWithSecretLastCallAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_lastCallAtMember1>(null, ApiKeyWithSecretLastCallAtMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_revokedAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class ApiKeyWithSecret_revokedAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret_revokedAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_revokedAtMember1? ApiKeyWithSecretRevokedAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.ApiKeyWithSecret_revokedAtMember1 ApiKeyWithSecretRevokedAtMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_revokedAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_revokedAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret.ApiKeyWithSecret_revokedAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.ApiKeyWithSecretRevokedAtMember1 = new global::Keygate.Client.Generated.Models.ApiKeyWithSecret_revokedAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(ApiKeyWithSecretRevokedAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(ApiKeyWithSecretRevokedAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKeyWithSecret_revokedAtMember1>(null, ApiKeyWithSecretRevokedAtMember1);
-                }
-            }
         }
     }
 }

@@ -76,6 +76,14 @@ namespace Keygate.Client.Generated.Models
 #endif
         /// <summary>The status property</summary>
         public int? Status { get; set; }
+        /// <summary>The W3C trace id of the call, when the gateway traced and sampled it: find its trace in your tracing backend.</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public string? TraceId { get; set; }
+#nullable restore
+#else
+        public string TraceId { get; set; }
+#endif
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.Models.ApiLogEntry"/> and sets the default values.
         /// </summary>
@@ -111,6 +119,7 @@ namespace Keygate.Client.Generated.Models
                 { "path", n => { Path = n.GetStringValue(); } },
                 { "secretId", n => { SecretId = n.GetStringValue(); } },
                 { "status", n => { Status = n.GetIntValue(); } },
+                { "traceId", n => { TraceId = n.GetStringValue(); } },
             };
         }
         /// <summary>
@@ -130,6 +139,7 @@ namespace Keygate.Client.Generated.Models
             writer.WriteStringValue("path", Path);
             writer.WriteStringValue("secretId", SecretId);
             writer.WriteIntValue("status", Status);
+            writer.WriteStringValue("traceId", TraceId);
             writer.WriteAdditionalData(AdditionalData);
         }
     }

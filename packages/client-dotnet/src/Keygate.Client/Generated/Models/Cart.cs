@@ -23,13 +23,7 @@ namespace Keygate.Client.Generated.Models
         public string Channel { get; set; }
 #endif
         /// <summary>When the cart became an order; null while open.</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.Cart.Cart_checkedOutAt? CheckedOutAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.Cart.Cart_checkedOutAt CheckedOutAt { get; set; }
-#endif
+        public DateTimeOffset? CheckedOutAt { get; set; }
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? CreatedAt { get; set; }
         /// <summary>ISO 4217 currency code, e.g. EUR. Money amounts are in its minor units.</summary>
@@ -110,7 +104,7 @@ namespace Keygate.Client.Generated.Models
             return new Dictionary<string, Action<IParseNode>>
             {
                 { "channel", n => { Channel = n.GetStringValue(); } },
-                { "checkedOutAt", n => { CheckedOutAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.Cart.Cart_checkedOutAt>(global::Keygate.Client.Generated.Models.Cart.Cart_checkedOutAt.CreateFromDiscriminatorValue); } },
+                { "checkedOutAt", n => { CheckedOutAt = n.GetDateTimeOffsetValue(); } },
                 { "createdAt", n => { CreatedAt = n.GetDateTimeOffsetValue(); } },
                 { "currency", n => { Currency = n.GetStringValue(); } },
                 { "customerId", n => { CustomerId = n.GetStringValue(); } },
@@ -130,7 +124,7 @@ namespace Keygate.Client.Generated.Models
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteStringValue("channel", Channel);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Cart.Cart_checkedOutAt>("checkedOutAt", CheckedOutAt);
+            writer.WriteDateTimeOffsetValue("checkedOutAt", CheckedOutAt);
             writer.WriteDateTimeOffsetValue("createdAt", CreatedAt);
             writer.WriteStringValue("currency", Currency);
             writer.WriteStringValue("customerId", CustomerId);
@@ -141,68 +135,6 @@ namespace Keygate.Client.Generated.Models
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Cart_totals>("totals", Totals);
             writer.WriteDateTimeOffsetValue("updatedAt", UpdatedAt);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.Cart_checkedOutAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class Cart_checkedOutAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.Cart_checkedOutAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.Cart_checkedOutAtMember1? CartCheckedOutAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.Cart_checkedOutAtMember1 CartCheckedOutAtMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.Cart.Cart_checkedOutAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.Cart.Cart_checkedOutAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.Cart.Cart_checkedOutAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.CartCheckedOutAtMember1 = new global::Keygate.Client.Generated.Models.Cart_checkedOutAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(CartCheckedOutAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(CartCheckedOutAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Cart_checkedOutAtMember1>(null, CartCheckedOutAtMember1);
-                }
-            }
         }
     }
 }

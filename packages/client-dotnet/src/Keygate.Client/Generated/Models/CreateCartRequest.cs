@@ -25,10 +25,10 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The customerId property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public global::Keygate.Client.Generated.Models.CreateCartRequest.CreateCartRequest_customerId? CustomerId { get; set; }
+        public string? CustomerId { get; set; }
 #nullable restore
 #else
-        public global::Keygate.Client.Generated.Models.CreateCartRequest.CreateCartRequest_customerId CustomerId { get; set; }
+        public string CustomerId { get; set; }
 #endif
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.Models.CreateCartRequest"/> and sets the default values.
@@ -56,7 +56,7 @@ namespace Keygate.Client.Generated.Models
             return new Dictionary<string, Action<IParseNode>>
             {
                 { "channel", n => { Channel = n.GetStringValue(); } },
-                { "customerId", n => { CustomerId = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreateCartRequest.CreateCartRequest_customerId>(global::Keygate.Client.Generated.Models.CreateCartRequest.CreateCartRequest_customerId.CreateFromDiscriminatorValue); } },
+                { "customerId", n => { CustomerId = n.GetStringValue(); } },
             };
         }
         /// <summary>
@@ -67,76 +67,8 @@ namespace Keygate.Client.Generated.Models
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteStringValue("channel", Channel);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateCartRequest.CreateCartRequest_customerId>("customerId", CustomerId);
+            writer.WriteStringValue("customerId", CustomerId);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.CreateCartRequest_customerIdMember1"/>, <see cref="string"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class CreateCartRequest_customerId : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.CreateCartRequest_customerIdMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.CreateCartRequest_customerIdMember1? CreateCartRequestCustomerIdMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.CreateCartRequest_customerIdMember1 CreateCartRequestCustomerIdMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="string"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public string? String { get; set; }
-#nullable restore
-#else
-            public string String { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.CreateCartRequest.CreateCartRequest_customerId"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.CreateCartRequest.CreateCartRequest_customerId CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.CreateCartRequest.CreateCartRequest_customerId();
-                if(parseNode.GetStringValue() is string stringValue)
-                {
-                    result.String = stringValue;
-                }
-                else {
-                    result.CreateCartRequestCustomerIdMember1 = new global::Keygate.Client.Generated.Models.CreateCartRequest_customerIdMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(CreateCartRequestCustomerIdMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(CreateCartRequestCustomerIdMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(String != null)
-                {
-                    writer.WriteStringValue(null, String);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateCartRequest_customerIdMember1>(null, CreateCartRequestCustomerIdMember1);
-                }
-            }
         }
     }
 }

@@ -2,6 +2,7 @@
 #pragma warning disable CS0618
 using Microsoft.Kiota.Abstractions.Extensions;
 using Microsoft.Kiota.Abstractions.Serialization;
+using Microsoft.Kiota.Abstractions;
 using System.Collections.Generic;
 using System.IO;
 using System;
@@ -15,13 +16,7 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The environment property</summary>
         public global::Keygate.Client.Generated.Models.CreateKeyRequest_environment? Environment { get; set; }
         /// <summary>The expiresAt property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.CreateKeyRequest.CreateKeyRequest_expiresAt? ExpiresAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.CreateKeyRequest.CreateKeyRequest_expiresAt ExpiresAt { get; set; }
-#endif
+        public DateOnly? ExpiresAt { get; set; }
         /// <summary>The ipAllowlist property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -73,7 +68,7 @@ namespace Keygate.Client.Generated.Models
             return new Dictionary<string, Action<IParseNode>>
             {
                 { "environment", n => { Environment = n.GetEnumValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_environment>(); } },
-                { "expiresAt", n => { ExpiresAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest.CreateKeyRequest_expiresAt>(global::Keygate.Client.Generated.Models.CreateKeyRequest.CreateKeyRequest_expiresAt.CreateFromDiscriminatorValue); } },
+                { "expiresAt", n => { ExpiresAt = n.GetDateValue() is { } date ? new DateOnly(date.Year, date.Month, date.Day) : null; } },
                 { "ipAllowlist", n => { IpAllowlist = n.GetCollectionOfPrimitiveValues<string>()?.AsList(); } },
                 { "name", n => { Name = n.GetStringValue(); } },
                 { "rateLimit", n => { RateLimit = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_rateLimit>(global::Keygate.Client.Generated.Models.CreateKeyRequest_rateLimit.CreateFromDiscriminatorValue); } },
@@ -88,79 +83,11 @@ namespace Keygate.Client.Generated.Models
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_environment>("environment", Environment);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest.CreateKeyRequest_expiresAt>("expiresAt", ExpiresAt);
+            writer.WriteDateValue("expiresAt", ExpiresAt.HasValue ? new global::Microsoft.Kiota.Abstractions.Date(ExpiresAt.Value.Year, ExpiresAt.Value.Month, ExpiresAt.Value.Day) : null);
             writer.WriteCollectionOfPrimitiveValues<string>("ipAllowlist", IpAllowlist);
             writer.WriteStringValue("name", Name);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_rateLimit>("rateLimit", RateLimit);
             writer.WriteCollectionOfPrimitiveValues<string>("scopes", Scopes);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.CreateKeyRequest_expiresAtMember1"/>, <see cref="string"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class CreateKeyRequest_expiresAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.CreateKeyRequest_expiresAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.CreateKeyRequest_expiresAtMember1? CreateKeyRequestExpiresAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.CreateKeyRequest_expiresAtMember1 CreateKeyRequestExpiresAtMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="string"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public string? String { get; set; }
-#nullable restore
-#else
-            public string String { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.CreateKeyRequest.CreateKeyRequest_expiresAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.CreateKeyRequest.CreateKeyRequest_expiresAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.CreateKeyRequest.CreateKeyRequest_expiresAt();
-                if(parseNode.GetStringValue() is string stringValue)
-                {
-                    result.String = stringValue;
-                }
-                else {
-                    result.CreateKeyRequestExpiresAtMember1 = new global::Keygate.Client.Generated.Models.CreateKeyRequest_expiresAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(CreateKeyRequestExpiresAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(CreateKeyRequestExpiresAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(String != null)
-                {
-                    writer.WriteStringValue(null, String);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_expiresAtMember1>(null, CreateKeyRequestExpiresAtMember1);
-                }
-            }
         }
     }
 }

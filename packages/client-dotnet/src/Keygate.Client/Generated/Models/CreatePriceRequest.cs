@@ -25,10 +25,10 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The customerId property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_customerId? CustomerId { get; set; }
+        public string? CustomerId { get; set; }
 #nullable restore
 #else
-        public global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_customerId CustomerId { get; set; }
+        public string CustomerId { get; set; }
 #endif
         /// <summary>The level property</summary>
         public global::Keygate.Client.Generated.Models.CreatePriceRequest_level? Level { get; set; }
@@ -43,29 +43,11 @@ namespace Keygate.Client.Generated.Models
         public string Sku { get; set; }
 #endif
         /// <summary>The tier property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_tier? Tier { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_tier Tier { get; set; }
-#endif
+        public global::Keygate.Client.Generated.Models.CreatePriceRequest_tier? Tier { get; set; }
         /// <summary>The validFrom property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validFrom? ValidFrom { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validFrom ValidFrom { get; set; }
-#endif
+        public DateTimeOffset? ValidFrom { get; set; }
         /// <summary>The validTo property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validTo? ValidTo { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validTo ValidTo { get; set; }
-#endif
+        public DateTimeOffset? ValidTo { get; set; }
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest"/> and sets the default values.
         /// </summary>
@@ -93,13 +75,13 @@ namespace Keygate.Client.Generated.Models
             {
                 { "amount", n => { Amount = n.GetIntValue(); } },
                 { "channel", n => { Channel = n.GetStringValue(); } },
-                { "customerId", n => { CustomerId = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_customerId>(global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_customerId.CreateFromDiscriminatorValue); } },
+                { "customerId", n => { CustomerId = n.GetStringValue(); } },
                 { "level", n => { Level = n.GetEnumValue<global::Keygate.Client.Generated.Models.CreatePriceRequest_level>(); } },
                 { "minQuantity", n => { MinQuantity = n.GetIntValue(); } },
                 { "sku", n => { Sku = n.GetStringValue(); } },
-                { "tier", n => { Tier = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_tier>(global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_tier.CreateFromDiscriminatorValue); } },
-                { "validFrom", n => { ValidFrom = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validFrom>(global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validFrom.CreateFromDiscriminatorValue); } },
-                { "validTo", n => { ValidTo = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validTo>(global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validTo.CreateFromDiscriminatorValue); } },
+                { "tier", n => { Tier = n.GetEnumValue<global::Keygate.Client.Generated.Models.CreatePriceRequest_tier>(); } },
+                { "validFrom", n => { ValidFrom = n.GetDateTimeOffsetValue(); } },
+                { "validTo", n => { ValidTo = n.GetDateTimeOffsetValue(); } },
             };
         }
         /// <summary>
@@ -111,273 +93,13 @@ namespace Keygate.Client.Generated.Models
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteIntValue("amount", Amount);
             writer.WriteStringValue("channel", Channel);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_customerId>("customerId", CustomerId);
+            writer.WriteStringValue("customerId", CustomerId);
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.CreatePriceRequest_level>("level", Level);
             writer.WriteIntValue("minQuantity", MinQuantity);
             writer.WriteStringValue("sku", Sku);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_tier>("tier", Tier);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validFrom>("validFrom", ValidFrom);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validTo>("validTo", ValidTo);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest_customerIdMember1"/>, <see cref="string"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class CreatePriceRequest_customerId : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest_customerIdMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.CreatePriceRequest_customerIdMember1? CreatePriceRequestCustomerIdMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.CreatePriceRequest_customerIdMember1 CreatePriceRequestCustomerIdMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="string"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public string? String { get; set; }
-#nullable restore
-#else
-            public string String { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_customerId"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_customerId CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_customerId();
-                if(parseNode.GetStringValue() is string stringValue)
-                {
-                    result.String = stringValue;
-                }
-                else {
-                    result.CreatePriceRequestCustomerIdMember1 = new global::Keygate.Client.Generated.Models.CreatePriceRequest_customerIdMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(CreatePriceRequestCustomerIdMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(CreatePriceRequestCustomerIdMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(String != null)
-                {
-                    writer.WriteStringValue(null, String);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest_customerIdMember1>(null, CreatePriceRequestCustomerIdMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest_tierMember1"/>, <see cref="string"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class CreatePriceRequest_tier : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest_tierMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.CreatePriceRequest_tierMember1? CreatePriceRequestTierMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.CreatePriceRequest_tierMember1 CreatePriceRequestTierMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="string"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public string? String { get; set; }
-#nullable restore
-#else
-            public string String { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_tier"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_tier CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_tier();
-                if(parseNode.GetStringValue() is string stringValue)
-                {
-                    result.String = stringValue;
-                }
-                else {
-                    result.CreatePriceRequestTierMember1 = new global::Keygate.Client.Generated.Models.CreatePriceRequest_tierMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(CreatePriceRequestTierMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(CreatePriceRequestTierMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(String != null)
-                {
-                    writer.WriteStringValue(null, String);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest_tierMember1>(null, CreatePriceRequestTierMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest_validFromMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class CreatePriceRequest_validFrom : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest_validFromMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.CreatePriceRequest_validFromMember1? CreatePriceRequestValidFromMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.CreatePriceRequest_validFromMember1 CreatePriceRequestValidFromMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validFrom"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validFrom CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validFrom();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.CreatePriceRequestValidFromMember1 = new global::Keygate.Client.Generated.Models.CreatePriceRequest_validFromMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(CreatePriceRequestValidFromMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(CreatePriceRequestValidFromMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest_validFromMember1>(null, CreatePriceRequestValidFromMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest_validToMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class CreatePriceRequest_validTo : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest_validToMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.CreatePriceRequest_validToMember1? CreatePriceRequestValidToMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.CreatePriceRequest_validToMember1 CreatePriceRequestValidToMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validTo"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validTo CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.CreatePriceRequest.CreatePriceRequest_validTo();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.CreatePriceRequestValidToMember1 = new global::Keygate.Client.Generated.Models.CreatePriceRequest_validToMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(CreatePriceRequestValidToMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(CreatePriceRequestValidToMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreatePriceRequest_validToMember1>(null, CreatePriceRequestValidToMember1);
-                }
-            }
+            writer.WriteEnumValue<global::Keygate.Client.Generated.Models.CreatePriceRequest_tier>("tier", Tier);
+            writer.WriteDateTimeOffsetValue("validFrom", ValidFrom);
+            writer.WriteDateTimeOffsetValue("validTo", ValidTo);
         }
     }
 }

@@ -25,10 +25,10 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The eventTypes property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest.CreateWebhookEndpointRequest_eventTypes? EventTypes { get; set; }
+        public List<string>? EventTypes { get; set; }
 #nullable restore
 #else
-        public global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest.CreateWebhookEndpointRequest_eventTypes EventTypes { get; set; }
+        public List<string> EventTypes { get; set; }
 #endif
         /// <summary>The url property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
@@ -65,7 +65,7 @@ namespace Keygate.Client.Generated.Models
             {
                 { "description", n => { Description = n.GetStringValue(); } },
                 { "enabled", n => { Enabled = n.GetBoolValue(); } },
-                { "eventTypes", n => { EventTypes = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest.CreateWebhookEndpointRequest_eventTypes>(global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest.CreateWebhookEndpointRequest_eventTypes.CreateFromDiscriminatorValue); } },
+                { "eventTypes", n => { EventTypes = n.GetCollectionOfPrimitiveValues<string>()?.AsList(); } },
                 { "url", n => { Url = n.GetStringValue(); } },
             };
         }
@@ -78,76 +78,8 @@ namespace Keygate.Client.Generated.Models
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteStringValue("description", Description);
             writer.WriteBoolValue("enabled", Enabled);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest.CreateWebhookEndpointRequest_eventTypes>("eventTypes", EventTypes);
+            writer.WriteCollectionOfPrimitiveValues<string>("eventTypes", EventTypes);
             writer.WriteStringValue("url", Url);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest_eventTypesMember1"/>, List&lt;string&gt;
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class CreateWebhookEndpointRequest_eventTypes : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest_eventTypesMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest_eventTypesMember1? CreateWebhookEndpointRequestEventTypesMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest_eventTypesMember1 CreateWebhookEndpointRequestEventTypesMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type List&lt;string&gt;</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public List<string>? String { get; set; }
-#nullable restore
-#else
-            public List<string> String { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest.CreateWebhookEndpointRequest_eventTypes"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest.CreateWebhookEndpointRequest_eventTypes CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest.CreateWebhookEndpointRequest_eventTypes();
-                if(parseNode.GetCollectionOfPrimitiveValues<string>()?.AsList() is List<string> stringValue)
-                {
-                    result.String = stringValue;
-                }
-                else {
-                    result.CreateWebhookEndpointRequestEventTypesMember1 = new global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest_eventTypesMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(CreateWebhookEndpointRequestEventTypesMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(CreateWebhookEndpointRequestEventTypesMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(String != null)
-                {
-                    writer.WriteCollectionOfPrimitiveValues<string>(null, String);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateWebhookEndpointRequest_eventTypesMember1>(null, CreateWebhookEndpointRequestEventTypesMember1);
-                }
-            }
         }
     }
 }

@@ -24,14 +24,8 @@ namespace Keygate.Client.Generated.Models
 #else
         public string Error { get; set; }
 #endif
-        /// <summary>The finishedAt property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_finishedAt? FinishedAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_finishedAt FinishedAt { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? FinishedAt { get; set; }
         /// <summary>At most 1 KiB of the response body.</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -45,13 +39,7 @@ namespace Keygate.Client.Generated.Models
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? StartedAt { get; set; }
         /// <summary>The statusCode property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_statusCode? StatusCode { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_statusCode StatusCode { get; set; }
-#endif
+        public int? StatusCode { get; set; }
         /// <summary>The `webhook-timestamp` sent (Unix seconds).</summary>
         public int? WebhookTimestamp { get; set; }
         /// <summary>
@@ -81,11 +69,11 @@ namespace Keygate.Client.Generated.Models
             {
                 { "durationMs", n => { DurationMs = n.GetDoubleValue(); } },
                 { "error", n => { Error = n.GetStringValue(); } },
-                { "finishedAt", n => { FinishedAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_finishedAt>(global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_finishedAt.CreateFromDiscriminatorValue); } },
+                { "finishedAt", n => { FinishedAt = n.GetDateTimeOffsetValue(); } },
                 { "response", n => { Response = n.GetStringValue(); } },
                 { "responseTruncated", n => { ResponseTruncated = n.GetBoolValue(); } },
                 { "startedAt", n => { StartedAt = n.GetDateTimeOffsetValue(); } },
-                { "statusCode", n => { StatusCode = n.GetObjectValue<global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_statusCode>(global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_statusCode.CreateFromDiscriminatorValue); } },
+                { "statusCode", n => { StatusCode = n.GetIntValue(); } },
                 { "webhookTimestamp", n => { WebhookTimestamp = n.GetIntValue(); } },
             };
         }
@@ -98,137 +86,13 @@ namespace Keygate.Client.Generated.Models
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteDoubleValue("durationMs", DurationMs);
             writer.WriteStringValue("error", Error);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_finishedAt>("finishedAt", FinishedAt);
+            writer.WriteDateTimeOffsetValue("finishedAt", FinishedAt);
             writer.WriteStringValue("response", Response);
             writer.WriteBoolValue("responseTruncated", ResponseTruncated);
             writer.WriteDateTimeOffsetValue("startedAt", StartedAt);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_statusCode>("statusCode", StatusCode);
+            writer.WriteIntValue("statusCode", StatusCode);
             writer.WriteIntValue("webhookTimestamp", WebhookTimestamp);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.DeliveryAttempt_finishedAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class DeliveryAttempt_finishedAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.DeliveryAttempt_finishedAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.DeliveryAttempt_finishedAtMember1? DeliveryAttemptFinishedAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.DeliveryAttempt_finishedAtMember1 DeliveryAttemptFinishedAtMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_finishedAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_finishedAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_finishedAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.DeliveryAttemptFinishedAtMember1 = new global::Keygate.Client.Generated.Models.DeliveryAttempt_finishedAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(DeliveryAttemptFinishedAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(DeliveryAttemptFinishedAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.DeliveryAttempt_finishedAtMember1>(null, DeliveryAttemptFinishedAtMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.DeliveryAttempt_statusCodeMember1"/>, <see cref="int"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class DeliveryAttempt_statusCode : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.DeliveryAttempt_statusCodeMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.DeliveryAttempt_statusCodeMember1? DeliveryAttemptStatusCodeMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.DeliveryAttempt_statusCodeMember1 DeliveryAttemptStatusCodeMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="int"/></summary>
-            public int? Integer { get; set; }
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_statusCode"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_statusCode CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.DeliveryAttempt.DeliveryAttempt_statusCode();
-                if(parseNode.GetIntValue() is int integerValue)
-                {
-                    result.Integer = integerValue;
-                }
-                else {
-                    result.DeliveryAttemptStatusCodeMember1 = new global::Keygate.Client.Generated.Models.DeliveryAttempt_statusCodeMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(DeliveryAttemptStatusCodeMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(DeliveryAttemptStatusCodeMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(Integer != null)
-                {
-                    writer.WriteIntValue(null, Integer);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.DeliveryAttempt_statusCodeMember1>(null, DeliveryAttemptStatusCodeMember1);
-                }
-            }
         }
     }
 }

@@ -17,10 +17,10 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The extensions property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public UntypedNode? Extensions { get; set; }
+        public global::Keygate.Client.Generated.Models.GraphqlRequest_extensions? Extensions { get; set; }
 #nullable restore
 #else
-        public UntypedNode Extensions { get; set; }
+        public global::Keygate.Client.Generated.Models.GraphqlRequest_extensions Extensions { get; set; }
 #endif
         /// <summary>The operationName property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
@@ -41,10 +41,10 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The variables property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public UntypedNode? Variables { get; set; }
+        public global::Keygate.Client.Generated.Models.GraphqlRequest_variables? Variables { get; set; }
 #nullable restore
 #else
-        public UntypedNode Variables { get; set; }
+        public global::Keygate.Client.Generated.Models.GraphqlRequest_variables Variables { get; set; }
 #endif
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.Models.GraphqlRequest"/> and sets the default values.
@@ -71,10 +71,10 @@ namespace Keygate.Client.Generated.Models
         {
             return new Dictionary<string, Action<IParseNode>>
             {
-                { "extensions", n => { Extensions = n.GetObjectValue<UntypedNode>(UntypedNode.CreateFromDiscriminatorValue); } },
+                { "extensions", n => { Extensions = n.GetObjectValue<global::Keygate.Client.Generated.Models.GraphqlRequest_extensions>(global::Keygate.Client.Generated.Models.GraphqlRequest_extensions.CreateFromDiscriminatorValue); } },
                 { "operationName", n => { OperationName = n.GetStringValue(); } },
                 { "query", n => { Query = n.GetStringValue(); } },
-                { "variables", n => { Variables = n.GetObjectValue<UntypedNode>(UntypedNode.CreateFromDiscriminatorValue); } },
+                { "variables", n => { Variables = n.GetObjectValue<global::Keygate.Client.Generated.Models.GraphqlRequest_variables>(global::Keygate.Client.Generated.Models.GraphqlRequest_variables.CreateFromDiscriminatorValue); } },
             };
         }
         /// <summary>
@@ -84,10 +84,10 @@ namespace Keygate.Client.Generated.Models
         public virtual void Serialize(ISerializationWriter writer)
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-            writer.WriteObjectValue<UntypedNode>("extensions", Extensions);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.GraphqlRequest_extensions>("extensions", Extensions);
             writer.WriteStringValue("operationName", OperationName);
             writer.WriteStringValue("query", Query);
-            writer.WriteObjectValue<UntypedNode>("variables", Variables);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.GraphqlRequest_variables>("variables", Variables);
             writer.WriteAdditionalData(AdditionalData);
         }
     }

@@ -18,10 +18,10 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The data property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public UntypedNode? Data { get; set; }
+        public global::Keygate.Client.Generated.Models.GraphqlResponse_data? Data { get; set; }
 #nullable restore
 #else
-        public UntypedNode Data { get; set; }
+        public global::Keygate.Client.Generated.Models.GraphqlResponse_data Data { get; set; }
 #endif
         /// <summary>The errors property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
@@ -56,7 +56,7 @@ namespace Keygate.Client.Generated.Models
         {
             return new Dictionary<string, Action<IParseNode>>
             {
-                { "data", n => { Data = n.GetObjectValue<UntypedNode>(UntypedNode.CreateFromDiscriminatorValue); } },
+                { "data", n => { Data = n.GetObjectValue<global::Keygate.Client.Generated.Models.GraphqlResponse_data>(global::Keygate.Client.Generated.Models.GraphqlResponse_data.CreateFromDiscriminatorValue); } },
                 { "errors", n => { Errors = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.GraphqlResponse_errors>(global::Keygate.Client.Generated.Models.GraphqlResponse_errors.CreateFromDiscriminatorValue)?.AsList(); } },
             };
         }
@@ -67,7 +67,7 @@ namespace Keygate.Client.Generated.Models
         public virtual void Serialize(ISerializationWriter writer)
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-            writer.WriteObjectValue<UntypedNode>("data", Data);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.GraphqlResponse_data>("data", Data);
             writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.GraphqlResponse_errors>("errors", Errors);
             writer.WriteAdditionalData(AdditionalData);
         }

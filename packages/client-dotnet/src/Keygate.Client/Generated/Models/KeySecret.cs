@@ -16,30 +16,12 @@ namespace Keygate.Client.Generated.Models
         public IDictionary<string, object> AdditionalData { get; set; }
         /// <summary>The callCount property</summary>
         public int? CallCount { get; set; }
-        /// <summary>The closedAt property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedAt? ClosedAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedAt ClosedAt { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? ClosedAt { get; set; }
         /// <summary>The closedReason property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedReason? ClosedReason { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedReason ClosedReason { get; set; }
-#endif
+        public global::Keygate.Client.Generated.Models.KeySecret_closedReason? ClosedReason { get; set; }
         /// <summary>When a rotation overlap ends; null: open-ended.</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closesAt? ClosesAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closesAt ClosesAt { get; set; }
-#endif
+        public DateTimeOffset? ClosesAt { get; set; }
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? CreatedAt { get; set; }
         /// <summary>`sec_…`</summary>
@@ -50,14 +32,8 @@ namespace Keygate.Client.Generated.Models
 #else
         public string Id { get; set; }
 #endif
-        /// <summary>The lastCallAt property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.KeySecret.KeySecret_lastCallAt? LastCallAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.KeySecret.KeySecret_lastCallAt LastCallAt { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? LastCallAt { get; set; }
         /// <summary>The displayed prefix of this secret, `kg_&lt;env&gt;_&lt;lookup&gt;`.</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -94,12 +70,12 @@ namespace Keygate.Client.Generated.Models
             return new Dictionary<string, Action<IParseNode>>
             {
                 { "callCount", n => { CallCount = n.GetIntValue(); } },
-                { "closedAt", n => { ClosedAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedAt>(global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedAt.CreateFromDiscriminatorValue); } },
-                { "closedReason", n => { ClosedReason = n.GetObjectValue<global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedReason>(global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedReason.CreateFromDiscriminatorValue); } },
-                { "closesAt", n => { ClosesAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closesAt>(global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closesAt.CreateFromDiscriminatorValue); } },
+                { "closedAt", n => { ClosedAt = n.GetDateTimeOffsetValue(); } },
+                { "closedReason", n => { ClosedReason = n.GetEnumValue<global::Keygate.Client.Generated.Models.KeySecret_closedReason>(); } },
+                { "closesAt", n => { ClosesAt = n.GetDateTimeOffsetValue(); } },
                 { "createdAt", n => { CreatedAt = n.GetDateTimeOffsetValue(); } },
                 { "id", n => { Id = n.GetStringValue(); } },
-                { "lastCallAt", n => { LastCallAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.KeySecret.KeySecret_lastCallAt>(global::Keygate.Client.Generated.Models.KeySecret.KeySecret_lastCallAt.CreateFromDiscriminatorValue); } },
+                { "lastCallAt", n => { LastCallAt = n.GetDateTimeOffsetValue(); } },
                 { "prefix", n => { Prefix = n.GetStringValue(); } },
                 { "usable", n => { Usable = n.GetBoolValue(); } },
             };
@@ -112,269 +88,15 @@ namespace Keygate.Client.Generated.Models
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteIntValue("callCount", CallCount);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedAt>("closedAt", ClosedAt);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedReason>("closedReason", ClosedReason);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closesAt>("closesAt", ClosesAt);
+            writer.WriteDateTimeOffsetValue("closedAt", ClosedAt);
+            writer.WriteEnumValue<global::Keygate.Client.Generated.Models.KeySecret_closedReason>("closedReason", ClosedReason);
+            writer.WriteDateTimeOffsetValue("closesAt", ClosesAt);
             writer.WriteDateTimeOffsetValue("createdAt", CreatedAt);
             writer.WriteStringValue("id", Id);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.KeySecret.KeySecret_lastCallAt>("lastCallAt", LastCallAt);
+            writer.WriteDateTimeOffsetValue("lastCallAt", LastCallAt);
             writer.WriteStringValue("prefix", Prefix);
             writer.WriteBoolValue("usable", Usable);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.KeySecret_closedAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class KeySecret_closedAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.KeySecret_closedAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.KeySecret_closedAtMember1? KeySecretClosedAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.KeySecret_closedAtMember1 KeySecretClosedAtMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.KeySecretClosedAtMember1 = new global::Keygate.Client.Generated.Models.KeySecret_closedAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(KeySecretClosedAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(KeySecretClosedAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.KeySecret_closedAtMember1>(null, KeySecretClosedAtMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.KeySecret_closedReasonMember1"/>, <see cref="string"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class KeySecret_closedReason : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.KeySecret_closedReasonMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.KeySecret_closedReasonMember1? KeySecretClosedReasonMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.KeySecret_closedReasonMember1 KeySecretClosedReasonMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="string"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public string? String { get; set; }
-#nullable restore
-#else
-            public string String { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedReason"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedReason CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closedReason();
-                if(parseNode.GetStringValue() is string stringValue)
-                {
-                    result.String = stringValue;
-                }
-                else {
-                    result.KeySecretClosedReasonMember1 = new global::Keygate.Client.Generated.Models.KeySecret_closedReasonMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(KeySecretClosedReasonMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(KeySecretClosedReasonMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(String != null)
-                {
-                    writer.WriteStringValue(null, String);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.KeySecret_closedReasonMember1>(null, KeySecretClosedReasonMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.KeySecret_closesAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class KeySecret_closesAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.KeySecret_closesAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.KeySecret_closesAtMember1? KeySecretClosesAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.KeySecret_closesAtMember1 KeySecretClosesAtMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closesAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closesAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.KeySecret.KeySecret_closesAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.KeySecretClosesAtMember1 = new global::Keygate.Client.Generated.Models.KeySecret_closesAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(KeySecretClosesAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(KeySecretClosesAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.KeySecret_closesAtMember1>(null, KeySecretClosesAtMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.KeySecret_lastCallAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class KeySecret_lastCallAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.KeySecret_lastCallAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.KeySecret_lastCallAtMember1? KeySecretLastCallAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.KeySecret_lastCallAtMember1 KeySecretLastCallAtMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.KeySecret.KeySecret_lastCallAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.KeySecret.KeySecret_lastCallAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.KeySecret.KeySecret_lastCallAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.KeySecretLastCallAtMember1 = new global::Keygate.Client.Generated.Models.KeySecret_lastCallAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(KeySecretLastCallAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(KeySecretLastCallAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.KeySecret_lastCallAtMember1>(null, KeySecretLastCallAtMember1);
-                }
-            }
         }
     }
 }

@@ -70,22 +70,10 @@ namespace Keygate.Client.Generated.Models
 #endif
         /// <summary>The tier of a `tier` price, else null.</summary>
         public global::Keygate.Client.Generated.Models.CustomerTier? Tier { get; set; }
-        /// <summary>The validFrom property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.Price.Price_validFrom? ValidFrom { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.Price.Price_validFrom ValidFrom { get; set; }
-#endif
-        /// <summary>The validTo property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.Price.Price_validTo? ValidTo { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.Price.Price_validTo ValidTo { get; set; }
-#endif
+        /// <summary>Applies from this instant (inclusive); null: no lower bound.</summary>
+        public DateTimeOffset? ValidFrom { get; set; }
+        /// <summary>Applies until this instant (exclusive); null: no upper bound.</summary>
+        public DateTimeOffset? ValidTo { get; set; }
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.Models.Price"/> and sets the default values.
         /// </summary>
@@ -121,8 +109,8 @@ namespace Keygate.Client.Generated.Models
                 { "productId", n => { ProductId = n.GetStringValue(); } },
                 { "sku", n => { Sku = n.GetStringValue(); } },
                 { "tier", n => { Tier = n.GetEnumValue<global::Keygate.Client.Generated.Models.CustomerTier>(); } },
-                { "validFrom", n => { ValidFrom = n.GetObjectValue<global::Keygate.Client.Generated.Models.Price.Price_validFrom>(global::Keygate.Client.Generated.Models.Price.Price_validFrom.CreateFromDiscriminatorValue); } },
-                { "validTo", n => { ValidTo = n.GetObjectValue<global::Keygate.Client.Generated.Models.Price.Price_validTo>(global::Keygate.Client.Generated.Models.Price.Price_validTo.CreateFromDiscriminatorValue); } },
+                { "validFrom", n => { ValidFrom = n.GetDateTimeOffsetValue(); } },
+                { "validTo", n => { ValidTo = n.GetDateTimeOffsetValue(); } },
             };
         }
         /// <summary>
@@ -142,133 +130,9 @@ namespace Keygate.Client.Generated.Models
             writer.WriteStringValue("productId", ProductId);
             writer.WriteStringValue("sku", Sku);
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.CustomerTier>("tier", Tier);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Price.Price_validFrom>("validFrom", ValidFrom);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Price.Price_validTo>("validTo", ValidTo);
+            writer.WriteDateTimeOffsetValue("validFrom", ValidFrom);
+            writer.WriteDateTimeOffsetValue("validTo", ValidTo);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.Price_validFromMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class Price_validFrom : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.Price_validFromMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.Price_validFromMember1? PriceValidFromMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.Price_validFromMember1 PriceValidFromMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.Price.Price_validFrom"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.Price.Price_validFrom CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.Price.Price_validFrom();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.PriceValidFromMember1 = new global::Keygate.Client.Generated.Models.Price_validFromMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(PriceValidFromMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(PriceValidFromMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Price_validFromMember1>(null, PriceValidFromMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.Price_validToMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class Price_validTo : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.Price_validToMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.Price_validToMember1? PriceValidToMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.Price_validToMember1 PriceValidToMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.Price.Price_validTo"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.Price.Price_validTo CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.Price.Price_validTo();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.PriceValidToMember1 = new global::Keygate.Client.Generated.Models.Price_validToMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(PriceValidToMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(PriceValidToMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.Price_validToMember1>(null, PriceValidToMember1);
-                }
-            }
         }
     }
 }

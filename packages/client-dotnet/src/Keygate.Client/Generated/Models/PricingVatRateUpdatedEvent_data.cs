@@ -33,10 +33,10 @@ namespace Keygate.Client.Generated.Models
         /// <summary>Null when the country had no rate for the tax class before.</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data.PricingVatRateUpdatedEvent_data_old? Old { get; set; }
+        public global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_old? Old { get; set; }
 #nullable restore
 #else
-        public global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data.PricingVatRateUpdatedEvent_data_old Old { get; set; }
+        public global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_old Old { get; set; }
 #endif
         /// <summary>The taxClass property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
@@ -73,7 +73,7 @@ namespace Keygate.Client.Generated.Models
             {
                 { "country", n => { Country = n.GetStringValue(); } },
                 { "new", n => { New = n.GetObjectValue<global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_new>(global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_new.CreateFromDiscriminatorValue); } },
-                { "old", n => { Old = n.GetObjectValue<global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data.PricingVatRateUpdatedEvent_data_old>(global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data.PricingVatRateUpdatedEvent_data_old.CreateFromDiscriminatorValue); } },
+                { "old", n => { Old = n.GetObjectValue<global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_old>(global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_old.CreateFromDiscriminatorValue); } },
                 { "taxClass", n => { TaxClass = n.GetStringValue(); } },
             };
         }
@@ -86,66 +86,9 @@ namespace Keygate.Client.Generated.Models
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteStringValue("country", Country);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_new>("new", New);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data.PricingVatRateUpdatedEvent_data_old>("old", Old);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_old>("old", Old);
             writer.WriteStringValue("taxClass", TaxClass);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember1"/>, <see cref="global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember2"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class PricingVatRateUpdatedEvent_data_old : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember1? PricingVatRateUpdatedEventDataOldMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember1 PricingVatRateUpdatedEventDataOldMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember2"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember2? PricingVatRateUpdatedEventDataOldMember2 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember2 PricingVatRateUpdatedEventDataOldMember2 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data.PricingVatRateUpdatedEvent_data_old"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data.PricingVatRateUpdatedEvent_data_old CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data.PricingVatRateUpdatedEvent_data_old();
-                result.PricingVatRateUpdatedEventDataOldMember1 = new global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember1();
-                result.PricingVatRateUpdatedEventDataOldMember2 = new global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember2();
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(PricingVatRateUpdatedEventDataOldMember1 != null || PricingVatRateUpdatedEventDataOldMember2 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(PricingVatRateUpdatedEventDataOldMember1, PricingVatRateUpdatedEventDataOldMember2);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                writer.WriteObjectValue<global::Keygate.Client.Generated.Models.PricingVatRateUpdatedEvent_data_oldMember1>(null, PricingVatRateUpdatedEventDataOldMember1, PricingVatRateUpdatedEventDataOldMember2);
-            }
         }
     }
 }

@@ -58,7 +58,7 @@ namespace Keygate.Client.Generated.Models
 #else
         public string RequiredScope { get; set; }
 #endif
-        /// <summary>RATE_LIMITED: seconds to wait.</summary>
+        /// <summary>RATE_LIMITED, IDEMPOTENCY_KEY_IN_USE: seconds to wait.</summary>
         public int? RetryAfter { get; set; }
         /// <summary>The status property</summary>
         public int? Status { get; set; }

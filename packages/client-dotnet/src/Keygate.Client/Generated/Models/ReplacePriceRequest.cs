@@ -17,21 +17,9 @@ namespace Keygate.Client.Generated.Models
         /// <summary>The minQuantity property</summary>
         public int? MinQuantity { get; set; }
         /// <summary>The validFrom property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validFrom? ValidFrom { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validFrom ValidFrom { get; set; }
-#endif
+        public DateTimeOffset? ValidFrom { get; set; }
         /// <summary>The validTo property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validTo? ValidTo { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validTo ValidTo { get; set; }
-#endif
+        public DateTimeOffset? ValidTo { get; set; }
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.Models.ReplacePriceRequest"/> and sets the default values.
         /// </summary>
@@ -59,8 +47,8 @@ namespace Keygate.Client.Generated.Models
             {
                 { "amount", n => { Amount = n.GetIntValue(); } },
                 { "minQuantity", n => { MinQuantity = n.GetIntValue(); } },
-                { "validFrom", n => { ValidFrom = n.GetObjectValue<global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validFrom>(global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validFrom.CreateFromDiscriminatorValue); } },
-                { "validTo", n => { ValidTo = n.GetObjectValue<global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validTo>(global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validTo.CreateFromDiscriminatorValue); } },
+                { "validFrom", n => { ValidFrom = n.GetDateTimeOffsetValue(); } },
+                { "validTo", n => { ValidTo = n.GetDateTimeOffsetValue(); } },
             };
         }
         /// <summary>
@@ -72,132 +60,8 @@ namespace Keygate.Client.Generated.Models
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteIntValue("amount", Amount);
             writer.WriteIntValue("minQuantity", MinQuantity);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validFrom>("validFrom", ValidFrom);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validTo>("validTo", ValidTo);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.ReplacePriceRequest_validFromMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class ReplacePriceRequest_validFrom : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.ReplacePriceRequest_validFromMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.ReplacePriceRequest_validFromMember1? ReplacePriceRequestValidFromMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.ReplacePriceRequest_validFromMember1 ReplacePriceRequestValidFromMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validFrom"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validFrom CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validFrom();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.ReplacePriceRequestValidFromMember1 = new global::Keygate.Client.Generated.Models.ReplacePriceRequest_validFromMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(ReplacePriceRequestValidFromMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(ReplacePriceRequestValidFromMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ReplacePriceRequest_validFromMember1>(null, ReplacePriceRequestValidFromMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.ReplacePriceRequest_validToMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class ReplacePriceRequest_validTo : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.ReplacePriceRequest_validToMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.ReplacePriceRequest_validToMember1? ReplacePriceRequestValidToMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.ReplacePriceRequest_validToMember1 ReplacePriceRequestValidToMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validTo"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validTo CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.ReplacePriceRequest.ReplacePriceRequest_validTo();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.ReplacePriceRequestValidToMember1 = new global::Keygate.Client.Generated.Models.ReplacePriceRequest_validToMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(ReplacePriceRequestValidToMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(ReplacePriceRequestValidToMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ReplacePriceRequest_validToMember1>(null, ReplacePriceRequestValidToMember1);
-                }
-            }
+            writer.WriteDateTimeOffsetValue("validFrom", ValidFrom);
+            writer.WriteDateTimeOffsetValue("validTo", ValidTo);
         }
     }
 }

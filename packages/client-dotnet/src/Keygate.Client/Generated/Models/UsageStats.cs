@@ -20,21 +20,15 @@ namespace Keygate.Client.Generated.Models
         public int? Errors4xx { get; set; }
         /// <summary>The errors5xx property</summary>
         public int? Errors5xx { get; set; }
-        /// <summary>The lastCallAt property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.UsageStats.UsageStats_lastCallAt? LastCallAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.UsageStats.UsageStats_lastCallAt LastCallAt { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? LastCallAt { get; set; }
         /// <summary>Gateway-measured latency in ms; null without calls.</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public global::Keygate.Client.Generated.Models.UsageStats.UsageStats_latencyMs? LatencyMs { get; set; }
+        public global::Keygate.Client.Generated.Models.UsageStats_latencyMs? LatencyMs { get; set; }
 #nullable restore
 #else
-        public global::Keygate.Client.Generated.Models.UsageStats.UsageStats_latencyMs LatencyMs { get; set; }
+        public global::Keygate.Client.Generated.Models.UsageStats_latencyMs LatencyMs { get; set; }
 #endif
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.Models.UsageStats"/> and sets the default values.
@@ -64,8 +58,8 @@ namespace Keygate.Client.Generated.Models
                 { "calls", n => { Calls = n.GetIntValue(); } },
                 { "errors4xx", n => { Errors4xx = n.GetIntValue(); } },
                 { "errors5xx", n => { Errors5xx = n.GetIntValue(); } },
-                { "lastCallAt", n => { LastCallAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.UsageStats.UsageStats_lastCallAt>(global::Keygate.Client.Generated.Models.UsageStats.UsageStats_lastCallAt.CreateFromDiscriminatorValue); } },
-                { "latencyMs", n => { LatencyMs = n.GetObjectValue<global::Keygate.Client.Generated.Models.UsageStats.UsageStats_latencyMs>(global::Keygate.Client.Generated.Models.UsageStats.UsageStats_latencyMs.CreateFromDiscriminatorValue); } },
+                { "lastCallAt", n => { LastCallAt = n.GetDateTimeOffsetValue(); } },
+                { "latencyMs", n => { LatencyMs = n.GetObjectValue<global::Keygate.Client.Generated.Models.UsageStats_latencyMs>(global::Keygate.Client.Generated.Models.UsageStats_latencyMs.CreateFromDiscriminatorValue); } },
             };
         }
         /// <summary>
@@ -78,128 +72,9 @@ namespace Keygate.Client.Generated.Models
             writer.WriteIntValue("calls", Calls);
             writer.WriteIntValue("errors4xx", Errors4xx);
             writer.WriteIntValue("errors5xx", Errors5xx);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.UsageStats.UsageStats_lastCallAt>("lastCallAt", LastCallAt);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.UsageStats.UsageStats_latencyMs>("latencyMs", LatencyMs);
+            writer.WriteDateTimeOffsetValue("lastCallAt", LastCallAt);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.UsageStats_latencyMs>("latencyMs", LatencyMs);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.UsageStats_lastCallAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class UsageStats_lastCallAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.UsageStats_lastCallAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.UsageStats_lastCallAtMember1? UsageStatsLastCallAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.UsageStats_lastCallAtMember1 UsageStatsLastCallAtMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.UsageStats.UsageStats_lastCallAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.UsageStats.UsageStats_lastCallAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.UsageStats.UsageStats_lastCallAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.UsageStatsLastCallAtMember1 = new global::Keygate.Client.Generated.Models.UsageStats_lastCallAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(UsageStatsLastCallAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(UsageStatsLastCallAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.UsageStats_lastCallAtMember1>(null, UsageStatsLastCallAtMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember1"/>, <see cref="global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember2"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class UsageStats_latencyMs : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember1? UsageStatsLatencyMsMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember1 UsageStatsLatencyMsMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember2"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember2? UsageStatsLatencyMsMember2 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember2 UsageStatsLatencyMsMember2 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.UsageStats.UsageStats_latencyMs"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.UsageStats.UsageStats_latencyMs CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.UsageStats.UsageStats_latencyMs();
-                result.UsageStatsLatencyMsMember1 = new global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember1();
-                result.UsageStatsLatencyMsMember2 = new global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember2();
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(UsageStatsLatencyMsMember1 != null || UsageStatsLatencyMsMember2 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(UsageStatsLatencyMsMember1, UsageStatsLatencyMsMember2);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                writer.WriteObjectValue<global::Keygate.Client.Generated.Models.UsageStats_latencyMsMember1>(null, UsageStatsLatencyMsMember1, UsageStatsLatencyMsMember2);
-            }
         }
     }
 }

@@ -24,14 +24,8 @@ namespace Keygate.Client.Generated.Models
 #else
         public List<global::Keygate.Client.Generated.Models.DeliveryAttempt> Attempts { get; set; }
 #endif
-        /// <summary>The completedAt property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_completedAt? CompletedAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_completedAt CompletedAt { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? CompletedAt { get; set; }
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? CreatedAt { get; set; }
         /// <summary>The endpointId property</summary>
@@ -67,13 +61,7 @@ namespace Keygate.Client.Generated.Models
         public string Id { get; set; }
 #endif
         /// <summary>When a pending delivery is tried next.</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_nextAttemptAt? NextAttemptAt { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_nextAttemptAt NextAttemptAt { get; set; }
-#endif
+        public DateTimeOffset? NextAttemptAt { get; set; }
         /// <summary>The status property</summary>
         public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_status? Status { get; set; }
         /// <summary>
@@ -103,13 +91,13 @@ namespace Keygate.Client.Generated.Models
             {
                 { "attemptCount", n => { AttemptCount = n.GetIntValue(); } },
                 { "attempts", n => { Attempts = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.DeliveryAttempt>(global::Keygate.Client.Generated.Models.DeliveryAttempt.CreateFromDiscriminatorValue)?.AsList(); } },
-                { "completedAt", n => { CompletedAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_completedAt>(global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_completedAt.CreateFromDiscriminatorValue); } },
+                { "completedAt", n => { CompletedAt = n.GetDateTimeOffsetValue(); } },
                 { "createdAt", n => { CreatedAt = n.GetDateTimeOffsetValue(); } },
                 { "endpointId", n => { EndpointId = n.GetStringValue(); } },
                 { "eventId", n => { EventId = n.GetStringValue(); } },
                 { "eventType", n => { EventType = n.GetStringValue(); } },
                 { "id", n => { Id = n.GetStringValue(); } },
-                { "nextAttemptAt", n => { NextAttemptAt = n.GetObjectValue<global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_nextAttemptAt>(global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_nextAttemptAt.CreateFromDiscriminatorValue); } },
+                { "nextAttemptAt", n => { NextAttemptAt = n.GetDateTimeOffsetValue(); } },
                 { "status", n => { Status = n.GetEnumValue<global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_status>(); } },
             };
         }
@@ -122,139 +110,15 @@ namespace Keygate.Client.Generated.Models
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteIntValue("attemptCount", AttemptCount);
             writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.DeliveryAttempt>("attempts", Attempts);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_completedAt>("completedAt", CompletedAt);
+            writer.WriteDateTimeOffsetValue("completedAt", CompletedAt);
             writer.WriteDateTimeOffsetValue("createdAt", CreatedAt);
             writer.WriteStringValue("endpointId", EndpointId);
             writer.WriteStringValue("eventId", EventId);
             writer.WriteStringValue("eventType", EventType);
             writer.WriteStringValue("id", Id);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_nextAttemptAt>("nextAttemptAt", NextAttemptAt);
+            writer.WriteDateTimeOffsetValue("nextAttemptAt", NextAttemptAt);
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_status>("status", Status);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_completedAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class WebhookDeliveryPage_data_completedAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_completedAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_completedAtMember1? WebhookDeliveryPageDataCompletedAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_completedAtMember1 WebhookDeliveryPageDataCompletedAtMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_completedAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_completedAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_completedAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.WebhookDeliveryPageDataCompletedAtMember1 = new global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_completedAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(WebhookDeliveryPageDataCompletedAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(WebhookDeliveryPageDataCompletedAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_completedAtMember1>(null, WebhookDeliveryPageDataCompletedAtMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_nextAttemptAtMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class WebhookDeliveryPage_data_nextAttemptAt : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_nextAttemptAtMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_nextAttemptAtMember1? WebhookDeliveryPageDataNextAttemptAtMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_nextAttemptAtMember1 WebhookDeliveryPageDataNextAttemptAtMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_nextAttemptAt"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_nextAttemptAt CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data.WebhookDeliveryPage_data_nextAttemptAt();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.WebhookDeliveryPageDataNextAttemptAtMember1 = new global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_nextAttemptAtMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(WebhookDeliveryPageDataNextAttemptAtMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(WebhookDeliveryPageDataNextAttemptAtMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookDeliveryPage_data_nextAttemptAtMember1>(null, WebhookDeliveryPageDataNextAttemptAtMember1);
-                }
-            }
         }
     }
 }

@@ -33,13 +33,7 @@ namespace Keygate.Client.Generated.Models
         public string Description { get; set; }
 #endif
         /// <summary>Why the endpoint is disabled: by hand, after a 410, or after failing 5 days.</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_disabledReason? DisabledReason { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_disabledReason DisabledReason { get; set; }
-#endif
+        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReason? DisabledReason { get; set; }
         /// <summary>The enabled property</summary>
         public bool? Enabled { get; set; }
         /// <summary>Subscribed event types; null subscribes to every type.</summary>
@@ -50,14 +44,8 @@ namespace Keygate.Client.Generated.Models
 #else
         public List<global::Keygate.Client.Generated.Models.EventType?> EventTypes { get; set; }
 #endif
-        /// <summary>The failingSince property</summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_failingSince? FailingSince { get; set; }
-#nullable restore
-#else
-        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_failingSince FailingSince { get; set; }
-#endif
+        /// <summary>ISO 8601 instant (UTC).</summary>
+        public DateTimeOffset? FailingSince { get; set; }
         /// <summary>The id property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -77,10 +65,10 @@ namespace Keygate.Client.Generated.Models
         /// <summary>While a rotated secret overlaps, deliveries carry both signatures.</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
-        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_secretRotation? SecretRotation { get; set; }
+        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotation? SecretRotation { get; set; }
 #nullable restore
 #else
-        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_secretRotation SecretRotation { get; set; }
+        public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotation SecretRotation { get; set; }
 #endif
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? UpdatedAt { get; set; }
@@ -120,13 +108,13 @@ namespace Keygate.Client.Generated.Models
                 { "createdAt", n => { CreatedAt = n.GetDateTimeOffsetValue(); } },
                 { "createdByKeyId", n => { CreatedByKeyId = n.GetStringValue(); } },
                 { "description", n => { Description = n.GetStringValue(); } },
-                { "disabledReason", n => { DisabledReason = n.GetObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_disabledReason>(global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_disabledReason.CreateFromDiscriminatorValue); } },
+                { "disabledReason", n => { DisabledReason = n.GetEnumValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReason>(); } },
                 { "enabled", n => { Enabled = n.GetBoolValue(); } },
                 { "eventTypes", n => { EventTypes = n.GetCollectionOfEnumValues<global::Keygate.Client.Generated.Models.EventType>()?.AsList(); } },
-                { "failingSince", n => { FailingSince = n.GetObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_failingSince>(global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_failingSince.CreateFromDiscriminatorValue); } },
+                { "failingSince", n => { FailingSince = n.GetDateTimeOffsetValue(); } },
                 { "id", n => { Id = n.GetStringValue(); } },
                 { "secret", n => { Secret = n.GetStringValue(); } },
-                { "secretRotation", n => { SecretRotation = n.GetObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_secretRotation>(global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_secretRotation.CreateFromDiscriminatorValue); } },
+                { "secretRotation", n => { SecretRotation = n.GetObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotation>(global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotation.CreateFromDiscriminatorValue); } },
                 { "updatedAt", n => { UpdatedAt = n.GetDateTimeOffsetValue(); } },
                 { "url", n => { Url = n.GetStringValue(); } },
             };
@@ -141,203 +129,16 @@ namespace Keygate.Client.Generated.Models
             writer.WriteDateTimeOffsetValue("createdAt", CreatedAt);
             writer.WriteStringValue("createdByKeyId", CreatedByKeyId);
             writer.WriteStringValue("description", Description);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_disabledReason>("disabledReason", DisabledReason);
+            writer.WriteEnumValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReason>("disabledReason", DisabledReason);
             writer.WriteBoolValue("enabled", Enabled);
             writer.WriteCollectionOfEnumValues<global::Keygate.Client.Generated.Models.EventType>("eventTypes", EventTypes);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_failingSince>("failingSince", FailingSince);
+            writer.WriteDateTimeOffsetValue("failingSince", FailingSince);
             writer.WriteStringValue("id", Id);
             writer.WriteStringValue("secret", Secret);
-            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_secretRotation>("secretRotation", SecretRotation);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotation>("secretRotation", SecretRotation);
             writer.WriteDateTimeOffsetValue("updatedAt", UpdatedAt);
             writer.WriteStringValue("url", Url);
             writer.WriteAdditionalData(AdditionalData);
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReasonMember1"/>, <see cref="string"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class WebhookEndpointWithSecret_disabledReason : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="string"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public string? String { get; set; }
-#nullable restore
-#else
-            public string String { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReasonMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReasonMember1? WebhookEndpointWithSecretDisabledReasonMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReasonMember1 WebhookEndpointWithSecretDisabledReasonMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_disabledReason"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_disabledReason CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_disabledReason();
-                if(parseNode.GetStringValue() is string stringValue)
-                {
-                    result.String = stringValue;
-                }
-                else {
-                    result.WebhookEndpointWithSecretDisabledReasonMember1 = new global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReasonMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(WebhookEndpointWithSecretDisabledReasonMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(WebhookEndpointWithSecretDisabledReasonMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(String != null)
-                {
-                    writer.WriteStringValue(null, String);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_disabledReasonMember1>(null, WebhookEndpointWithSecretDisabledReasonMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="DateTimeOffset"/>, <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_failingSinceMember1"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class WebhookEndpointWithSecret_failingSince : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="DateTimeOffset"/></summary>
-            public DateTimeOffset? DateTimeOffset { get; set; }
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_failingSinceMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_failingSinceMember1? WebhookEndpointWithSecretFailingSinceMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_failingSinceMember1 WebhookEndpointWithSecretFailingSinceMember1 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_failingSince"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_failingSince CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_failingSince();
-                if(parseNode.GetDateTimeOffsetValue() is DateTimeOffset dateTimeOffsetValue)
-                {
-                    result.DateTimeOffset = dateTimeOffsetValue;
-                }
-                else {
-                    result.WebhookEndpointWithSecretFailingSinceMember1 = new global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_failingSinceMember1();
-                }
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(WebhookEndpointWithSecretFailingSinceMember1 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(WebhookEndpointWithSecretFailingSinceMember1);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                if(DateTimeOffset != null)
-                {
-                    writer.WriteDateTimeOffsetValue(null, DateTimeOffset);
-                }
-                else {
-                    writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_failingSinceMember1>(null, WebhookEndpointWithSecretFailingSinceMember1);
-                }
-            }
-        }
-        /// <summary>
-        /// Composed type wrapper for classes <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember1"/>, <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember2"/>
-        /// </summary>
-        [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
-        public partial class WebhookEndpointWithSecret_secretRotation : IComposedTypeWrapper, IParsable
-        {
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember1"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember1? WebhookEndpointWithSecretSecretRotationMember1 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember1 WebhookEndpointWithSecretSecretRotationMember1 { get; set; }
-#endif
-            /// <summary>Composed type representation for type <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember2"/></summary>
-#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
-#nullable enable
-            public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember2? WebhookEndpointWithSecretSecretRotationMember2 { get; set; }
-#nullable restore
-#else
-            public global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember2 WebhookEndpointWithSecretSecretRotationMember2 { get; set; }
-#endif
-            /// <summary>
-            /// Creates a new instance of the appropriate class based on discriminator value
-            /// </summary>
-            /// <returns>A <see cref="global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_secretRotation"/></returns>
-            /// <param name="parseNode">The parse node to use to read the discriminator value and create the object</param>
-            public static global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_secretRotation CreateFromDiscriminatorValue(IParseNode parseNode)
-            {
-                if(ReferenceEquals(parseNode, null)) throw new ArgumentNullException(nameof(parseNode));
-                var result = new global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret.WebhookEndpointWithSecret_secretRotation();
-                result.WebhookEndpointWithSecretSecretRotationMember1 = new global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember1();
-                result.WebhookEndpointWithSecretSecretRotationMember2 = new global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember2();
-                return result;
-            }
-            /// <summary>
-            /// The deserialization information for the current model
-            /// </summary>
-            /// <returns>A IDictionary&lt;string, Action&lt;IParseNode&gt;&gt;</returns>
-            public virtual IDictionary<string, Action<IParseNode>> GetFieldDeserializers()
-            {
-                if(WebhookEndpointWithSecretSecretRotationMember1 != null || WebhookEndpointWithSecretSecretRotationMember2 != null)
-                {
-                    return ParseNodeHelper.MergeDeserializersForIntersectionWrapper(WebhookEndpointWithSecretSecretRotationMember1, WebhookEndpointWithSecretSecretRotationMember2);
-                }
-                return new Dictionary<string, Action<IParseNode>>();
-            }
-            /// <summary>
-            /// Serializes information the current object
-            /// </summary>
-            /// <param name="writer">Serialization writer to use to serialize this model</param>
-            public virtual void Serialize(ISerializationWriter writer)
-            {
-                if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
-                writer.WriteObjectValue<global::Keygate.Client.Generated.Models.WebhookEndpointWithSecret_secretRotationMember1>(null, WebhookEndpointWithSecretSecretRotationMember1, WebhookEndpointWithSecretSecretRotationMember2);
-            }
         }
     }
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `api_logs` ADD `trace_id` text;

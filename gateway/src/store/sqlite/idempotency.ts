@@ -1,0 +1,48 @@
+import { decodeRecord, encodeRecord } from '@keygate/contracts/idempotency';
+import type Database from 'better-sqlite3';
+import type { IdempotencyMethods } from '../store.ts';
+
+/** Idempotency-Key records in SQLite: a swap is one conditional statement, so atomic by itself. */
+export function createSqliteIdempotency(client: Database.Database): IdempotencyMethods {
+  const select = client
+    .prepare<[string, string], string>(
+      'SELECT record FROM idempotency_records WHERE key_id = ? AND key_hash = ?',
+    )
+    .pluck();
+  const insert = client.prepare<[string, string, string, number]>(
+    'INSERT INTO idempotency_records (key_id, key_hash, record, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const update = client.prepare<[string, number, string, string, string]>(
+    'UPDATE idempotency_records SET record = ?, expires_at = ? WHERE key_id = ? AND key_hash = ? AND record = ?',
+  );
+  const remove = client.prepare<[string, string, string]>(
+    'DELETE FROM idempotency_records WHERE key_id = ? AND key_hash = ? AND record = ?',
+  );
+  const prune = client.prepare<[number, number]>(
+    'DELETE FROM idempotency_records WHERE rowid IN (SELECT rowid FROM idempotency_records WHERE expires_at <= ? LIMIT ?)',
+  );
+  return {
+    async readIdempotency(keyId, keyHash) {
+      const text = select.get(keyId, keyHash);
+      return text === undefined ? null : decodeRecord(text);
+    },
+    async swapIdempotency(keyId, keyHash, expected, next) {
+      if (expected === null) {
+        if (next === null) return select.get(keyId, keyHash) === undefined;
+        return insert.run(keyId, keyHash, encodeRecord(next), next.expiresAt).changes === 1;
+      }
+      if (next === null) return remove.run(keyId, keyHash, encodeRecord(expected)).changes === 1;
+      return (
+        update.run(encodeRecord(next), next.expiresAt, keyId, keyHash, encodeRecord(expected)).changes === 1
+      );
+    },
+    async pruneIdempotency(nowMs) {
+      let total = 0;
+      for (;;) {
+        const { changes } = prune.run(nowMs, 5_000);
+        total += changes;
+        if (changes < 5_000) return total;
+      }
+    },
+  };
+}
