@@ -127,7 +127,10 @@ describe('docker-compose.yml', () => {
 
   async function loadServices(overrides: Record<string, string> = {}): Promise<Record<string, Service>> {
     const flags = printsJson ? ['--format', 'json'] : [];
-    const run = await composeConfig({ KEYGATE_IDENTITY_PRIVATE_JWK: privateJwk, ...overrides }, ...flags);
+    const run = await composeConfig(
+      { KEYGATE_IDENTITY_PRIVATE_JWK: privateJwk, KEYGATE_SECRET_TAG_KEY: SECRET_TAG_KEY, ...overrides },
+      ...flags,
+    );
     assert.equal(run.code, 0, `docker-compose config failed:\n${run.stderr}`);
     const config = printsJson ? (JSON.parse(run.stdout) as Yaml) : (parseYaml(run.stdout) as Yaml);
     const services = asMap(asMap(config, 'config').services, 'services');
@@ -149,12 +152,15 @@ describe('docker-compose.yml', () => {
   describe('with a shared identity key in the environment', () => {
     let services: Record<string, Service> = {};
     before(async () => {
-      services = await loadServices({ KEYGATE_SECRET_TAG_KEY: SECRET_TAG_KEY });
+      services = await loadServices();
     });
 
     it('validates and defines redis, two gateways, the load balancer and both commerce services', async () => {
       assert.deepEqual(withoutProfiles(Object.keys(services)).sort(), [...SERVICES].sort());
-      const listed = await composeConfig({ KEYGATE_IDENTITY_PRIVATE_JWK: privateJwk }, '--services');
+      const listed = await composeConfig(
+        { KEYGATE_IDENTITY_PRIVATE_JWK: privateJwk, KEYGATE_SECRET_TAG_KEY: SECRET_TAG_KEY },
+        '--services',
+      );
       assert.deepEqual(withoutProfiles(listed.stdout.trim().split('\n')).sort(), [...SERVICES].sort());
     });
 
@@ -341,6 +347,15 @@ describe('docker-compose.yml', () => {
       const run = await composeConfig({});
       assert.notEqual(run.code, 0);
       assert.match(run.stderr, /node deploy\/generate-identity-key\.ts/);
+    });
+  });
+
+  describe('without a secret tag key', () => {
+    it('refuses the configuration and says how to make one', async () => {
+      const run = await composeConfig({ KEYGATE_IDENTITY_PRIVATE_JWK: privateJwk });
+      assert.notEqual(run.code, 0);
+      assert.match(run.stderr, /KEYGATE_SECRET_TAG_KEY/);
+      assert.match(run.stderr, /openssl rand -base64 32/);
     });
   });
 });
