@@ -18,14 +18,10 @@ export interface VerificationGuardOptions {
 export interface VerificationGuard {
   /** Cheap pre-check: true while the lookup's failure budget for its window is spent. */
   isThrottled(lookup: string, nowMs: number): boolean;
-  /**
-   * Reserves one verification for the lookup, or says why it may not run now. `tagged`: the secret's
-   * keyed tag matched, so the token is the right one; only the concurrency bound applies to it (a
-   * throttle would lock the right secret out for everyone's wrong guesses on its public prefix).
-   */
-  begin(lookup: string, nowMs: number, tagged?: boolean): VerificationRefusal | null;
-  /** Releases a reservation made by `begin` (same `tagged`); an untagged mismatch counts as a failure of the lookup. */
-  end(lookup: string, ok: boolean, nowMs: number, tagged?: boolean): void;
+  /** Reserves one verification for the lookup, or says why it may not run now. */
+  begin(lookup: string, nowMs: number): VerificationRefusal | null;
+  /** Releases a reservation made by `begin`; a mismatch counts as a failure of the lookup. */
+  end(lookup: string, ok: boolean, nowMs: number): void;
   /** Verifications running now. */
   readonly active: number;
 }
@@ -72,16 +68,15 @@ export function createVerificationGuard(options: VerificationGuardOptions): Veri
       const state = stateOf(lookup, nowMs);
       return state !== undefined && state.failures + state.pending >= options.maxFailuresPerLookup;
     },
-    begin(lookup, nowMs, tagged = false) {
-      if (!tagged && guard.isThrottled(lookup, nowMs)) return 'throttled';
+    begin(lookup, nowMs) {
+      if (guard.isThrottled(lookup, nowMs)) return 'throttled';
       if (active >= options.maxConcurrent) return 'busy';
       active++;
-      if (!tagged) (stateOf(lookup, nowMs) ?? track(lookup)).pending++;
+      (stateOf(lookup, nowMs) ?? track(lookup)).pending++;
       return null;
     },
-    end(lookup, ok, nowMs, tagged = false) {
+    end(lookup, ok, nowMs) {
       active = Math.max(0, active - 1);
-      if (tagged) return;
       const state = lookups.get(lookup);
       if (!state) return;
       state.pending = Math.max(0, state.pending - 1);
