@@ -309,6 +309,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const [sampledKeys, allKeys] = await Promise.all(
     ['traced-sampled', 'traced-all'].map((name) =>
       seedKeys([
+        `--tag-key=${BENCH_TAG_KEY}`,
         '--db',
         data(`${name}/gateway.db`),
         '--fillers',
