@@ -3,11 +3,10 @@ import {
   decideClaim,
   doneRecord,
   fingerprintRequest,
-  IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   isKeptAnswer,
-  isValidIdempotencyKey,
   pickReplayedHeaders,
+  readIdempotencyKey,
   runningRecord,
   type StoredAnswer,
 } from '@keygate/contracts/idempotency';
@@ -48,17 +47,7 @@ function isHonoured(req: Request): boolean {
   return (req.method === 'POST' || req.method === 'PATCH') && req.path !== '/graphql';
 }
 
-function readKey(req: Request): string | null {
-  const value = req.headers[IDEMPOTENCY_KEY_HEADER];
-  if (value === undefined) return null;
-  if (typeof value !== 'string' || !isValidIdempotencyKey(value)) {
-    throw new CommerceError(
-      'MALFORMED_IDEMPOTENCY_KEY',
-      'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID.',
-    );
-  }
-  return value;
-}
+const malformedKey = (detail: string) => new CommerceError('MALFORMED_IDEMPOTENCY_KEY', detail);
 
 function replay(res: Response, answer: StoredAnswer): void {
   res.status(answer.status);
@@ -163,7 +152,7 @@ export function honourIdempotencyKey(deps: IdempotencyDeps) {
 
   return function honourKey(req: Request, res: Response, next: NextFunction): void {
     if (!isHonoured(req)) return next();
-    const key = readKey(req);
+    const key = readIdempotencyKey(req.headers, malformedKey);
     if (key === null) return next();
     const record = {
       keyId: callerKeyId(req),

@@ -1,11 +1,10 @@
 import {
   doneRecord,
   fingerprintRequest,
-  IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   isKeptAnswer,
-  isValidIdempotencyKey,
   pickReplayedHeaders,
+  readIdempotencyKey,
   type StoredAnswer,
 } from '@keygate/contracts/idempotency';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -23,17 +22,7 @@ export interface IdempotencyStepDeps {
   logger: Logger;
 }
 
-function readKey(req: Request): string | null {
-  const value = req.headers[IDEMPOTENCY_KEY_HEADER];
-  if (value === undefined) return null;
-  if (typeof value !== 'string' || !isValidIdempotencyKey(value)) {
-    throw new GatewayError(
-      'MALFORMED_IDEMPOTENCY_KEY',
-      'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID.',
-    );
-  }
-  return value;
-}
+const malformedKey = (detail: string) => new GatewayError('MALFORMED_IDEMPOTENCY_KEY', detail);
 
 function bodyText(chunk: unknown): string {
   if (chunk === undefined || chunk === null || typeof chunk === 'function') return '';
@@ -82,7 +71,7 @@ export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler
   }
 
   return async function honourIdempotencyKey(req: Request, res: Response, next: NextFunction) {
-    const key = readKey(req);
+    const key = readIdempotencyKey(req.headers, malformedKey);
     if (key === null) return next();
     const keyId = principalOf(res).key.id;
     const fingerprint = fingerprintRequest(req.method, req.originalUrl, rawBodyOf(req));

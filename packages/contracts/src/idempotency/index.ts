@@ -34,6 +34,25 @@ export function isValidIdempotencyKey(value: string): boolean {
   return value.length > 0 && value.length <= IDEMPOTENCY_KEY_MAX_LENGTH && /^[\x21-\x7e]+$/.test(value);
 }
 
+/** The `detail` of a MALFORMED_IDEMPOTENCY_KEY problem, the same from both services. */
+export const MALFORMED_IDEMPOTENCY_KEY_DETAIL =
+  'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID.';
+
+/**
+ * A request's `Idempotency-Key`: null when it sent none; a malformed one (or the header sent twice)
+ * throws what `malformed` makes of the detail, each service its own error class.
+ */
+export function readIdempotencyKey(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  malformed: (detail: string) => Error,
+): string | null {
+  const value = headers[IDEMPOTENCY_KEY_HEADER];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !isValidIdempotencyKey(value))
+    throw malformed(MALFORMED_IDEMPOTENCY_KEY_DETAIL);
+  return value;
+}
+
 /**
  * The fingerprint a key is bound to: method, path with query, and the body's exact bytes. Bytes,
  * not parsed JSON, so a body that is not JSON is compared as well, and a retry (which resends
