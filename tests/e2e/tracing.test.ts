@@ -184,6 +184,40 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       assert.deepEqual([completed?.trace_id, completed?.span_id], [caller.traceId, commerce.spanId]);
     });
 
+    it('carries a caller’s unsampled trace through both services without recording a span of it', async () => {
+      const key = await system.createKey({ name: 'unsampled', env: 'test', scopes: ['stock:r'] });
+      tokens.push(key.secret, key.prefix);
+      const caller = callerContext();
+      const res = await system.call(key.secret, '/v2/stock/KG-00001', {
+        headers: { traceparent: caller.traceparent.replace(/-01$/, '-00') },
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      // A sampled call after it: once its commerce span is in, any span of the first would be too.
+      const sampled = callerContext();
+      const after = await system.call(key.secret, '/v2/stock/KG-00001', {
+        headers: { traceparent: sampled.traceparent },
+      });
+      assert.equal(after.status, 200);
+      await waitUntil('the sampled call’s spans arrived', () =>
+        inTrace(otlp.spans, sampled.traceId).some((s) => s.service === 'keygate-commerce'),
+      );
+      assert.deepEqual(inTrace(otlp.spans, caller.traceId), [], 'no span of the unsampled trace');
+      const lines = (output: string) =>
+        output
+          .split('\n')
+          .filter((line) => line.includes(caller.traceId))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      await waitUntil('the access line is written', () =>
+        lines(system.gateway.output()).some((line) => line.msg === 'request'),
+      );
+      const access = lines(system.gateway.output()).find((line) => line.msg === 'request');
+      assert.match(String(access?.span_id), /^[0-9a-f]{16}$/);
+      assert.notEqual(access?.span_id, caller.spanId, 'the gateway’s own span id');
+      // Commerce names the same trace: the gateway passed it upstream, marked not sampled.
+      const completed = lines(system.test.output()).find((line) => line.msg === 'request completed');
+      assert.equal(completed?.trace_id, caller.traceId);
+    });
+
     it('ends a refused call’s span with error status and its problem code, and reaches no commerce', async () => {
       const unknown = unknownToken();
       tokens.push(unknown, unknown.slice(0, 16));

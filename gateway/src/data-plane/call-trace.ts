@@ -22,9 +22,15 @@ import type { Pass } from './key-check.ts';
  * Only built when tracing is on; with it off the data plane never calls into this module.
  */
 export interface CallTracing {
-  /** Starts the call's server span (ended when its response closes) and runs `check` inside a key-check span. */
-  run(call: Call, req: IncomingMessage, res: ServerResponse, check: () => void): void;
-  /** Ends the key-check span of a call the check let through, then hands the call on. */
+  /**
+   * Starts the call's server span. True when the sampler records it: then its check goes through
+   * `check` and its pass through `passed`. A call left out needs neither, so it takes the untraced
+   * path, with only its ids (for the logs and the upstream's `traceparent`).
+   */
+  start(call: Call, req: IncomingMessage, res: ServerResponse): boolean;
+  /** Runs the key check of a recorded call inside a key-check span (ended when the check passes or refuses). */
+  check(call: Call, run: () => void): void;
+  /** Ends the key-check span of a recorded call the check let through, then hands the call on. */
   passed(next: Pass): Pass;
 }
 
@@ -68,15 +74,10 @@ export function createCallTracing(tracer: Tracer, incoming: IncomingTrace): Call
   }
 
   return {
-    run(call, req, res, check) {
+    start(call, req, res) {
       const span = tracer.startServer(call.method, req.headers, incoming);
       call.span = span;
-      // A call the sampler left out keeps its ids (for the logs and the upstream's traceparent) and
-      // costs nothing more: no attributes, no child spans, nothing to end.
-      if (!span.isRecording()) {
-        check();
-        return;
-      }
+      if (!span.isRecording()) return false;
       span.setAttributes({
         'http.request.method': call.method,
         'url.path': redactTokens(call.path),
@@ -84,9 +85,12 @@ export function createCallTracing(tracer: Tracer, incoming: IncomingTrace): Call
         'keygate.request.id': call.requestId,
       });
       res.on('close', () => endServer(call, span, res.writableFinished ? res.statusCode : 499));
-      const keyCheck = tracer.startChild('keygate.key_check', span, SPAN_KIND.internal);
+      return true;
+    },
+    check(call, run) {
+      const keyCheck = tracer.startChild('keygate.key_check', call.span, SPAN_KIND.internal);
       checks.set(call, keyCheck);
-      tracer.withSpan(keyCheck, check);
+      tracer.withSpan(keyCheck, run);
     },
     passed(next) {
       return (call, req, res) => {
@@ -145,22 +149,14 @@ export function startUpstreamSpan(tracer: Tracer, call: Call, upstream: string, 
   });
 }
 
+/** The trace context an upstream continues: the exchange's span, or the call's when it is not recorded. */
+export function upstreamTraceOf(span: Span): { traceparent: string; tracestate: string | undefined } {
+  return { traceparent: traceparentOf(span), tracestate: tracestateOf(span) };
+}
+
 /** Ends the upstream span with the upstream's status (or the failure that ended the exchange). */
 export function endUpstreamSpan(span: Span, status: number, outcome: string): void {
   if (status > 0) span.setAttribute('http.response.status_code', status);
   if (outcome !== 'response') failSpan(span, outcome);
   span.end();
-}
-
-/** Replaces any `traceparent` / `tracestate` in a flat header list with the span's. */
-export function withTraceHeaders(headers: string[], span: Span): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < headers.length; i += 2) {
-    const name = headers[i]!.toLowerCase();
-    if (name !== 'traceparent' && name !== 'tracestate') out.push(headers[i]!, headers[i + 1]!);
-  }
-  out.push('traceparent', traceparentOf(span));
-  const state = tracestateOf(span);
-  if (state !== undefined) out.push('tracestate', state);
-  return out;
 }

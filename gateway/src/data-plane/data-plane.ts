@@ -96,7 +96,8 @@ export function createProxiedHandler(deps: {
     return (req, res, route) => {
       const call = startCall(req, route);
       observer.watch(call, res);
-      tracing.run(call, req, res, () => keyCheck.run(call, req, res, passed));
+      if (tracing.start(call, req, res)) tracing.check(call, () => keyCheck.run(call, req, res, passed));
+      else keyCheck.run(call, req, res, forward);
     };
   }
   return (req, res, route) => {
@@ -131,7 +132,8 @@ export function createKeyPipelineMiddleware(deps: {
       applyCallHeaders(res, passed);
       next();
     };
-    if (tracing) tracing.run(call, req, res, () => keyCheck.run(call, req, res, tracing.passed(pass)));
+    if (tracing?.start(call, req, res))
+      tracing.check(call, () => keyCheck.run(call, req, res, tracing.passed(pass)));
     else keyCheck.run(call, req, res, pass);
   };
 }

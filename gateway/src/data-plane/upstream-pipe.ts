@@ -13,12 +13,13 @@ import {
   clientResponseHeaderList,
   framingOf,
   identityOf,
+  type UpstreamRequest,
   upstreamHeaderList,
 } from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 import { BodyAbortedError, type BodyLimits, bufferedLengthOf, readBody } from './body-reader.ts';
 import { applyCallHeaders, type Call } from './call.ts';
-import { endUpstreamSpan, startUpstreamSpan, withTraceHeaders } from './call-trace.ts';
+import { endUpstreamSpan, startUpstreamSpan, upstreamTraceOf } from './call-trace.ts';
 import { continueIfAwaited } from './gateway-listener.ts';
 
 export interface UpstreamPipeOptions {
@@ -323,22 +324,24 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
     const { target } = exchange;
     const framing = framingOf(req.headers);
     const { forwarded } = call;
-    const upstreamRequest = {
+    let trace: UpstreamRequest['trace'];
+    if (tracer && call.span) {
+      // An unsampled call gets no span of its own; the upstream still learns its trace (not sampled).
+      if (call.span.isRecording())
+        exchange.span = startUpstreamSpan(tracer, call, exchange.route.upstream, target.host);
+      trace = upstreamTraceOf(exchange.span ?? call.span);
+    }
+    const upstreamRequest: UpstreamRequest = {
       method: call.method,
       path: call.url,
       host: forwarded?.host ?? req.headers.host,
       scheme: forwarded?.proto ?? ((req.socket as TLSSocket).encrypted === true ? 'https' : 'http'),
       framing,
+      trace,
     };
     // A body is streamed on only under the framing the upstream was told (a length above 0, or chunked).
     const streamsBody = framing !== null && framing[1] !== '0';
-    let headers = upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host);
-    if (tracer && call.span) {
-      // An unsampled call gets no span of its own; the upstream still learns its trace (not sampled).
-      if (call.span.isRecording())
-        exchange.span = startUpstreamSpan(tracer, call, exchange.route.upstream, target.host);
-      headers = withTraceHeaders(headers, exchange.span ?? call.span);
-    }
+    const headers = upstreamHeaderList(req.rawHeaders, principal, upstreamRequest, assertion, target.host);
     const dispatch: Dispatcher.DispatchOptions = {
       method: call.method,
       path: call.url,

@@ -107,6 +107,11 @@ export interface UpstreamRequest {
   scheme: 'http' | 'https';
   /** The body's framing, from `framingOf`. */
   framing: Framing;
+  /**
+   * With tracing on, the trace context the upstream continues: it replaces the client's `traceparent`
+   * and `tracestate`. Absent (tracing off), the client's pass through as they came.
+   */
+  trace?: { traceparent: string; tracestate: string | undefined };
 }
 
 /** What the signed assertion states for one request (`path`: path and query as forwarded). */
@@ -155,11 +160,13 @@ export function upstreamHeaderList(
   upstreamHost: string,
 ): string[] {
   const listed = connectionTokens(rawHeaders);
+  const { trace } = request;
   const out: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase();
     if (name === 'host' || isClientOnlyHeader(name) || HOP_BY_HOP.has(name) || FRAMING.has(name)) continue;
     if (listed?.has(name)) continue;
+    if (trace !== undefined && (name === 'traceparent' || name === 'tracestate')) continue;
     out.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   const { key, requestId, clientIp } = principal;
@@ -184,6 +191,10 @@ export function upstreamHeaderList(
     request.scheme,
   );
   if (request.host) out.push('x-forwarded-host', request.host);
+  if (trace !== undefined) {
+    out.push('traceparent', trace.traceparent);
+    if (trace.tracestate !== undefined) out.push('tracestate', trace.tracestate);
+  }
   return out;
 }
 

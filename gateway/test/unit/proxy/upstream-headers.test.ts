@@ -77,6 +77,48 @@ describe('upstream headers', () => {
     ]);
   });
 
+  it("sends the gateway's trace context in place of the client's when tracing is on, and the client's when off", () => {
+    const raw = ['traceparent', '00-client', 'TraceState', 'vendor=client', 'Accept', '*/*'];
+    const traced = pairsOf(
+      upstreamHeaderList(
+        raw,
+        principal,
+        { ...request, trace: { traceparent: '00-gateway', tracestate: 'vendor=gateway' } },
+        'jwt',
+        'up:1',
+      ),
+    );
+    assert.deepEqual(
+      traced.filter(([name]) => /^trace/i.test(name)),
+      [
+        ['traceparent', '00-gateway'],
+        ['tracestate', 'vendor=gateway'],
+      ],
+    );
+    assert.ok(traced.some(([name]) => name === 'Accept'));
+    const stateless = pairsOf(
+      upstreamHeaderList(
+        raw,
+        principal,
+        { ...request, trace: { traceparent: '00-gateway', tracestate: undefined } },
+        'jwt',
+        'up:1',
+      ),
+    );
+    assert.deepEqual(
+      stateless.filter(([name]) => /^trace/i.test(name)),
+      [['traceparent', '00-gateway']],
+    );
+    const untraced = pairsOf(upstreamHeaderList(raw, principal, request, 'jwt', 'up:1'));
+    assert.deepEqual(
+      untraced.filter(([name]) => /^trace/i.test(name)),
+      [
+        ['traceparent', '00-client'],
+        ['TraceState', 'vendor=client'],
+      ],
+    );
+  });
+
   it('strips headers an upstream framework could take as another method, path or client address', () => {
     const spoofing = [
       'X-HTTP-Method-Override',
