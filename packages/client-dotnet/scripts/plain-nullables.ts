@@ -5,7 +5,8 @@
  * (`DateTimeOffset?`, `string?`, `int?`, an enum `?`), so dropping the null branch loses nothing a reader of the
  * model could see. The rules, applied to every schema object:
  * 1. `anyOf` (or `oneOf`) of exactly one schema and `{type: "null"}` becomes that schema, with the outer keys
- *    (description, default) kept and a `default: null` dropped;
+ *    (description, default) kept and a `default: null` dropped; a bare `$ref` with outer keys becomes a
+ *    one-entry `allOf` of it, so the keys stay the property's;
  * 2. `type: [X, "null"]` becomes `type: X`;
  * 3. either way the result is marked `nullable: true` (the 3.0 keyword, which Kiota ignores in a 3.1 document
  *    but a reader of the transformed copy still sees);
@@ -26,6 +27,11 @@ function isNullSchema(value: unknown): boolean {
   return isObject(value) && value.type === 'null' && Object.keys(value).length === 1;
 }
 
+/** A bare `{ $ref }`: a use of a named schema. */
+function isReference(value: unknown): boolean {
+  return isObject(value) && typeof value.$ref === 'string' && Object.keys(value).length === 1;
+}
+
 /** The one non-null branch of `anyOf`/`oneOf: [X, {type: null}]`, or undefined when the schema is not that. */
 function nullableBranch(schema: Schema): { key: 'anyOf' | 'oneOf'; branch: unknown } | undefined {
   for (const key of ['anyOf', 'oneOf'] as const) {
@@ -44,7 +50,13 @@ function plainSchema(schema: Schema): Schema {
   if (nullable && isObject(nullable.branch)) {
     const { [nullable.key]: _dropped, ...outer } = schema;
     if (outer.default === null) delete outer.default;
-    result = { ...nullable.branch, ...outer, nullable: true };
+    // A reference keeps its own keys to itself: Kiota 1.38 builds the referenced model in parallel with
+    // its uses, and a description beside the `$ref` then lands on the model (an enum's summary) on some
+    // runs and not others. Under a one-entry `allOf` the description stays the property's.
+    result =
+      isReference(nullable.branch) && Object.keys(outer).length > 0
+        ? { allOf: [nullable.branch], ...outer, nullable: true }
+        : { ...nullable.branch, ...outer, nullable: true };
   }
   if (Array.isArray(result.type) && result.type.includes('null')) {
     const types = result.type.filter((type) => type !== 'null');

@@ -42,6 +42,10 @@ describe('the plain-nullable copy of the OpenAPI document (.NET generation only)
       },
       tier: { default: null, anyOf: [{ type: 'string', enum: ['gold'] }, { type: 'null' }] },
       price: { anyOf: [{ $ref: '#/components/schemas/UnitPrice' }, { type: 'null' }] },
+      customerTier: {
+        anyOf: [{ $ref: '#/components/schemas/CustomerTier' }, { type: 'null' }],
+        description: 'The tier of a `tier` price.',
+      },
       nextCursor: { type: ['string', 'null'] },
       expiresAt: { anyOf: [{ type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, { type: 'null' }] },
       either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
@@ -50,6 +54,12 @@ describe('the plain-nullable copy of the OpenAPI document (.NET generation only)
       checkedOutAt: { type: 'string', format: 'date-time', description: 'When.', nullable: true },
       tier: { type: 'string', enum: ['gold'], nullable: true },
       price: { $ref: '#/components/schemas/UnitPrice', nullable: true },
+      // Beside the `$ref`, the description could become the enum's own summary on some Kiota runs.
+      customerTier: {
+        allOf: [{ $ref: '#/components/schemas/CustomerTier' }],
+        description: 'The tier of a `tier` price.',
+        nullable: true,
+      },
       nextCursor: { type: 'string', nullable: true },
       expiresAt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', nullable: true, format: 'date' },
       either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
