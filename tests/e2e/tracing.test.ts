@@ -6,6 +6,7 @@ import {
   callerContext,
   ERROR,
   inTrace,
+  logLinesOfTrace,
   one,
   SERVER,
   unknownToken,
@@ -172,11 +173,7 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
         'gateway server span',
         (s) => s.service === 'keygate-gateway' && s.kind === SERVER,
       );
-      const lines = (output: string) =>
-        output
-          .split('\n')
-          .filter((line) => line.includes(caller.traceId))
-          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = (output: string) => logLinesOfTrace(output, caller.traceId);
       await waitUntil('the access line is written', () => lines(system.gateway.output()).length > 0);
       const access = lines(system.gateway.output()).find((line) => line.msg === 'request');
       assert.deepEqual([access?.trace_id, access?.span_id], [caller.traceId, gateway.spanId]);
@@ -202,11 +199,7 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
         inTrace(otlp.spans, sampled.traceId).some((s) => s.service === 'keygate-commerce'),
       );
       assert.deepEqual(inTrace(otlp.spans, caller.traceId), [], 'no span of the unsampled trace');
-      const lines = (output: string) =>
-        output
-          .split('\n')
-          .filter((line) => line.includes(caller.traceId))
-          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = (output: string) => logLinesOfTrace(output, caller.traceId);
       await waitUntil('the access line is written', () =>
         lines(system.gateway.output()).some((line) => line.msg === 'request'),
       );

@@ -19,6 +19,13 @@ export function callerContext(): { traceId: string; spanId: string; traceparent:
 /** A fresh token of the right shape that no key has. */
 export const unknownToken = () => `kg_test_${hex(6)}_${hex(24)}`;
 
+/** The JSON log lines of a process's output that name `traceId` (access lines, commerce's request lines). */
+export const logLinesOfTrace = (output: string, traceId: string) =>
+  output
+    .split('\n')
+    .filter((line) => line.includes(traceId))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
 /** The spans of one trace. */
 export const inTrace = (spans: ReceivedSpan[], traceId: string) =>
   spans.filter((span) => span.traceId === traceId);
