@@ -2445,8 +2445,10 @@ export interface components {
          *     - `CUSTOMER_NOT_FOUND`: Customer not found
          *     - `DELIVERY_NOT_FOUND`: Webhook delivery not found
          *     - `ENDPOINT_NOT_FOUND`: Webhook endpoint not found
+         *     - `IDENTITY_NOT_FOUND`: Identity not found
          *     - `KEY_NOT_FOUND`: API key not found
          *     - `ORDER_NOT_FOUND`: Order not found
+         *     - `PLAN_NOT_FOUND`: Plan not found
          *     - `PRICE_NOT_FOUND`: Price not found
          *     - `PRODUCT_NOT_FOUND`: Product not found
          *     - `ROUTE_NOT_FOUND`: No such route
@@ -2495,10 +2497,13 @@ export interface components {
          *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
          *     - `ENDPOINT_DISABLED`: Endpoint disabled
          *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+         *     - `IDENTITY_EXISTS`: Identity already exists
+         *     - `IDENTITY_HAS_KEYS`: Identity still has keys
          *     - `INSUFFICIENT_STOCK`: Insufficient stock
          *     - `KEY_NOT_ACTIVE`: API key is not active
          *     - `NO_ROTATION_IN_PROGRESS`: No rotation in progress
          *     - `ORDER_STATUS_CONFLICT`: Order status does not allow this
+         *     - `PLAN_IN_USE`: Plan in use
          *     - `ROTATION_IN_PROGRESS`: A rotation is already in progress
          *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
          */
@@ -2578,6 +2583,8 @@ export interface components {
         };
         /**
          * @description Too Many Requests. Problem types:
+         *     - `CREDITS_EXHAUSTED`: Credits exhausted
+         *     - `QUOTA_EXCEEDED`: Quota exceeded
          *     - `RATE_LIMITED`: Rate limit exceeded
          *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
          */

@@ -160,7 +160,12 @@ const PROBLEM_SCHEMA = { $ref: '#/components/schemas/Problem' };
 const VALIDATION_SCHEMA = { anyOf: [{ $ref: '#/components/schemas/ValidationProblem' }, PROBLEM_SCHEMA] };
 
 /** The 429 codes answered after the rate-limit step, so with its headers. */
-const AFTER_RATE_LIMIT = new Set(['RATE_LIMITED', 'TOO_MANY_CONCURRENT_REQUESTS']);
+const AFTER_RATE_LIMIT = new Set([
+  'RATE_LIMITED',
+  'QUOTA_EXCEEDED',
+  'CREDITS_EXHAUSTED',
+  'TOO_MANY_CONCURRENT_REQUESTS',
+]);
 
 /** The `components.responses` entry of a status: every problem type of it, its headers and schema. */
 export function problemResponseOf(status: number): JsonSchema {

@@ -80,7 +80,12 @@ describe('what the document covers', () => {
     ]);
     assert.deepEqual(
       [...((responses.TooManyRequests?.['x-problem-types'] ?? []) as string[])].sort(),
-      [problemType('RATE_LIMITED'), problemType('TOO_MANY_CONCURRENT_REQUESTS')].sort(),
+      [
+        problemType('RATE_LIMITED'),
+        problemType('QUOTA_EXCEEDED'),
+        problemType('CREDITS_EXHAUSTED'),
+        problemType('TOO_MANY_CONCURRENT_REQUESTS'),
+      ].sort(),
     );
     const unauthorized = responses.Unauthorized?.['x-problem-types'] as string[];
     const keyCodes = [

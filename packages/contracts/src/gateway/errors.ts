@@ -15,8 +15,15 @@ export type ErrorCode =
   | 'ENVIRONMENT_MISMATCH'
   | 'ESCALATION_DENIED'
   | 'RATE_LIMITED'
+  | 'QUOTA_EXCEEDED'
+  | 'CREDITS_EXHAUSTED'
   | 'ROUTE_NOT_FOUND'
   | 'KEY_NOT_FOUND'
+  | 'PLAN_NOT_FOUND'
+  | 'IDENTITY_NOT_FOUND'
+  | 'PLAN_IN_USE'
+  | 'IDENTITY_HAS_KEYS'
+  | 'IDENTITY_EXISTS'
   | 'SECRET_NOT_FOUND'
   | 'ROTATION_IN_PROGRESS'
   | 'NO_ROTATION_IN_PROGRESS'
@@ -70,8 +77,15 @@ export const ERRORS: Record<ErrorCode, ErrorSpec> = {
   ENVIRONMENT_MISMATCH: { status: 403, title: 'Wrong environment' },
   ESCALATION_DENIED: { status: 403, title: 'Privilege escalation refused' },
   RATE_LIMITED: { status: 429, title: 'Rate limit exceeded' },
+  QUOTA_EXCEEDED: { status: 429, title: 'Quota exceeded' },
+  CREDITS_EXHAUSTED: { status: 429, title: 'Credits exhausted' },
   ROUTE_NOT_FOUND: { status: 404, title: 'No such route' },
   KEY_NOT_FOUND: { status: 404, title: 'API key not found' },
+  PLAN_NOT_FOUND: { status: 404, title: 'Plan not found' },
+  IDENTITY_NOT_FOUND: { status: 404, title: 'Identity not found' },
+  PLAN_IN_USE: { status: 409, title: 'Plan in use' },
+  IDENTITY_HAS_KEYS: { status: 409, title: 'Identity still has keys' },
+  IDENTITY_EXISTS: { status: 409, title: 'Identity already exists' },
   SECRET_NOT_FOUND: { status: 404, title: 'Secret not found' },
   ROTATION_IN_PROGRESS: { status: 409, title: 'A rotation is already in progress' },
   NO_ROTATION_IN_PROGRESS: { status: 409, title: 'No rotation in progress' },

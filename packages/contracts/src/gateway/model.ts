@@ -1,4 +1,5 @@
 import type { Environment } from '@keygate/identity';
+import type { KeyBudget } from './plans.ts';
 
 export type { Environment };
 
@@ -10,8 +11,11 @@ export type Actor =
 
 export type KeyStatus = 'active' | 'revoked';
 
-/** An API key as stored. Never holds a secret or a hash. */
-export interface ApiKey {
+/**
+ * An API key as stored. Never holds a secret or a hash. The budget fields (plans.ts) are absent on
+ * keys stored before plans existed, which read as no identity, no plan, no overrides, no credits.
+ */
+export interface ApiKey extends Partial<KeyBudget> {
   /** `key_…` */
   id: string;
   name: string;
