@@ -1,0 +1,183 @@
+import type { CreditsOperation } from '@keygate/contracts/gateway';
+import {
+  adjustReading,
+  type BudgetReading,
+  type CreditsState,
+  decideBudget,
+  refilledCredits,
+  windowOf,
+} from './decide.ts';
+import { applyCreditsOperation, type BudgetLedger, counterNameOf } from './ledger.ts';
+import type { BudgetPolicy, CreditsLine } from './policy.ts';
+
+/** One stored count: a line's calls (cost units) in the window that starts at `windowStart`. */
+export interface StoredCounter {
+  subject: string;
+  name: string;
+  windowStart: number;
+  used: number;
+}
+
+/** What a subject has stored: its counts in windows not yet over, and its balance. */
+export interface StoredSubject {
+  counters: Array<Omit<StoredCounter, 'subject'>>;
+  credits: CreditsState | null;
+}
+
+/**
+ * Durable storage behind the in-process ledger: read once per subject, written in batches. This
+ * process is the only writer (one gateway on one SQLite file), so what it writes is the whole truth.
+ */
+export interface LedgerStorage {
+  /** A subject's counts of windows ending after `nowMs`, and its balance (synchronous: a point read). */
+  load(subject: string, nowMs: number): StoredSubject;
+  /** Writes counts and balances (absolute values) in one transaction. */
+  save(counters: StoredCounter[], credits: Array<{ subject: string; state: CreditsState }>): void;
+  /** Deletes counts of windows that started before `beforeMs`. */
+  prune(beforeMs: number): void;
+}
+
+interface Counter {
+  used: number;
+  /** When its window ends (epoch ms): dropped from memory after that. */
+  end: number;
+}
+
+interface Subject {
+  /** By `<counter name>@<window start>`. */
+  counters: Map<string, Counter>;
+  credits: CreditsState | null;
+}
+
+export interface MemoryLedgerOptions {
+  storage?: LedgerStorage;
+  /** How often held changes are written (ms); `flush()` writes at once. */
+  flushIntervalMs?: number;
+  clock?: () => number;
+}
+
+const counterKey = (name: string, windowStart: number) => `${name}@${windowStart}`;
+
+/**
+ * The ledger of a single gateway instance: counts and balances decided in memory, synchronously, so
+ * the key check stays synchronous; written behind to storage about once a second and on shutdown.
+ * A crash loses at most that second of spending (documented in docs/plans.md).
+ */
+export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLedger & { close(): void } {
+  const { storage } = options;
+  const clock = options.clock ?? Date.now;
+  const subjects = new Map<string, Subject>();
+  const dirtyCounters = new Map<string, StoredCounter>();
+  const dirtyCredits = new Map<string, CreditsState>();
+  let sweepAt = 0;
+
+  function subjectOf(id: string, nowMs: number): Subject {
+    let subject = subjects.get(id);
+    if (subject === undefined) {
+      const stored = storage?.load(id, nowMs) ?? { counters: [], credits: null };
+      subject = { counters: new Map(), credits: stored.credits };
+      for (const counter of stored.counters)
+        subject.counters.set(counterKey(counter.name, counter.windowStart), {
+          used: counter.used,
+          end: Infinity,
+        });
+      subjects.set(id, subject);
+    }
+    return subject;
+  }
+
+  /** Forgets counts whose window is over, and subjects left with nothing to hold. */
+  function sweep(nowMs: number): void {
+    sweepAt = nowMs + 60_000;
+    for (const [id, subject] of subjects) {
+      for (const [key, counter] of subject.counters) if (counter.end <= nowMs) subject.counters.delete(key);
+      if (subject.counters.size === 0 && !dirtyCredits.has(id)) subjects.delete(id);
+    }
+  }
+
+  function read(policy: BudgetPolicy, nowMs: number): BudgetReading {
+    if (nowMs >= sweepAt) sweep(nowMs);
+    const used = policy.lines.map((line) => {
+      const { start, end } = windowOf(line, nowMs);
+      const counter = subjectOf(line.subject, nowMs).counters.get(counterKey(counterNameOf(line), start));
+      if (counter !== undefined) counter.end = end;
+      return counter?.used ?? 0;
+    });
+    const credits = policy.credits ? subjectOf(policy.credits.subject, nowMs).credits : null;
+    return { used, credits };
+  }
+
+  function write(policy: BudgetPolicy, reading: BudgetReading, nowMs: number): void {
+    policy.lines.forEach((line, index) => {
+      const { start, end } = windowOf(line, nowMs);
+      const name = counterNameOf(line);
+      const used = reading.used[index]!;
+      subjectOf(line.subject, nowMs).counters.set(counterKey(name, start), { used, end });
+      dirtyCounters.set(`${line.subject}\n${counterKey(name, start)}`, {
+        subject: line.subject,
+        name,
+        windowStart: start,
+        used,
+      });
+    });
+    if (policy.credits && reading.credits) setCredits(policy.credits.subject, reading.credits, nowMs);
+  }
+
+  function setCredits(subjectId: string, state: CreditsState, nowMs: number): void {
+    subjectOf(subjectId, nowMs).credits = state;
+    dirtyCredits.set(subjectId, state);
+  }
+
+  function spendNow(policy: BudgetPolicy, cost: number, nowMs: number) {
+    const reading = read(policy, nowMs);
+    const verdict = decideBudget(policy, reading, nowMs, cost);
+    // A refusal spends nothing, but a refill it brought about is kept.
+    if (verdict.refusal === null || verdict.credits !== reading.credits)
+      write(policy, { used: verdict.used, credits: verdict.credits }, nowMs);
+    return verdict;
+  }
+
+  function flushNow(): void {
+    if (dirtyCounters.size === 0 && dirtyCredits.size === 0) return;
+    const counters = [...dirtyCounters.values()];
+    const credits = [...dirtyCredits].map(([subject, state]) => ({ subject, state }));
+    dirtyCounters.clear();
+    dirtyCredits.clear();
+    storage?.save(counters, credits);
+  }
+
+  function refilled(line: CreditsLine, nowMs: number): CreditsState {
+    return refilledCredits(line, subjectOf(line.subject, nowMs).credits, nowMs);
+  }
+
+  const timer = storage
+    ? setInterval(() => {
+        flushNow();
+        storage.prune(clock() - 32 * 86_400_000);
+      }, options.flushIntervalMs ?? 1000)
+    : undefined;
+  timer?.unref();
+
+  return {
+    spendNow,
+    spend: async (policy, cost, nowMs) => spendNow(policy, cost, nowMs),
+    async adjust(policy, delta, nowMs) {
+      const reading = read(policy, nowMs);
+      const credits = policy.credits ? refilledCredits(policy.credits, reading.credits, nowMs) : null;
+      write(policy, adjustReading({ used: reading.used, credits }, delta), nowMs);
+    },
+    readCredits: async (line, nowMs) => refilled(line, nowMs),
+    async changeCredits(line, operation: CreditsOperation, nowMs) {
+      const next = applyCreditsOperation(refilled(line, nowMs), operation);
+      setCredits(line.subject, next, nowMs);
+      flushNow();
+      return next;
+    },
+    readUsed: async (policy, nowMs) => read(policy, nowMs).used,
+    flush: async () => flushNow(),
+    close() {
+      if (timer) clearInterval(timer);
+      flushNow();
+    },
+  };
+}
