@@ -15,8 +15,9 @@ import {
   policiesOffFallback,
 } from './data-plane/data-plane.ts';
 import { createGatewayListener, type GatewayListener } from './data-plane/gateway-listener.ts';
-import { createKeyCheck } from './data-plane/key-check.ts';
+import { type BudgetGate, createKeyCheck } from './data-plane/key-check.ts';
 import { createStreamWatch, type StreamWatch } from './data-plane/stream-watch.ts';
+import { chargeUpstreamCost } from './data-plane/upstream-cost.ts';
 import { createUpstreamPipe } from './data-plane/upstream-pipe.ts';
 import { createDocsRouter } from './docs/docs-router.ts';
 import { createErrorHandler, notFound } from './http/error-handler.ts';
@@ -51,6 +52,8 @@ export interface AppDeps {
   clock?: () => number;
   /** Per-key limits; default in-process (one instance). With Redis: createRedisRateLimiter. */
   rateLimiter?: KeyRateLimiter;
+  /** Plans, quotas and credits (policies on); absent: keys have only their per-minute limit. */
+  budgets?: BudgetGate;
   /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
   tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
@@ -140,6 +143,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     metrics,
     logger,
     tracer: deps.tracer,
+    charge: deps.budgets && chargeUpstreamCost(deps.budgets, clock, logger),
   });
   if (deps.tracer) registerDroppedSpans(metrics.registry, deps.tracer);
 
@@ -190,6 +194,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       clock,
       logger,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
+      budgets: deps.budgets,
     });
     const observer = createCallObserver({ metrics, recorder, logger, clock });
     flushAccessLog = observer.flush;

@@ -86,12 +86,16 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
     return subject;
   }
 
-  /** Forgets counts whose window is over, and subjects left with nothing to hold. */
+  /**
+   * Forgets counts whose window is over, and subjects left with nothing but what storage holds too
+   * (read again on their next call). Without storage a balance is the only copy, so it stays.
+   */
   function sweep(nowMs: number): void {
     sweepAt = nowMs + 60_000;
     for (const [id, subject] of subjects) {
       for (const [key, counter] of subject.counters) if (counter.end <= nowMs) subject.counters.delete(key);
-      if (subject.counters.size === 0 && !dirtyCredits.has(id)) subjects.delete(id);
+      const isHeldElsewhere = subject.credits === null || (storage !== undefined && !dirtyCredits.has(id));
+      if (subject.counters.size === 0 && isHeldElsewhere) subjects.delete(id);
     }
   }
 

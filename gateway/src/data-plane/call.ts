@@ -4,6 +4,7 @@ import type { Address } from '../auth/ip-rules.ts';
 import type { VerifiedKey } from '../auth/key-verifier.ts';
 import type { Principal } from '../auth/principal.ts';
 import { pathOf } from '../auth/steps.ts';
+import type { BudgetPolicy } from '../budget/policy.ts';
 import type { ForwardedRequest } from '../http/forwarded.ts';
 import { clientRequestIdOf } from '../http/request-context.ts';
 import { newRequestId } from '../keys/token.ts';
@@ -45,6 +46,8 @@ export interface Call {
   problem: string | undefined;
   /** The call's server span, when tracing is on. */
   span: Span | undefined;
+  /** The budget the call spent from (its policy and cost), so an upstream's `Keygate-Cost` can adjust it. */
+  budget: { policy: BudgetPolicy; cost: number } | undefined;
 }
 
 /** A fresh call for a request: a new request id, its arrival time, path and matched route. */
@@ -71,6 +74,7 @@ export function startCall(req: IncomingMessage, match: RouteMatch | null): Call 
     bodies: undefined,
     problem: undefined,
     span: undefined,
+    budget: undefined,
   };
 }
 

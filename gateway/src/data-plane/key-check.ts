@@ -12,9 +12,14 @@ import {
   expiryNotice,
   parseBearer,
 } from '../auth/steps.ts';
+import { budgetPolicyItems, budgetRefusalOf, budgetRemainingItems } from '../budget/budget-answer.ts';
+import type { BudgetVerdict } from '../budget/decide.ts';
+import type { BudgetLedger } from '../budget/ledger.ts';
+import type { BudgetPolicy } from '../budget/policy.ts';
 import { GatewayError } from '../errors.ts';
 import { forwardedRequestOf, isTrustedPeer } from '../http/forwarded.ts';
 import type { ParsedToken } from '../keys/token.ts';
+import type { ApiKey } from '../model/model.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { assertUnambiguousFraming } from '../proxy/upstream-headers.ts';
 import type { KeyRateLimiter, RateLimitDecision } from '../rate-limit/key-rate-limiter.ts';
@@ -25,9 +30,18 @@ import type { Call } from './call.ts';
 import { createRefusal } from './refusal.ts';
 import { applyTestScenario } from './test-scenario.ts';
 
+/** What calls are metered against beyond the key's own per-minute limit: plans, quotas and credits. */
+export interface BudgetGate {
+  /** The key's policy; null when none applies (the common case, answered without a lookup). */
+  policyOf(key: ApiKey): BudgetPolicy | null | Promise<BudgetPolicy | null>;
+  ledger: BudgetLedger;
+}
+
 export interface KeyCheckDeps {
   verifier: KeyVerifier;
   rateLimiter: KeyRateLimiter;
+  /** Plans, quotas and credits; absent: only the per-key limit applies. */
+  budgets?: BudgetGate;
   trustedProxies: IpRules;
   metrics: GatewayMetrics;
   /** The largest expiry-reminder lead time, in days. */
@@ -36,6 +50,17 @@ export interface KeyCheckDeps {
   logger?: Logger;
   /** The upstream idle timeout (ms), as a forced `upstream-timeout` scenario names it. */
   upstreamTimeoutMs?: number;
+}
+
+/** The response header naming what remains of the balance a call spent from. */
+export const CREDITS_HEADER = 'Keygate-Credits-Remaining';
+
+/** A budget decided for a call: its policy, the verdict, the call's cost and when it was decided. */
+interface SpentBudget {
+  policy: BudgetPolicy;
+  verdict: BudgetVerdict;
+  cost: number;
+  nowMs: number;
 }
 
 /** What runs once the key pipeline let a call through. */
@@ -106,7 +131,7 @@ export function sameBytes(a: Buffer, b: Buffer): boolean {
 
 /** The key pipeline of keygate, framework-free: the data plane runs it, and Express runs it for management routes. */
 export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
-  const { verifier, rateLimiter, trustedProxies, clock } = deps;
+  const { verifier, rateLimiter, trustedProxies, clock, budgets } = deps;
   const upstreamTimeoutMs = deps.upstreamTimeoutMs ?? 0;
   const consumeNow = rateLimiter.consumeNow?.bind(rateLimiter);
   const refuse = createRefusal(deps);
@@ -161,14 +186,19 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     return policy;
   }
 
-  /** Sets the rate-limit headers; throws 429 when the budget is spent. */
-  function applyDecision(call: Call, decision: RateLimitDecision): void {
-    call.headers.push(
-      'RateLimit-Policy',
-      policyOf(decision.limit),
-      'RateLimit',
-      `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`,
-    );
+  /**
+   * Sets the rate-limit headers (the key's own limit, then each line of its budget, in one field
+   * each); throws 429 when the key's limit, or a line or the balance of its budget, has no room.
+   */
+  function applyDecision(call: Call, decision: RateLimitDecision, budget?: SpentBudget): void {
+    let policy = policyOf(decision.limit);
+    let remaining = `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`;
+    if (budget && budget.policy.lines.length > 0) {
+      policy += `, ${budgetPolicyItems(budget.policy, budget.verdict)}`;
+      remaining += `, ${budgetRemainingItems(budget.policy, budget.verdict, budget.nowMs)}`;
+    }
+    call.headers.push('RateLimit-Policy', policy, 'RateLimit', remaining);
+    if (budget?.verdict.credits) call.headers.push(CREDITS_HEADER, String(budget.verdict.credits.remaining));
     if (!decision.allowed) {
       call.headers.push('Retry-After', String(decision.resetSeconds));
       throw new GatewayError(
@@ -177,6 +207,36 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
         { retryAfter: decision.resetSeconds },
       );
     }
+    if (budget?.verdict.refusal) {
+      const refusal = budgetRefusalOf(budget.policy, budget.verdict, budget.cost, budget.nowMs);
+      if (refusal.extensions.retryAfter !== undefined)
+        call.headers.push('Retry-After', String(refusal.extensions.retryAfter));
+      throw refusal;
+    }
+    if (budget) call.budget = { policy: budget.policy, cost: budget.cost };
+  }
+
+  /** The call's budget when its key has one and its route costs something; the key's limit allowed it. */
+  function budgetOf(
+    call: Call,
+  ): { policy: BudgetPolicy | Promise<BudgetPolicy | null>; cost: number } | null {
+    const route = call.route!;
+    if (budgets === undefined || route.kind !== 'proxy' || route.cost === 0) return null;
+    const policy = budgets.policyOf(call.verified!.key);
+    return policy === null ? null : { policy, cost: route.cost };
+  }
+
+  /** Decides and spends the call's budget (asynchronously), then sets the headers and refuses if need be. */
+  function spendBudget(call: Call, decision: RateLimitDecision): Promise<void> | void {
+    const budget = decision.allowed ? budgetOf(call) : null;
+    if (budget === null) return applyDecision(call, decision);
+    return Promise.resolve(budget.policy).then((policy) => {
+      if (policy === null) return applyDecision(call, decision);
+      const nowMs = clock();
+      return budgets!.ledger.spend(policy, budget.cost, nowMs).then((verdict) => {
+        applyDecision(call, decision, { policy, verdict, cost: budget.cost, nowMs });
+      });
+    });
   }
 
   /** The key as the store holds it now (shared stores): re-checked if it changed since it was cached. */
@@ -188,15 +248,33 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     call.principal = { ...call.principal!, key: current.key, secret: current.secret };
   }
 
-  /** Rate limit, then (with a shared store) the key's version, read in the same round trip. */
+  /** Rate limit, then (with a shared store) the key's version, read in the same round trip; then the budget. */
   function consume(call: Call): Promise<void> {
     const { key } = call.verified!;
     const consuming = rateLimiter.consume(key.id, key.rateLimit.perMinute);
-    if (!verifier.confirms) return consuming.then((decision) => applyDecision(call, decision));
+    if (!verifier.confirms) return consuming.then((decision) => spendBudget(call, decision));
     return Promise.all([consuming, verifier.confirm(call.verified!)]).then(([decision, current]) => {
       applyCurrent(call, current);
-      applyDecision(call, decision);
+      return spendBudget(call, decision);
     });
+  }
+
+  /** The key's limit and budget decided in memory, when both can be: the whole check stays synchronous. */
+  function consumeInMemory(call: Call, key: ApiKey): Promise<void> | undefined {
+    const decision = consumeNow!(key.id, key.rateLimit.perMinute);
+    const budget = decision.allowed ? budgetOf(call) : null;
+    if (budget === null) {
+      applyDecision(call, decision);
+      return undefined;
+    }
+    const { policy, cost } = budget;
+    // A plan or identity still loading, or a ledger that is not in memory: decided asynchronously.
+    if (policy instanceof Promise || budgets!.ledger.spendNow === undefined)
+      return Promise.resolve(spendBudget(call, decision));
+    const nowMs = clock();
+    const verdict: BudgetVerdict = budgets!.ledger.spendNow(policy, cost, nowMs);
+    applyDecision(call, decision, { policy, verdict, cost, nowMs });
+    return undefined;
   }
 
   function finish(call: Call, req: IncomingMessage, res: ServerResponse, pass: Pass): void {
@@ -233,8 +311,13 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
       if (verified.key.environment === 'test') applyTestScenario(call, req, upstreamTimeoutMs);
       if (consumeNow && !verifier.confirms) {
         // Counted in memory, nothing to confirm: the whole check stays synchronous.
-        applyDecision(call, consumeNow(verified.key.id, verified.key.rateLimit.perMinute));
-        finish(call, req, res, pass);
+        const pending = consumeInMemory(call, verified.key);
+        if (pending === undefined) finish(call, req, res, pass);
+        else
+          pending.then(
+            () => finish(call, req, res, pass),
+            (error: unknown) => refuse(call, res, error),
+          );
         return;
       }
       consume(call).then(

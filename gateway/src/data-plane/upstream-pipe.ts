@@ -14,6 +14,7 @@ import {
   framingOf,
   identityOf,
   type UpstreamRequest,
+  upstreamCostOf,
   upstreamHeaderList,
 } from '../proxy/upstream-headers.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
@@ -38,6 +39,8 @@ export interface UpstreamPipeOptions {
   assertions?: AssertionCache | null;
   /** With tracing on: a client span per upstream exchange, its `traceparent` sent upstream. */
   tracer?: Tracer | null;
+  /** Told the cost an upstream named (`Keygate-Cost`) for a call that spent from a budget. */
+  charge?: (call: Call, cost: number) => void;
 }
 
 /** Answers a call that failed before its upstream answered (the data plane's refusal). */
@@ -273,6 +276,10 @@ export function createUpstreamPipe(options: UpstreamPipeOptions): UpstreamPipe {
         return;
       }
       this.started = true;
+      if (call.budget && options.charge) {
+        const cost = upstreamCostOf(controller.rawHeaders as Buffer[]);
+        if (cost !== undefined) options.charge(call, cost);
+      }
     }
 
     onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer) {

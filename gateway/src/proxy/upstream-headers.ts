@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { MAX_ROUTE_COST } from '@keygate/contracts/gateway';
 import {
   ENVIRONMENT_HEADER,
   IDENTITY_HEADER,
@@ -199,7 +200,30 @@ export function upstreamHeaderList(
 }
 
 /** Upstream response headers the gateway's own value replaces (`Link` is kept beside the gateway's). */
-const GATEWAY_OWNED = new Set(['x-request-id', 'ratelimit-policy', 'ratelimit', 'keygate-key-expires']);
+/** The header an upstream names a call's real cost in (lower-cased). */
+export const COST_HEADER = 'keygate-cost';
+
+const GATEWAY_OWNED = new Set([
+  'x-request-id',
+  'ratelimit-policy',
+  'ratelimit',
+  'keygate-key-expires',
+  'keygate-credits-remaining',
+  COST_HEADER,
+]);
+/**
+ * The upstream's word on what a call cost (`Keygate-Cost: N`), when it differs from the route's cost:
+ * the gateway charges the difference and never passes the header on.
+ */
+export function upstreamCostOf(raw: RawHeaderList): number | undefined {
+  for (let i = 0; i < raw.length; i += 2) {
+    if (textOf(raw[i]!).toLowerCase() !== COST_HEADER) continue;
+    const value = textOf(raw[i + 1]!).trim();
+    return /^\d{1,6}$/.test(value) ? Math.min(Number(value), MAX_ROUTE_COST) : undefined;
+  }
+  return undefined;
+}
+
 /** Replaced too when the route table deprecates the route: the table is the authority on its lifecycle. */
 const DEPRECATION_OWNED = new Set(['deprecation', 'sunset']);
 

@@ -20,6 +20,8 @@ export type RouteMatch =
       deprecation?: DeprecationHeaders;
       /** A long-lived answer (server-sent events): see `stream` in route-table.ts. */
       stream?: true;
+      /** What a call spends of its key's budget (`cost` in the route table, default 1). */
+      cost: number;
     }
   | {
       kind: 'management';
@@ -100,6 +102,7 @@ export function compileRoutes(table: RouteTable): RouteMatcher {
         urls: Object.freeze(urlsOf(upstream)),
         ...deprecationMember(route.deprecation ?? versionDeprecation(route.path)),
         ...(route.stream ? { stream: true as const } : {}),
+        cost: route.cost ?? 1,
       }),
     };
     const list = byMethod.get(route.method) ?? [];

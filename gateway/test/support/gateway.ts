@@ -56,6 +56,8 @@ export interface TestGatewayOptions {
   /** Replaces the plain memory store (e.g. a versioned one, behaving like Redis). */
   store?: MemoryStore;
   rateLimiter?: Parameters<typeof createApp>[0]['rateLimiter'];
+  /** Plans, quotas and credits, given the gateway's clock. */
+  budgets?: (clock: TestClock) => Parameters<typeof createApp>[0]['budgets'];
 }
 
 /**
@@ -90,6 +92,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     keysRouter: options.keysRouter,
     logger: options.logger,
     rateLimiter: options.rateLimiter,
+    budgets: options.budgets?.(clock),
   });
   return {
     ...gateway,

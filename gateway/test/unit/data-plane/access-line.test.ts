@@ -41,6 +41,7 @@ function call(over: Partial<Call> = {}): Call {
     bodies: undefined,
     problem: undefined,
     span: undefined,
+    budget: undefined,
     ...over,
   };
 }

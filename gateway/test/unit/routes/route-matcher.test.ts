@@ -26,6 +26,7 @@ describe('compileRoutes', () => {
       upstream: 'commerce',
       audience: 'commerce',
       urls: { live: 'http://live:1', test: 'http://test:2' },
+      cost: 1,
     });
   });
 

@@ -5,6 +5,9 @@ import { DeprecationSchema, SUPPORTED_VERSIONS, VERSION_SEGMENT } from './deprec
 /** Management routes the gateway answers itself; the route table may not claim them. */
 export const MANAGEMENT_PREFIX = '/v2/auth/keys';
 
+/** The most a route's call may cost (and the most an upstream's `Keygate-Cost` may charge). */
+export const MAX_ROUTE_COST = 100_000;
+
 export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Literal characters allowed in a pattern segment besides `{name}` placeholders (`:` included). */
@@ -69,6 +72,11 @@ export const RouteSchema = z.strictObject({
   stream: z.boolean().optional(),
   /** This route alone is deprecated (overrides its version's deprecation). */
   deprecation: DeprecationSchema.optional(),
+  /**
+   * What a call spends of a plan's limits, quotas and credits (default 1; 0 meters nothing). An
+   * upstream may answer `Keygate-Cost: N` to charge the difference after its answer.
+   */
+  cost: z.number().int().min(0).max(MAX_ROUTE_COST).optional(),
 });
 
 /** Settings of one API version, e.g. `"v2": {"deprecation": {…}}` deprecates every route under /v2, management included. */
