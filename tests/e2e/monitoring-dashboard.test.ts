@@ -172,7 +172,7 @@ describe('the Grafana dashboard and the alerting rules, on a real Prometheus scr
 
   it('shows what the traffic did', async () => {
     const labels = async (expr: string, label: string) =>
-      (await prometheus.query(asGrafanaRuns(expr.replaceAll('$__rate_interval', '1m')))).map(
+      (await prometheus.query(expr.replaceAll('$__rate_interval', '1m'))).map(
         (sample: Sample) => sample.metric[label],
       );
     const exprOf = (title: string, refId = 'A') => {
@@ -241,12 +241,16 @@ describe('the Grafana dashboard and the alerting rules, on a real Prometheus scr
     assert.ok(rules.length >= 10);
     for (const rule of rules) assert.equal(rule.health, 'ok', `${rule.name}: ${rule.lastError}`);
     const state = (name: string) => rules.find((rule) => rule.name === name)?.state;
-    // Both wait for their `for:` before firing.
-    assert.equal(state('KeygateCommerceDown'), 'pending');
+    // Pending for its 2 minutes, then firing: a slow machine may take that long to get here.
+    assert.ok(
+      ['pending', 'firing'].includes(state('KeygateCommerceDown') ?? ''),
+      state('KeygateCommerceDown'),
+    );
     assert.deepEqual(
       rules.find((rule) => rule.name === 'KeygateCommerceDown')?.alerts.map((alert) => alert.labels.instance),
       [hostOf(system.live.url)],
     );
+    // 15 minutes before it fires.
     assert.equal(state('KeygateTraceSpansDropped'), 'pending');
     for (const quiet of ['KeygateGatewayDown', 'KeygateRedisUnavailable', 'KeygateWebhookDeliveryLag'])
       assert.equal(state(quiet), 'inactive', quiet);
