@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Express {
     maxEntries: deps.responseCache?.maxEntries ?? DEFAULT_RESPONSE_CACHE_ENTRIES,
   });
   const metrics = createHttpMetrics(environment);
-  registerWebhookMetrics(metrics.registry, () => readWebhookBacklog(db));
+  registerWebhookMetrics(metrics.registry, () => readWebhookBacklog(db), clock);
   if (tracer) registerDroppedSpans(metrics.registry, tracer);
 
   const app = express();

@@ -274,6 +274,16 @@ const ENTRIES: Entry[] = [
     },
   },
   {
+    file: OPERATIONS,
+    firstLine: 'promtool check rules deploy/monitoring/keygate-rules.yaml',
+    // Needs no running service; tests/e2e/monitoring-rules.test.ts holds the rules to more.
+    context: 'system',
+    check(run) {
+      assert.match(run.stdout, /SUCCESS: \d+ rules found/, run.stdout + run.stderr);
+      assert.match(run.stdout, /Unit Testing: {2}deploy\/monitoring\/keygate-rules\.test\.yaml\n {2}SUCCESS/);
+    },
+  },
+  {
     file: UPSTREAM,
     firstLine: 'SERVICE_ENV=test PORT=4001 KEYGATE_JWKS_URL=http://127.0.0.1:8080/.well-known/jwks.json \\',
     context: 'upstream-start',

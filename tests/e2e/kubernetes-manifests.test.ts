@@ -4,6 +4,12 @@ import { resolve } from 'node:path';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { parse } from 'yaml';
+import {
+  PROMETHEUS_RULE_PATH,
+  RULES_PATH,
+  renderFromRulesFile,
+} from '../../deploy/monitoring/prometheus-rule.ts';
 import { GATEWAY_MEMORY_LIMIT_MIB, GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import {
   containerOf,
@@ -55,6 +61,28 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
         );
       }
     }
+  });
+
+  it('ships the alerting rules of deploy/monitoring as a PrometheusRule in the monitoring component', async () => {
+    assert.equal(
+      readFileSync(PROMETHEUS_RULE_PATH, 'utf8'),
+      renderFromRulesFile(),
+      'the PrometheusRule differs from deploy/monitoring/keygate-rules.yaml: run node deploy/monitoring/sync-prometheus-rule.ts',
+    );
+    const objects = await renderWithComponents('redis', ['servicemonitor', 'monitoring']);
+    const rule = find(objects, 'PrometheusRule', 'keygate');
+    await validateAgainstSchema(rule);
+    // What kustomize renders is what promtool tests (monitoring-rules.test.ts).
+    assert.deepEqual(rule.spec, parse(readFileSync(RULES_PATH, 'utf8')));
+    const exprs: string[] = rule.spec.groups.flatMap((group: { rules: Array<{ expr: string }> }) =>
+      group.rules.map((r) => r.expr),
+    );
+    const jobs = exprs.flatMap((expr) => [...expr.matchAll(/job="([^"]+)"/g)].map((match) => match[1]));
+    // The Prometheus Operator names a ServiceMonitor's job after the Service it scrapes.
+    const monitor = find(objects, 'ServiceMonitor', 'keygate-gateway');
+    const service = find(objects, 'Service', monitor.metadata.name);
+    assert.ok(jobs.length > 0);
+    assert.deepEqual([...new Set(jobs)], [service.metadata.name]);
   });
 
   it('the validator refuses an object the API server would refuse', async () => {

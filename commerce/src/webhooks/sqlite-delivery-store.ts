@@ -20,6 +20,11 @@ interface HeadRow {
 const QUEUE_HEAD = `SELECT q.seq FROM webhook_deliveries q
   WHERE q.endpoint_id = e.id AND q.status IN ('pending', 'delivering') ORDER BY q.seq LIMIT 1`;
 
+/** The earliest attempt time of the enabled endpoints' pending queue heads (null when none waits). */
+const NEXT_DUE = `SELECT min(d.next_attempt_at) FROM webhook_endpoints e
+  JOIN webhook_deliveries d ON d.seq = (${QUEUE_HEAD})
+  WHERE e.enabled = 1 AND d.status = 'pending'`;
+
 /**
  * Each enabled endpoint's queue head when it is pending and due. A head that is `delivering`
  * keeps its endpoint out, so one attempt runs per endpoint and its deliveries go in order.
@@ -83,11 +88,7 @@ export function createSqliteDeliveryStore(db: CommerceDatabase): DeliveryStore {
                            WHERE d.event_id = ev.id AND d.status IN ('pending', 'delivering'))
          ORDER BY ev.created_at LIMIT ?)`,
     ),
-    nextDue: sqlite.prepare<[], { at: string | null }>(
-      `SELECT min(d.next_attempt_at) AS at FROM webhook_endpoints e
-       JOIN webhook_deliveries d ON d.seq = (${QUEUE_HEAD})
-       WHERE e.enabled = 1 AND d.status = 'pending'`,
-    ),
+    nextDue: sqlite.prepare<[], { at: string | null }>(`SELECT (${NEXT_DUE}) AS at`),
   };
 
   function toClaim(row: HeadRow, attemptId: number, at: Date): DeliveryClaim {
@@ -185,8 +186,9 @@ export function readWebhookBacklog(db: CommerceDatabase): WebhookBacklog {
       `SELECT
          (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS pending,
          (SELECT count(*) FROM webhook_deliveries WHERE status = 'delivering') AS delivering,
-         (SELECT count(*) FROM webhook_endpoints WHERE enabled = 0) AS disabledEndpoints`,
+         (SELECT count(*) FROM webhook_endpoints WHERE enabled = 0) AS disabledEndpoints,
+         (${NEXT_DUE}) AS oldestDueAt`,
     )
     .get();
-  return row ?? { pending: 0, delivering: 0, disabledEndpoints: 0 };
+  return row ?? { pending: 0, delivering: 0, disabledEndpoints: 0, oldestDueAt: null };
 }

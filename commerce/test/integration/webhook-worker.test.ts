@@ -275,6 +275,28 @@ describe('the webhook worker', () => {
       assert.match(res.text, /webhook_deliveries_open\{status="delivering",[^}]*\} 0/);
       assert.match(res.text, /webhook_endpoints_disabled\{[^}]*\} 1/);
     });
+
+    it('shows how long a due delivery waited for the worker, not how long a retry waits', async () => {
+      await setUp();
+      const lag = async () => {
+        const res = await request(h.app).get('/metrics');
+        const found = /^webhook_delivery_lag_seconds\{[^}]*\} (\S+)$/m.exec(res.text);
+        assert.ok(found, res.text);
+        return Number(found[1]);
+      };
+      receiver.setReply(() => ({ status: 500 }));
+      await h.createEndpoint({ url: receiver.url });
+      await changeStock(90);
+      assert.equal(await lag(), 0, 'due just now');
+      h.clock.advance(90_000);
+      assert.equal(await lag(), 90, 'due for 90 s, no worker ran');
+      assert.equal(await h.worker.runOnce(), 1);
+      assert.equal(deliveryRows()[0]?.status, 'pending', 'the receiver failed: a retry is scheduled');
+      assert.equal(await lag(), 0, 'waiting for its retry is not late');
+      const retryInMs = DEFAULT_SCHEDULE_MS[1] as number;
+      h.clock.advance(retryInMs + 30_000);
+      assert.equal(await lag(), 30);
+    });
   });
 
   describe('concurrency', () => {
