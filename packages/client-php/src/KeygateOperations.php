@@ -370,14 +370,14 @@ trait KeygateOperations
         string $sku,
         string $file,
         ?string $ifNoneMatch = null,
-    ): void {
-        $this->send(
+    ): ?string {
+        return $this->sendForText(
             'GET',
             '/v2/media/products/{sku}/{file}',
             ['sku' => $sku, 'file' => $file],
             [],
             ['If-None-Match' => $ifNoneMatch],
-            null,
+            'image/svg+xml',
         );
     }
 
