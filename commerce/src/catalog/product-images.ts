@@ -12,18 +12,32 @@ import type { Product, ProductImage } from './types.ts';
 /** The intrinsic size of a generated image (a square SVG; it scales without loss). */
 export const GENERATED_IMAGE_SIZE = 800;
 
-/** Up to two letters or digits drawn on a generated image: the initials of the name's first words. */
+/** Whether a character (a UTF-16 code unit) separates words: ASCII spaces and controls, NBSP. */
+const isSpace = (c: number) => c <= 32 || c === 0xa0;
+
+/**
+ * Up to two letters or digits drawn on a generated image: the initials of the name's first words
+ * (a word's first letter or digit, upper-cased; accents dropped). One pass over the characters,
+ * since it runs for every product of every catalogue page computed.
+ */
 export function initialsOf(name: string): string {
-  const words = name
-    .normalize('NFKD')
-    .toUpperCase()
-    .split(/\s+/)
-    .map((word) => word.replace(/[^A-Z0-9]/g, ''))
-    .filter((word) => word !== '');
-  const initials = words
-    .slice(0, 2)
-    .map((word) => word[0])
-    .join('');
+  // ASCII names (every seeded one) need no Unicode decomposition.
+  const text = /[\u0080-\uffff]/.test(name) ? name.normalize('NFKD') : name;
+  let initials = '';
+  let isWordStart = true;
+  for (let i = 0; i < text.length && initials.length < 2; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      isWordStart = true;
+      continue;
+    }
+    if (!isWordStart) continue;
+    const upper = c >= 97 && c <= 122 ? c - 32 : c;
+    if ((upper >= 65 && upper <= 90) || (upper >= 48 && upper <= 57)) {
+      initials += String.fromCharCode(upper);
+      isWordStart = false;
+    }
+  }
   return initials === '' ? 'P' : initials;
 }
 
