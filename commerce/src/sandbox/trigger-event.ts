@@ -28,8 +28,9 @@ export interface TriggeredEvent {
 export interface EventTrigger {
   /**
    * Makes a real change in the test environment that emits an event of `type` through the normal
-   * outbox (an order placed, a stock level changed, a customer or price created or changed) and
-   * returns that event's id. Refused with 403 SANDBOX_ONLY outside the test environment.
+   * outbox (an order placed, a stock level changed, a customer or price created or changed, a
+   * product's images set) and returns that event's id. Refused with 403 SANDBOX_ONLY outside the
+   * test environment.
    */
   trigger(type: EventType, keyId: string): TriggeredEvent;
 }
