@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { type Logger, pino } from 'pino';
 import { createCartRouter } from './carts/cart-routes.ts';
 import { createCatalogRouter } from './catalog/catalog-routes.ts';
+import { createImageRouter } from './catalog/image-routes.ts';
 import { createCustomerRouter } from './customers/customer-routes.ts';
 import { createAtomically } from './db/atomically.ts';
 import { type CommerceDatabase, isDatabaseReachable } from './db/database.ts';
@@ -23,6 +24,7 @@ import {
 import { requestSpanOf, traceRequests } from './http/tracing.ts';
 import { honourIdempotencyKey, keepRawBody } from './idempotency/honour-idempotency-key.ts';
 import { createSqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.ts';
+import { createMediaRouter } from './media/media-routes.ts';
 import { createOrderRouter } from './orders/order-routes.ts';
 import { createPriceRouter } from './prices/price-routes.ts';
 import { createEventStreamRouter } from './sandbox/event-stream-routes.ts';
@@ -123,6 +125,8 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(createCatalogRouter(services.catalog, responses));
+  app.use(createImageRouter(services.images));
+  app.use(createMediaRouter());
   app.use(createStockRouter({ catalog: services.catalog, stock: services.stock }));
   app.use(createCartRouter(services.carts));
   app.use(createOrderRouter(services.orders));

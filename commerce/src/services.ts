@@ -2,7 +2,9 @@ import type { Environment } from '@keygate/identity';
 import { createCartService } from './carts/cart-service.ts';
 import { createSqliteCartStore } from './carts/sqlite-cart-store.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
+import { createProductImageService } from './catalog/image-service.ts';
 import { createSqliteCatalogStore } from './catalog/sqlite-catalog-store.ts';
+import { createSqliteImageStore } from './catalog/sqlite-image-store.ts';
 import { createCustomerService } from './customers/customer-service.ts';
 import { createSqliteCustomerStore } from './customers/sqlite-customer-store.ts';
 import { createAtomically } from './db/atomically.ts';
@@ -59,6 +61,12 @@ export function createServices(deps: ServiceDeps) {
   const { outbox } = capture;
   const catalogStore = createSqliteCatalogStore(db);
   const catalog = createCatalogService({ store: catalogStore, clock });
+  const images = createProductImageService({
+    catalog: catalogStore,
+    store: createSqliteImageStore(db),
+    outbox,
+    atomically,
+  });
   const cartStore = createSqliteCartStore(db);
   const carts = createCartService({
     carts: cartStore,
@@ -96,6 +104,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     catalogStore,
     catalog,
+    images,
     carts,
     stock,
     orders,
@@ -111,6 +120,7 @@ export function createServices(deps: ServiceDeps) {
       stock,
       customers,
       prices,
+      images,
       clock,
     }),
     endpoints: createEndpointService({

@@ -48,6 +48,7 @@ describe('the OpenAPI document against the running system', function () {
     const problems = checker.check(operationId, { status: res.status, headers: res.headers, text });
     assert.equal(res.status, expected, `${operationId} answered ${res.status}: ${text.slice(0, 500)}`);
     assert.deepEqual(problems, [], `${operationId} ${res.status} differs from the document`);
+    if (!/json/.test(res.headers.get('content-type') ?? '')) return { text, etag: res.headers.get('etag') };
     return text ? (JSON.parse(text) as Node) : {};
   }
 
@@ -58,7 +59,7 @@ describe('the OpenAPI document against the running system', function () {
     });
     const scopes = [
       'auth:rw',
-      'article:r',
+      'article:rw',
       'order:rw',
       'stock:rw',
       'customer:rw',
@@ -157,6 +158,26 @@ describe('the OpenAPI document against the running system', function () {
       });
       assert.equal((posted.data as { products: unknown[] }).products.length, 2);
       await call('queryGraphql', 400, { body: {} });
+    });
+
+    it('sets product images and serves the generated ones', async () => {
+      const channel = { 'X-Channel': 'WEB_DE' };
+      const other = (await call('listProducts', 200, { headers: channel, query: { limit: '3' } }))
+        .data as Node[];
+      const product = other.find((p) => p.sku !== sku) as { sku: string; images: Array<{ url: string }> };
+      const [file] = product.images[0]?.url.split('/').slice(-1) ?? [];
+      const params = { sku: product.sku, file: String(file) };
+      const image = await call('getProductImage', 200, { params });
+      await call('getProductImage', 304, { params, headers: { 'If-None-Match': String(image.etag) } });
+      await call('getProductImage', 404, { params: { ...params, file: 'nope.png' } });
+      const images = [{ url: 'https://cdn.example.com/a.webp', alt: 'A', width: 640, height: 480 }];
+      const set = await call('setProductImages', 200, { params: { sku: product.sku }, body: { images } });
+      assert.deepEqual(set.images, images);
+      await call('setProductImages', 422, {
+        params: { sku: product.sku },
+        body: { images: [{ ...images[0], url: 'http://cdn.example.com/a.webp' }] },
+      });
+      await call('setProductImages', 404, { params: { sku: 'NO-SUCH-SKU' }, body: { images } });
     });
 
     it('changes stock, customers, prices and VAT rates', async () => {

@@ -16,6 +16,7 @@ const EVENT_TYPES = [
   'customer.created',
   'customer.updated',
   'customer.tier_changed',
+  'product.updated',
   'pricing.price.created',
   'pricing.price.updated',
   'pricing.price.deleted',

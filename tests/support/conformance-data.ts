@@ -26,7 +26,7 @@ export async function findSku(system: System, key: string): Promise<string> {
   return sku;
 }
 
-/** Causes one event of every subscribable type (customer, pricing, VAT, stock, order). */
+/** Causes one event of every subscribable type (customer, pricing, VAT, product, stock, order). */
 export async function causeEveryEvent(system: System, key: string, sku: string): Promise<void> {
   const send = (method: string, path: string, body?: unknown) =>
     fetchJson(system, key, path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -44,6 +44,9 @@ export async function causeEveryEvent(system: System, key: string, sku: string):
   // Twice: setting the rate it already has changes nothing and sends nothing.
   await send('PUT', '/v2/vat-rates/DE/zero', { rateBp: 1 });
   await send('PUT', '/v2/vat-rates/DE/zero', { rateBp: 0 });
+  await send('PUT', `/v2/catalog/products/${sku}/images`, {
+    images: [{ url: 'https://cdn.example.com/events.webp', alt: 'Events', width: 640, height: 480 }],
+  });
   const stock = await send('GET', `/v2/stock/${sku}`);
   await send('PUT', `/v2/stock/${sku}`, { onHand: stock.allocated });
   await send('POST', `/v2/stock/${sku}:adjust`, { delta: 20 });

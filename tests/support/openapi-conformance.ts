@@ -177,8 +177,8 @@ function checkResponse(
       ...problems,
       `content type ${type || '(none)'} is not documented (${Object.keys(content).join(', ')})`,
     ];
-  // A documented text body (the sandbox's event stream) is checked as the string it is.
-  if (type.startsWith('text/')) {
+  // A documented text body (the sandbox's event stream, an SVG image) is checked as the string it is.
+  if (type.startsWith('text/') || type.endsWith('+xml')) {
     return [...problems, ...validate(asNode(media).schema, response.text).map((error) => `body ${error}`)];
   }
   let body: unknown;

@@ -9,6 +9,7 @@ import type { ResponseCache } from '../http/response-cache.ts';
 import { parseInput } from '../http/validate.ts';
 import type { CatalogEntry, CatalogPage, CatalogService, PricingContext } from './catalog-service.ts';
 import { presentPrice } from './present.ts';
+import { imagesOf } from './product-images.ts';
 
 export { ChannelHeaderSchema, GetProductQuerySchema, ListProductsQuerySchema };
 
@@ -16,7 +17,15 @@ function presentEntry(catalog: CatalogService, entry: CatalogEntry, context: Pri
   const price = catalog.priceEntry(entry, context);
   const { id, sku, name, taxClass, stock } = entry.product;
   return (
-    price && { id, sku, name, taxClass, price: presentPrice(price), stock: { available: stock.available } }
+    price && {
+      id,
+      sku,
+      name,
+      taxClass,
+      images: imagesOf(entry.product),
+      price: presentPrice(price),
+      stock: { available: stock.available },
+    }
   );
 }
 

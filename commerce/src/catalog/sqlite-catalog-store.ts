@@ -4,13 +4,14 @@ import type { CommerceDatabase } from '../db/database.ts';
 import { channels, customers, prices, products, stock, vatRates } from '../db/schema.ts';
 import type { CustomerTier, PriceLevel } from '../pricing/types.ts';
 import type { CatalogStore } from './catalog-store.ts';
-import type { PriceRow, ProductPageQuery, StockedProduct } from './types.ts';
+import type { PriceRow, ProductImage, ProductPageQuery, StockedProduct } from './types.ts';
 
 const productColumns = {
   id: products.id,
   sku: products.sku,
   name: products.name,
   taxClass: products.taxClass,
+  images: products.images,
   onHand: stock.onHand,
   allocated: stock.allocated,
 };
@@ -29,6 +30,7 @@ type ProductRow = {
   sku: string;
   name: string;
   taxClass: string;
+  images: string | null;
   onHand: number | null;
   allocated: number | null;
 };
@@ -41,6 +43,8 @@ function toStockedProduct(row: ProductRow): StockedProduct {
     sku: row.sku,
     name: row.name,
     taxClass: row.taxClass,
+    // Written only by the image store from validated lists (and a CHECK keeps it an array).
+    images: row.images === null ? null : (JSON.parse(row.images) as ProductImage[]),
     stock: { onHand, allocated, available: Math.max(0, onHand - allocated) },
   };
 }
@@ -191,7 +195,7 @@ export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
           : null,
     ].filter((f) => f !== null);
     const statement = client.prepare<PageParams, ProductRow>(
-      `SELECT p.id, p.sku, p.name, p.tax_class AS taxClass, s.on_hand AS onHand, s.allocated
+      `SELECT p.id, p.sku, p.name, p.tax_class AS taxClass, p.images, s.on_hand AS onHand, s.allocated
        FROM products p LEFT JOIN stock s ON s.product_id = p.id
        WHERE ${filters.join(' AND ')}
        ORDER BY p.sku LIMIT @limit`,

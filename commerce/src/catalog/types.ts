@@ -1,4 +1,7 @@
+import type { ProductImage } from '@keygate/contracts/commerce';
 import type { CustomerTier, PriceCandidate } from '../pricing/types.ts';
+
+export type { ProductImage };
 
 /** Catalogue records as the stores hand them to the domain (camelCase, money in minor units). */
 
@@ -23,6 +26,8 @@ export interface Product {
   sku: string;
   name: string;
   taxClass: string;
+  /** The images set through the API, in order; null: none set, the generated image stands in. */
+  images: ProductImage[] | null;
 }
 
 export interface StockLevel {

@@ -62,8 +62,17 @@ export const products = sqliteTable(
     sku: text('sku').notNull().unique(),
     name: text('name').notNull(),
     taxClass: text('tax_class').notNull(),
+    /**
+     * The product's images as a JSON array of `{url, alt, width, height}`, set through the API;
+     * NULL (every seeded product) means the generated image of the product (catalog/product-images.ts),
+     * so seeding writes nothing for images however many products there are.
+     */
+    images: text('images'),
   },
-  (t) => [check('products_tax_class', sql`${t.taxClass} IN ('standard', 'reduced', 'zero')`)],
+  (t) => [
+    check('products_tax_class', sql`${t.taxClass} IN ('standard', 'reduced', 'zero')`),
+    check('products_images_json', sql`${t.images} IS NULL OR json_type(${t.images}) = 'array'`),
+  ],
 );
 
 export const customers = sqliteTable(

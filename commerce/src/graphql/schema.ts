@@ -20,7 +20,8 @@ import {
   priceEntry,
 } from '../catalog/catalog-service.ts';
 import { encodeCursor } from '../catalog/cursor.ts';
-import type { Channel } from '../catalog/types.ts';
+import { imagesOf } from '../catalog/product-images.ts';
+import type { Channel, ProductImage } from '../catalog/types.ts';
 import { CommerceError } from '../errors.ts';
 import type { ResolvedPrice } from '../pricing/resolve-price.ts';
 import { isCustomerTier } from '../pricing/types.ts';
@@ -96,6 +97,23 @@ const StockType = new GraphQLObjectType<ProductSource>({
   },
 });
 
+const ProductImageType = new GraphQLObjectType<ProductImage>({
+  name: 'ProductImage',
+  description: 'One image of a product, with its intrinsic size so a page can reserve the space.',
+  fields: {
+    url: {
+      type: new GraphQLNonNull(GraphQLString),
+      description: 'An https URL, or a path under /v2/media/ on the API’s own origin (the gateway).',
+    },
+    alt: {
+      type: new GraphQLNonNull(GraphQLString),
+      description: 'Text alternative; the empty string marks a decorative image.',
+    },
+    width: { type: new GraphQLNonNull(GraphQLInt), description: 'Intrinsic width in pixels.' },
+    height: { type: new GraphQLNonNull(GraphQLInt), description: 'Intrinsic height in pixels.' },
+  },
+});
+
 const ProductType = new GraphQLObjectType<ProductSource, GraphqlContext>({
   name: 'Product',
   fields: {
@@ -103,6 +121,12 @@ const ProductType = new GraphQLObjectType<ProductSource, GraphqlContext>({
     sku: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => s.entry.product.sku },
     name: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => s.entry.product.name },
     taxClass: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => s.entry.product.taxClass },
+    images: {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(ProductImageType))),
+      description:
+        'The product’s images in display order: those set through the API, else one generated image.',
+      resolve: (s) => imagesOf(s.entry.product),
+    },
     cursor: {
       type: new GraphQLNonNull(GraphQLString),
       description: 'Pass as `after` to continue the list after this product.',

@@ -42,9 +42,13 @@ interface RecordOf {
   fingerprint: string;
 }
 
-/** POST and PATCH under /v2, but not the GraphQL query: it changes nothing, so it needs no key. */
+/**
+ * POST, PATCH and PUT under /v2, but not the GraphQL query: it changes nothing, so it needs no key.
+ * A PUT is idempotent by itself; with a key, a retry also answers what the first attempt did even
+ * when another change came between them, instead of writing its body over that change.
+ */
 function isHonoured(req: Request): boolean {
-  return (req.method === 'POST' || req.method === 'PATCH') && req.path !== '/graphql';
+  return (req.method === 'POST' || req.method === 'PATCH' || req.method === 'PUT') && req.path !== '/graphql';
 }
 
 const malformedKey = (detail: string) => new CommerceError('MALFORMED_IDEMPOTENCY_KEY', detail);
@@ -67,7 +71,7 @@ function bodyText(chunk: unknown, encoding: unknown): string {
 }
 
 /**
- * Honours `Idempotency-Key` on POST and PATCH (see @keygate/contracts/idempotency for the rules).
+ * Honours `Idempotency-Key` on POST, PATCH and PUT (see @keygate/contracts/idempotency for the rules).
  * Mounted after identity verification and the JSON parser: a request refused before this (no
  * valid identity, a body that is not JSON) ran nothing and is refused the same again, so it
  * leaves no record.

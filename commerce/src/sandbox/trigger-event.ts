@@ -2,6 +2,8 @@ import type { Environment } from '@keygate/identity';
 import type { Atomically } from '../atomically.ts';
 import type { CartService } from '../carts/cart-service.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
+import type { ProductImageService } from '../catalog/image-service.ts';
+import { generatedImageOf, imagesOf } from '../catalog/product-images.ts';
 import type { StockedProduct } from '../catalog/types.ts';
 import type { CustomerService } from '../customers/customer-service.ts';
 import { CommerceError } from '../errors.ts';
@@ -26,8 +28,9 @@ export interface TriggeredEvent {
 export interface EventTrigger {
   /**
    * Makes a real change in the test environment that emits an event of `type` through the normal
-   * outbox (an order placed, a stock level changed, a customer or price created or changed) and
-   * returns that event's id. Refused with 403 SANDBOX_ONLY outside the test environment.
+   * outbox (an order placed, a stock level changed, a customer or price created or changed, a
+   * product's images set) and returns that event's id. Refused with 403 SANDBOX_ONLY outside the
+   * test environment.
    */
   trigger(type: EventType, keyId: string): TriggeredEvent;
 }
@@ -42,12 +45,13 @@ export interface EventTriggerDeps {
   stock: StockService;
   customers: CustomerService;
   prices: PriceService;
+  images: ProductImageService;
   clock: () => Date;
 }
 
 /** The changes behind each event type; each one is what an integrator's own call would do. */
 export function createEventTrigger(deps: EventTriggerDeps): EventTrigger {
-  const { carts, orders, stock, customers, prices, catalogStore, clock } = deps;
+  const { carts, orders, stock, customers, prices, images, catalogStore, clock } = deps;
 
   function productInStock(): StockedProduct {
     const [product] = catalogStore.listSellableProducts({
@@ -113,6 +117,16 @@ export function createEventTrigger(deps: EventTriggerDeps): EventTrigger {
     },
     'customer.tier_changed': () => {
       customers.updateCustomer(sandboxCustomer().id, { tier: 'silver' });
+    },
+    // The product's generated image, then a second view of it, or back to the one image.
+    'product.updated': () => {
+      const product = productInStock();
+      const generated = generatedImageOf(product);
+      const next =
+        imagesOf(product).length === 1
+          ? [generated, { ...generated, alt: `${product.name}, second view` }]
+          : [generated];
+      images.setImages(product.sku, next);
     },
     'pricing.price.created': agreementPrice,
     'pricing.price.updated': () => {

@@ -1,6 +1,6 @@
 import { EVENT_TYPES, type EventType, isEventType, TEST_EVENT_TYPE } from '@keygate/contracts/commerce';
 import type { Environment } from '@keygate/identity';
-import type { Customer } from '../catalog/types.ts';
+import type { Customer, ProductImage } from '../catalog/types.ts';
 import type { OrderJson, OrderStatus } from '../orders/order-types.ts';
 import type { PriceRowJson } from '../prices/price-json.ts';
 
@@ -47,6 +47,14 @@ export interface EventPayloads {
   /** `changed` lists the fields whose value differs between old and new. */
   'customer.updated': { customerId: string; changed: string[]; old: Customer; new: Customer };
   'customer.tier_changed': { customerId: string; oldTier: string; newTier: string; customer: Customer };
+  /** `changed` lists the fields whose value differs between old and new (today only `images`). */
+  'product.updated': {
+    productId: string;
+    sku: string;
+    changed: Array<'images'>;
+    old: { images: ProductImage[] };
+    new: { images: ProductImage[] };
+  };
   'pricing.price.created': { price: PriceRowJson };
   'pricing.price.updated': { priceId: string; old: PriceRowJson; new: PriceRowJson };
   'pricing.price.deleted': { price: PriceRowJson };

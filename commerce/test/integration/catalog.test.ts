@@ -35,7 +35,15 @@ describe('catalogue routes', () => {
         assert.equal(res.body.data.length, 5);
         assert.equal(typeof res.body.nextCursor, 'string');
         for (const item of res.body.data) {
-          assert.deepEqual(Object.keys(item).sort(), ['id', 'name', 'price', 'sku', 'stock', 'taxClass']);
+          assert.deepEqual(Object.keys(item).sort(), [
+            'id',
+            'images',
+            'name',
+            'price',
+            'sku',
+            'stock',
+            'taxClass',
+          ]);
           const { net, vat, gross } = item.price;
           for (const amount of [net, vat, gross]) assert.ok(Number.isInteger(amount));
           assert.equal(net + vat, gross);

@@ -14,6 +14,13 @@ const ROUTES: Array<{ method: Method; path: string; scope: string; body?: unknow
   { method: 'GET', path: '/v2/channels', scope: 'article:r' },
   { method: 'GET', path: '/v2/catalog/products', scope: 'article:r' },
   { method: 'GET', path: '/v2/catalog/products/KG-00002', scope: 'article:r' },
+  {
+    method: 'PUT',
+    path: '/v2/catalog/products/KG-00002/images',
+    scope: 'article:rw',
+    body: { images: [] },
+  },
+  { method: 'GET', path: '/v2/media/products/KG-00002/SB.svg', scope: 'article:r' },
   { method: 'POST', path: '/v2/graphql', scope: 'article:r', body: { query: '{ __typename }' } },
   { method: 'GET', path: '/v2/graphql?query=%7B__typename%7D', scope: 'article:r' },
   { method: 'GET', path: '/v2/stock/KG-00002', scope: 'stock:r' },

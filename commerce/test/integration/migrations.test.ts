@@ -92,7 +92,7 @@ describe('migrations', () => {
           n: number;
         };
         assert.equal(applied.n, readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).length);
-        assert.equal(applied.n, 10);
+        assert.equal(applied.n, 11);
         assert.equal(db.sqlite.pragma('journal_mode', { simple: true }), 'wal');
         assert.equal(db.sqlite.pragma('foreign_keys', { simple: true }), 1);
         const indexes = db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all();

@@ -9,7 +9,7 @@ import {
 import { createRandomId } from '../../src/ids.ts';
 
 /** Every scope the commerce routes check, so a test can start from "allowed" and remove one. */
-export const ALL_SCOPES = ['article:r', 'order:rw', 'stock:rw', 'pricing:rw', 'customer:rw', 'webhook:rw'];
+export const ALL_SCOPES = ['article:rw', 'order:rw', 'stock:rw', 'pricing:rw', 'customer:rw', 'webhook:rw'];
 
 export interface AssertionOptions {
   method: string;

@@ -45,6 +45,10 @@ final class OperationsWriter
         $args = [...$parameters['required'], ...($isBodyRequired ? [$bodyArg] : []), ...$parameters['optional'],
             ...(!$isBodyRequired && $bodyArg !== null ? [$bodyArg] : []), ...$parameters['shared']];
         [$returnType, $decoder] = $this->responseOf($operation, $owner);
+        $textType = $decoder === null ? $this->textTypeOf($operation) : null;
+        if ($textType !== null) {
+            $returnType = isset($operation['responses']['304']) ? '?string' : 'string';
+        }
         $signature = self::signature($args);
         $summary = $operation['summary'] ?? $id;
         $doc = "    /**\n     * " . str_replace("\n", ' ', trim($summary)) . " (`{$method} {$path}`).\n";
@@ -56,7 +60,14 @@ final class OperationsWriter
         $call = "\$this->send(\n            '{$method}',\n            " . var_export($path, true) . ",\n            "
             . $list($parameters['path']) . ",\n            " . $list($parameters['query']) . ",\n            "
             . $list($parameters['header']) . ",\n            {$body},\n        )";
-        $statement = $decoder === null ? "        {$call};\n" : "        \$data = {$call};\n        return {$decoder};\n";
+        if ($textType !== null) {
+            $call = "\$this->sendForText(\n            '{$method}',\n            " . var_export($path, true) . ",\n            "
+                . $list($parameters['path']) . ",\n            " . $list($parameters['query']) . ",\n            "
+                . $list($parameters['header']) . ",\n            " . var_export($textType, true) . ",\n        )";
+        }
+        $statement = $decoder === null && $textType === null
+            ? "        {$call};\n"
+            : ($textType !== null ? "        return {$call};\n" : "        \$data = {$call};\n        return {$decoder};\n");
         $open = $args === [] ? "\n    {" : ' {';
         return $doc . "    public function {$id}{$signature}: {$returnType}{$open}\n{$statement}    }\n";
     }
@@ -202,6 +213,22 @@ final class OperationsWriter
             return ['$body', "Model\\{$type['php']}|array \$body", true];
         }
         return ['$body ?? new \\stdClass()', "Model\\{$type['php']}|array|null \$body = null", false];
+    }
+
+    /**
+     * The media type of a success answer that is neither JSON nor an event stream (a generated
+     * product image): such an operation returns the body as a string. Null for every other operation.
+     */
+    private function textTypeOf(array $operation): ?string
+    {
+        foreach ($operation['responses'] as $status => $response) {
+            if ((int) $status >= 200 && (int) $status < 300) {
+                $types = array_keys($response['content'] ?? []);
+                $type = $types[0] ?? null;
+                return $type !== null && !str_contains($type, 'json') && $type !== 'text/event-stream' ? $type : null;
+            }
+        }
+        return null;
     }
 
     /** @return array{0: string, 1: ?string} return type and the expression decoding `$data` */

@@ -127,12 +127,53 @@ final class KeygateClient
         array $headers = [],
         \JsonSerializable|array|\stdClass|null $body = null,
     ): ?array {
+        return $this->decode($this->exchange($method, $template, $path, $query, $headers, $body, self::JSON_ACCEPT));
+    }
+
+    /**
+     * Sends one operation whose answer is not JSON (a generated product image) and returns its body
+     * as it came, or null for 304; retries and errors as `send()`.
+     *
+     * @param array<string, string> $path
+     * @param array<string, string|null> $query
+     * @param array<string, string|null> $headers
+     */
+    public function sendForText(
+        string $method,
+        string $template,
+        array $path = [],
+        array $query = [],
+        array $headers = [],
+        string $accept = '*/*',
+    ): ?string {
+        $response = $this->exchange($method, $template, $path, $query, $headers, null, "{$accept}, application/problem+json");
+        return $response->getStatusCode() === 304 ? null : (string) $response->getBody();
+    }
+
+    private const JSON_ACCEPT = 'application/json, application/problem+json';
+
+    /**
+     * The loop behind `send()` and `sendForText()`: the first 2xx or 304 answer, after retries.
+     *
+     * @param array<string, string> $path
+     * @param array<string, string|null> $query
+     * @param array<string, string|null> $headers
+     */
+    private function exchange(
+        string $method,
+        string $template,
+        array $path,
+        array $query,
+        array $headers,
+        \JsonSerializable|array|\stdClass|null $body,
+        string $accept,
+    ): ResponseInterface {
         $operation = "{$method} {$template}";
         $headers = IdempotencyKey::addTo($method, $headers);
         $isKeyed = IdempotencyKey::isIn($headers);
         $waited = 0.0;
         for ($attempt = 0; ; $attempt++) {
-            $request = $this->request($method, $template, $path, $query, $headers, $body);
+            $request = $this->request($method, $template, $path, $query, $headers, $body, $accept);
             try {
                 $response = $this->http->sendRequest($request);
             } catch (ClientExceptionInterface $e) {
@@ -149,7 +190,7 @@ final class KeygateClient
             $this->notices->observe($response, $operation);
             $status = $response->getStatusCode();
             if ($status >= 200 && $status < 300 || $status === 304) {
-                return $this->decode($response);
+                return $response;
             }
             $delay = $this->retry?->delayFor($method, $response, $attempt, $now, $isKeyed);
             if ($delay === null || $waited + $delay > $this->retry->maxWaitSeconds) {
@@ -172,6 +213,7 @@ final class KeygateClient
         array $query,
         array $headers,
         \JsonSerializable|array|\stdClass|null $body,
+        string $accept,
     ): RequestInterface {
         $url = preg_replace_callback(
             '/\{([^}]+)\}/',
@@ -184,7 +226,7 @@ final class KeygateClient
         }
         $request = $this->requests->createRequest($method, $this->baseUrl . $url)
             ->withHeader('Authorization', "Bearer {$this->apiKey}")
-            ->withHeader('Accept', 'application/json, application/problem+json');
+            ->withHeader('Accept', $accept);
         foreach ($headers as $name => $value) {
             if ($value !== null) {
                 $request = $request->withHeader($name, $value);

@@ -340,6 +340,48 @@ trait KeygateOperations
     }
 
     /**
+     * Set the images of a product (`PUT /v2/catalog/products/{sku}/images`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function setProductImages(
+        string $sku,
+        Model\SetProductImagesRequest|array $body,
+        ?string $idempotencyKey = null,
+    ): Model\ProductImages {
+        $data = $this->send(
+            'PUT',
+            '/v2/catalog/products/{sku}/images',
+            ['sku' => $sku],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body,
+        );
+        return Model\ProductImages::fromArray($data);
+    }
+
+    /**
+     * Get a generated product image (`GET /v2/media/products/{sku}/{file}`).
+     * @param string $sku The product SKU, e.g. KG-00001.
+     * @param string $file The product’s initials and `.svg`, as the catalogue’s `url` names it.
+     * @param string|null $ifNoneMatch The `ETag` of a copy held; 304 when current.
+     */
+    public function getProductImage(
+        string $sku,
+        string $file,
+        ?string $ifNoneMatch = null,
+    ): ?string {
+        return $this->sendForText(
+            'GET',
+            '/v2/media/products/{sku}/{file}',
+            ['sku' => $sku, 'file' => $file],
+            [],
+            ['If-None-Match' => $ifNoneMatch],
+            'image/svg+xml',
+        );
+    }
+
+    /**
      * Run a GraphQL query (GET) (`GET /v2/graphql`).
      * @param string $query The GraphQL document.
      * @param string|null $variables JSON-encoded variables object.
@@ -695,17 +737,19 @@ trait KeygateOperations
     /**
      * Replace the terms of a price (`PUT /v2/prices/{id}`).
      * @param string $id The price id (`prc_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function replacePrice(
         string $id,
         Model\ReplacePriceRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\Price {
         $data = $this->send(
             'PUT',
             '/v2/prices/{id}',
             ['id' => $id],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\Price::fromArray($data);
@@ -732,18 +776,20 @@ trait KeygateOperations
      * Set the VAT rate of a tax class in a country (`PUT /v2/vat-rates/{country}/{taxClass}`).
      * @param string $country ISO 3166-1 alpha-2 country code, e.g. DE.
      * @param Model\TaxClass $taxClass Tax class.
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function setVatRate(
         string $country,
         Model\TaxClass $taxClass,
         Model\SetVatRateRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\VatRate {
         $data = $this->send(
             'PUT',
             '/v2/vat-rates/{country}/{taxClass}',
             ['country' => $country, 'taxClass' => $taxClass->value],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\VatRate::fromArray($data);
@@ -770,17 +816,19 @@ trait KeygateOperations
     /**
      * Set the units on hand (`PUT /v2/stock/{sku}`).
      * @param string $sku The product SKU, e.g. KG-00001.
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
     public function setStock(
         string $sku,
         Model\SetStockRequest|array $body,
+        ?string $idempotencyKey = null,
     ): Model\Stock {
         $data = $this->send(
             'PUT',
             '/v2/stock/{sku}',
             ['sku' => $sku],
             [],
-            [],
+            ['Idempotency-Key' => $idempotencyKey],
             $body,
         );
         return Model\Stock::fromArray($data);

@@ -20,6 +20,7 @@ final class WebhookEvents
         'customer.created' => Model\CustomerCreatedEvent::class,
         'customer.updated' => Model\CustomerUpdatedEvent::class,
         'customer.tier_changed' => Model\CustomerTierChangedEvent::class,
+        'product.updated' => Model\ProductUpdatedEvent::class,
         'pricing.price.created' => Model\PricingPriceCreatedEvent::class,
         'pricing.price.updated' => Model\PricingPriceUpdatedEvent::class,
         'pricing.price.deleted' => Model\PricingPriceDeletedEvent::class,
@@ -31,7 +32,7 @@ final class WebhookEvents
      * The typed event of a verified payload, or null for a type this version of the client does not know.
      *
      * @param array<string, mixed> $payload
-     * @return (Model\OrderCreatedEvent|Model\OrderStatusChangedEvent|Model\StockUpdatedEvent|Model\StockOutOfStockEvent|Model\StockBackInStockEvent|Model\CustomerCreatedEvent|Model\CustomerUpdatedEvent|Model\CustomerTierChangedEvent|Model\PricingPriceCreatedEvent|Model\PricingPriceUpdatedEvent|Model\PricingPriceDeletedEvent|Model\PricingVatRateUpdatedEvent|Model\WebhookTestEvent)|null
+     * @return (Model\OrderCreatedEvent|Model\OrderStatusChangedEvent|Model\StockUpdatedEvent|Model\StockOutOfStockEvent|Model\StockBackInStockEvent|Model\CustomerCreatedEvent|Model\CustomerUpdatedEvent|Model\CustomerTierChangedEvent|Model\ProductUpdatedEvent|Model\PricingPriceCreatedEvent|Model\PricingPriceUpdatedEvent|Model\PricingPriceDeletedEvent|Model\PricingVatRateUpdatedEvent|Model\WebhookTestEvent)|null
      */
     public static function fromPayload(array $payload): ?object
     {

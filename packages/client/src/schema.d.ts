@@ -285,6 +285,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/catalog/products/{sku}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the images of a product
+         * @description Replaces the product’s ordered images (at most 10; `[]` leaves it without any). Each `url` is an `https` URL without credentials or a path under `/v2/media/`; `alt` is required and `""` only for a decorative image; `width` and `height` are the intrinsic size in pixels. A bad body changes nothing. Catalogue and GraphQL answers show the new list at once. Emits `product.updated` when the list differs from the one shown before.
+         *
+         *     **Required scope:** `article:rw`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        put: operations["setProductImages"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/media/products/{sku}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a generated product image
+         * @description The generated image a product shows while it has no images of its own: an SVG, the same bytes at the same URL forever (`Cache-Control: public, max-age=31536000, immutable`, a strong `ETag`, 304 to a matching `If-None-Match`). Use the `url` the catalogue gives; other file names answer 404.
+         *
+         *     **Required scope:** `article:r`.
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getProductImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/graphql": {
         parameters: {
             query?: never;
@@ -1205,6 +1253,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.updated
+         * @description A product changed: its images were set (`PUT /v2/catalog/products/{sku}/images`) to a list other than the one shown before; `old` and `new` hold the lists as the catalogue shows them.
+         *
+         *     Delivered as a POST with a JSON body to every enabled endpoint subscribed to the type. Answer 2xx to acknowledge; anything else (or no answer within the timeout) is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it). 410 disables the endpoint; an endpoint failing for 5 days without a success is disabled. An endpoint's deliveries arrive one at a time in the order the events happened.
+         */
+        post: operations["receiveProductUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "pricing.price.created": {
         parameters: {
             query?: never;
@@ -1569,6 +1639,8 @@ export interface components {
             sku: string;
             name: string;
             taxClass: components["schemas"]["TaxClass"];
+            /** @description In display order: the images set with `PUT /v2/catalog/products/{sku}/images`, else one generated image (an SVG with the product’s initials). */
+            images: components["schemas"]["ProductImage"][];
             price: components["schemas"]["UnitPrice"];
             stock: {
                 /** @description Units available to order (on hand − allocated). */
@@ -1778,7 +1850,7 @@ export interface components {
          */
         EventStream: string;
         /** @enum {string} */
-        EventType: "order.created" | "order.status_changed" | "stock.updated" | "stock.out_of_stock" | "stock.back_in_stock" | "customer.created" | "customer.updated" | "customer.tier_changed" | "pricing.price.created" | "pricing.price.updated" | "pricing.price.deleted" | "pricing.vat_rate.updated";
+        EventType: "order.created" | "order.status_changed" | "stock.updated" | "stock.out_of_stock" | "stock.back_in_stock" | "customer.created" | "customer.updated" | "customer.tier_changed" | "product.updated" | "pricing.price.created" | "pricing.price.updated" | "pricing.price.deleted" | "pricing.vat_rate.updated";
         EventTypeList: {
             data: components["schemas"]["EventType"][];
             /**
@@ -2079,6 +2151,21 @@ export interface components {
             customer: string | null;
             data: components["schemas"]["CatalogProduct"];
         };
+        ProductImage: {
+            /** @description An `https` URL, or a root-relative path under `/v2/media/` on the API’s own origin (the gateway; fetched with a key holding `article:r`, like any call). */
+            url: string;
+            /** @description Text alternative for people who cannot see the image; `""` marks a decorative image. */
+            alt: string;
+            /** @description Intrinsic width in pixels. */
+            width: number;
+            /** @description Intrinsic height in pixels. */
+            height: number;
+        };
+        ProductImages: {
+            sku: string;
+            /** @description In display order: the images set with `PUT /v2/catalog/products/{sku}/images`, else one generated image (an SVG with the product’s initials). */
+            images: components["schemas"]["ProductImage"][];
+        };
         ProductPage: {
             /** @description The channel code the prices are for. */
             channel: string;
@@ -2089,6 +2176,31 @@ export interface components {
             data: components["schemas"]["CatalogProduct"][];
             /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
             nextCursor: string | null;
+        };
+        ProductUpdatedEvent: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "product.updated";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            createdAt: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            data: {
+                productId: string;
+                sku: string;
+                /** @description Fields whose value differs between old and new (today only `images`). */
+                changed: "images"[];
+                old: {
+                    images: components["schemas"]["ProductImage"][];
+                };
+                new: {
+                    images: components["schemas"]["ProductImage"][];
+                };
+            };
         };
         ReplacePriceRequest: {
             amount: number;
@@ -2110,6 +2222,14 @@ export interface components {
          * @enum {string}
          */
         Scope: "order:r" | "order:rw" | "article:r" | "article:rw" | "stock:r" | "stock:rw" | "auth:r" | "auth:rw" | "customer:r" | "customer:rw" | "pricing:r" | "pricing:rw" | "webhook:r" | "webhook:rw";
+        SetProductImagesRequest: {
+            images: {
+                url: string;
+                alt: string;
+                width: number;
+                height: number;
+            }[];
+        };
         SetStockRequest: {
             onHand: number;
         };
@@ -2185,6 +2305,8 @@ export interface components {
             environment: "live" | "test";
             data: components["schemas"]["StockEventData"];
         };
+        /** @description An SVG document (no script, no external reference). */
+        SvgImage: string;
         /** @enum {string} */
         TaxClass: "standard" | "reduced" | "zero";
         TriggeredEvent: {
@@ -3850,6 +3972,234 @@ export interface operations {
              *     - `UNKNOWN_CUSTOMER`: Unknown customer
              */
             422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    setProductImages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The product SKU, e.g. KG-00001. */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetProductImagesRequest"];
+            };
+        };
+        responses: {
+            /** @description The product’s images now. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductImages"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PRODUCT_NOT_FOUND`: Product not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unsupported Media Type:
+             *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type
+             */
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             *     - `TOO_MANY_CONCURRENT_REQUESTS`: Too many concurrent requests
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             *     - `INTERNAL_ERROR`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Bad Gateway:
+             *     - `UPSTREAM_UNAVAILABLE`: Upstream unavailable
+             */
+            502: components["responses"]["BadGateway"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Gateway Timeout:
+             *     - `UPSTREAM_TIMEOUT`: Upstream timed out
+             */
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getProductImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of a copy held; 304 when current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The product SKU, e.g. KG-00001. */
+                sku: string;
+                /** @description The product’s initials and `.svg`, as the catalogue’s `url` names it. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["SvgImage"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` sent is current. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ENVIRONMENT_MISMATCH`: Wrong environment
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ROUTE_NOT_FOUND`: No such route
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Request Timeout:
+             *     - `REQUEST_TIMEOUT`: Request too slow
+             */
+            408: components["responses"]["RequestTimeout"];
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
@@ -5770,7 +6120,13 @@ export interface operations {
     replacePrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The price id (`prc_…`). */
                 id: string;
@@ -5793,6 +6149,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5803,6 +6160,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -5833,6 +6191,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -5845,6 +6208,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -5968,7 +6332,13 @@ export interface operations {
     setVatRate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description ISO 3166-1 alpha-2 country code, e.g. DE. */
                 country: string;
@@ -5993,6 +6363,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6003,6 +6374,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6028,6 +6400,11 @@ export interface operations {
              */
             408: components["responses"]["RequestTimeout"];
             /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
              * @description Payload Too Large:
              *     - `PAYLOAD_TOO_LARGE`: Request body too large
              */
@@ -6040,6 +6417,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -6165,7 +6543,13 @@ export interface operations {
     setStock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The product SKU, e.g. KG-00001. */
                 sku: string;
@@ -6188,6 +6572,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6198,6 +6583,7 @@ export interface operations {
              * @description Bad Request:
              *     - `MALFORMED_REQUEST`: Malformed request
              *     - `MALFORMED_JSON`: Malformed JSON
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
              */
             400: components["responses"]["BadRequest"];
             /**
@@ -6230,6 +6616,7 @@ export interface operations {
             /**
              * @description Conflict:
              *     - `STOCK_BELOW_ALLOCATED`: Stock below allocated quantity
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
             409: components["responses"]["Conflict"];
             /**
@@ -6245,6 +6632,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
             /**
@@ -8142,6 +8530,49 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CustomerTierChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveProductUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdatedEvent"];
             };
         };
         responses: {

@@ -45,6 +45,8 @@ export interface OperationSpec {
   errors: ErrorRefs;
   /** A POST that changes nothing (GraphQL queries): no `Idempotency-Key`, since retrying it is safe. */
   safe?: boolean;
+  /** Answers with a strong `ETag` and 304 to a matching `If-None-Match` (public operations always do). */
+  cacheable?: boolean;
   /**
    * Answers of a status that are not problems (e.g. GraphQL's own 400 body): documented beside
    * the problem+json of the same status, if any.
@@ -130,6 +132,7 @@ function pathParameters(spec: OperationSpec): JsonSchema[] {
 function successResponse(spec: OperationSpec): JsonSchema {
   const { success, kind } = spec;
   const names: string[] = kind === 'public' ? ['ETag'] : [...SUCCESS_HEADERS, ...OPTIONAL_HEADERS];
+  if (spec.cacheable && kind !== 'public') names.push('ETag');
   if (success.location) names.push('Location');
   if (honoursIdempotencyKey(spec)) names.push(IDEMPOTENT_REPLAYED_HEADER);
   const response: JsonSchema = { description: success.description };
@@ -192,8 +195,12 @@ const IDEMPOTENCY_ERRORS = [
   'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 
-/** True for a POST or PATCH behind a key that changes something: it honours `Idempotency-Key`. */
+/**
+ * True for a POST or PATCH behind a key that changes something, and for a PUT of the service behind
+ * the gateway (commerce keeps PUT answers too): it honours `Idempotency-Key`.
+ */
 export function honoursIdempotencyKey(spec: OperationSpec): boolean {
+  if (spec.method === 'PUT') return spec.kind === 'proxied';
   return (spec.method === 'POST' || spec.method === 'PATCH') && spec.kind !== 'public' && !spec.safe;
 }
 
@@ -232,7 +239,7 @@ export function buildOperation(spec: OperationSpec, { scope }: OperationContext)
     [String(spec.success.status)]: successResponse(spec),
     ...withOtherErrors(operationErrorResponses(problems), spec.otherErrors ?? [], problems),
   };
-  if (spec.kind === 'public') {
+  if (spec.kind === 'public' || spec.cacheable) {
     Object.assign(operation.responses as JsonSchema, {
       '304': {
         description: 'Not modified: the `If-None-Match` sent is current.',

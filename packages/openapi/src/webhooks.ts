@@ -52,6 +52,8 @@ const EVENT_DESCRIPTIONS: Record<EventType | typeof TEST_EVENT_TYPE, string> = {
   'customer.created': 'A customer was created.',
   'customer.updated': 'A customer changed; `changed` names the fields.',
   'customer.tier_changed': 'A customer’s tier changed (after the matching `customer.updated`).',
+  'product.updated':
+    'A product changed: its images were set (`PUT /v2/catalog/products/{sku}/images`) to a list other than the one shown before; `old` and `new` hold the lists as the catalogue shows them.',
   'pricing.price.created': 'A price was created (base, tier or agreement).',
   'pricing.price.updated': 'A price’s terms changed.',
   'pricing.price.deleted': 'A price was deleted; `data.price` is the deleted row.',

@@ -14,6 +14,12 @@ final class CatalogProduct implements \JsonSerializable
         public readonly string $sku,
         public readonly string $name,
         public readonly TaxClass $taxClass,
+        /**
+         * In display order: the images set with `PUT /v2/catalog/products/{sku}/images`, else one generated
+         * image (an SVG with the product’s initials).
+         * @var list<ProductImage>
+         */
+        public readonly array $images,
         public readonly UnitPrice $price,
         public readonly CatalogProductStock $stock,
     ) {
@@ -27,6 +33,7 @@ final class CatalogProduct implements \JsonSerializable
             $data['sku'],
             $data['name'],
             TaxClass::from($data['taxClass']),
+            array_map(static fn ($i) => ProductImage::fromArray($i), $data['images']),
             UnitPrice::fromArray($data['price']),
             CatalogProductStock::fromArray($data['stock']),
         );
@@ -40,6 +47,7 @@ final class CatalogProduct implements \JsonSerializable
         $data['sku'] = $this->sku;
         $data['name'] = $this->name;
         $data['taxClass'] = $this->taxClass->value;
+        $data['images'] = array_map(static fn ($i) => $i->toArray(), $this->images);
         $data['price'] = $this->price->toArray();
         $data['stock'] = $this->stock->toArray();
         return $data;

@@ -17,6 +17,7 @@ enum EventType: string
     case CustomerCreated = 'customer.created';
     case CustomerUpdated = 'customer.updated';
     case CustomerTierChanged = 'customer.tier_changed';
+    case ProductUpdated = 'product.updated';
     case PricingPriceCreated = 'pricing.price.created';
     case PricingPriceUpdated = 'pricing.price.updated';
     case PricingPriceDeleted = 'pricing.price.deleted';

@@ -18,6 +18,7 @@ final class OperationsTest extends MockClientTestCase
     {
         return [
             'id' => 'prod_1', 'sku' => 'KG-00001', 'name' => 'Widget', 'taxClass' => 'standard',
+            'images' => [['url' => '/v2/media/products/KG-00001/W.svg', 'alt' => 'Widget', 'width' => 800, 'height' => 800]],
             'price' => ['amount' => 1190, 'net' => 1000, 'vat' => 190, 'gross' => 1190, 'vatRate' => 19, 'vatRateBp' => 1900,
                 'currency' => 'EUR', 'source' => 'tier', 'minQuantity' => 1],
             'stock' => ['available' => 7],
@@ -36,6 +37,9 @@ final class OperationsTest extends MockClientTestCase
         $product = $result->data[0];
         self::assertSame(['KG-00001', TaxClass::Standard, 1000, 19.0, PriceLevel::Tier, 7], [
             $product->sku, $product->taxClass, $product->price->net, $product->price->vatRate, $product->price->source, $product->stock->available,
+        ]);
+        self::assertSame(['/v2/media/products/KG-00001/W.svg', 'Widget', 800, 800], [
+            $product->images[0]->url, $product->images[0]->alt, $product->images[0]->width, $product->images[0]->height,
         ]);
         self::assertNull($result->nextCursor);
     }

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'customer.created',
   'customer.updated',
   'customer.tier_changed',
+  'product.updated',
   'pricing.price.created',
   'pricing.price.updated',
   'pricing.price.deleted',

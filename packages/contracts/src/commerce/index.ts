@@ -9,6 +9,7 @@ export * from './catalog.ts';
 export * from './customers.ts';
 export * from './errors.ts';
 export * from './event-types.ts';
+export * from './media.ts';
 export * from './order-types.ts';
 export * from './orders.ts';
 export * from './prices.ts';

@@ -2,9 +2,19 @@ import {
   ChannelHeaderSchema,
   GetProductQuerySchema,
   ListProductsQuerySchema,
+  MAX_PRODUCT_IMAGES,
+  SetProductImagesSchema,
 } from '@keygate/contracts/commerce';
+import { z } from 'zod';
 import type { OperationSpec } from '../operation.ts';
-import { ChannelListSchema, ProductDetailSchema, ProductPageSchema } from '../schemas/catalog.ts';
+import { requestComponent } from '../registries.ts';
+import {
+  ChannelListSchema,
+  ProductDetailSchema,
+  ProductImagesSchema,
+  ProductPageSchema,
+  SvgImageSchema,
+} from '../schemas/catalog.ts';
 import { GraphqlQueryParamsSchema, GraphqlRequestSchema, GraphqlResponseSchema } from '../schemas/graphql.ts';
 import { proxiedErrors } from './errors.ts';
 
@@ -20,7 +30,9 @@ const GRAPHQL_400 = [
 const GRAPHQL =
   'GraphQL over HTTP (queries only): products of a channel with resolved prices for a customer or tier and quantity. Errors of the query itself come back in `errors` (resolver errors carry the commerce `code` in `extensions`). Answers `application/json` unless `Accept` asks for `application/graphql-response+json`.';
 
-/** Catalogue, channels and GraphQL (scope article:r). */
+const SetProductImagesRequest = requestComponent('SetProductImagesRequest', SetProductImagesSchema);
+
+/** Catalogue, channels and GraphQL (scope article:r); product images (article:rw to set them). */
 export const CATALOG_OPERATIONS: readonly OperationSpec[] = [
   {
     method: 'GET',
@@ -61,6 +73,49 @@ export const CATALOG_OPERATIONS: readonly OperationSpec[] = [
       schema: ProductDetailSchema,
     },
     errors: proxiedErrors(['VALIDATION_FAILED', 'UNKNOWN_CHANNEL', 'UNKNOWN_CUSTOMER', 'PRODUCT_NOT_FOUND']),
+  },
+  {
+    method: 'PUT',
+    path: '/v2/catalog/products/{sku}/images',
+    operationId: 'setProductImages',
+    tag: 'Catalogue',
+    kind: 'proxied',
+    summary: 'Set the images of a product',
+    description: `Replaces the product’s ordered images (at most ${MAX_PRODUCT_IMAGES}; \`[]\` leaves it without any). Each \`url\` is an \`https\` URL without credentials or a path under \`/v2/media/\`; \`alt\` is required and \`""\` only for a decorative image; \`width\` and \`height\` are the intrinsic size in pixels. A bad body changes nothing. Catalogue and GraphQL answers show the new list at once. Emits \`product.updated\` when the list differs from the one shown before.`,
+    body: { schema: SetProductImagesRequest, required: true },
+    success: { status: 200, description: 'The product’s images now.', schema: ProductImagesSchema },
+    errors: proxiedErrors(['PRODUCT_NOT_FOUND'], { body: true }),
+  },
+  {
+    method: 'GET',
+    path: '/v2/media/products/{sku}/{file}',
+    operationId: 'getProductImage',
+    tag: 'Catalogue',
+    kind: 'proxied',
+    cacheable: true,
+    summary: 'Get a generated product image',
+    description:
+      'The generated image a product shows while it has no images of its own: an SVG, the same bytes at the same URL forever (`Cache-Control: public, max-age=31536000, immutable`, a strong `ETag`, 304 to a matching `If-None-Match`). Use the `url` the catalogue gives; other file names answer 404.',
+    pathParams: z.object({
+      sku: z.string().min(1).meta({ description: 'The product SKU, e.g. KG-00001.' }),
+      file: z
+        .string()
+        .regex(/^[A-Z0-9]{1,2}\.svg$/)
+        .meta({ description: 'The product’s initials and `.svg`, as the catalogue’s `url` names it.' }),
+    }),
+    headers: z.object({
+      'if-none-match': z
+        .string()
+        .optional()
+        .meta({ description: 'The `ETag` of a copy held; 304 when current.' }),
+    }),
+    success: {
+      status: 200,
+      description: 'The image.',
+      schema: SvgImageSchema,
+      contentTypes: ['image/svg+xml'],
+    },
+    errors: proxiedErrors(['ROUTE_NOT_FOUND']),
   },
   {
     method: 'GET',

@@ -1,4 +1,12 @@
-import { PRICE_LEVELS, TAX_CLASSES } from '@keygate/contracts/commerce';
+import {
+  MAX_IMAGE_ALT_LENGTH,
+  MAX_IMAGE_DIMENSION,
+  MAX_IMAGE_URL_LENGTH,
+  MAX_PRODUCT_IMAGES,
+  MEDIA_PATH_PREFIX,
+  PRICE_LEVELS,
+  TAX_CLASSES,
+} from '@keygate/contracts/commerce';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { CurrencySchema, count, money, NextCursorSchema } from './common.ts';
@@ -53,6 +61,50 @@ export const UnitPriceSchema = responseComponent(
   }),
 );
 
+const pixels = (what: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_IMAGE_DIMENSION)
+    .meta({ description: `Intrinsic ${what} in pixels.` });
+
+/** One product image with its intrinsic size. */
+export const ProductImageSchema = responseComponent(
+  'ProductImage',
+  z.object({
+    url: z
+      .string()
+      .max(MAX_IMAGE_URL_LENGTH)
+      .meta({
+        description: `An \`https\` URL, or a root-relative path under \`${MEDIA_PATH_PREFIX}\` on the API’s own origin (the gateway; fetched with a key holding \`article:r\`, like any call).`,
+      }),
+    alt: z.string().max(MAX_IMAGE_ALT_LENGTH).meta({
+      description: 'Text alternative for people who cannot see the image; `""` marks a decorative image.',
+    }),
+    width: pixels('width'),
+    height: pixels('height'),
+  }),
+);
+
+/** A product's images in display order. */
+const ImagesSchema = z.array(ProductImageSchema).max(MAX_PRODUCT_IMAGES).meta({
+  description:
+    'In display order: the images set with `PUT /v2/catalog/products/{sku}/images`, else one generated image (an SVG with the product’s initials).',
+});
+
+/** `PUT /v2/catalog/products/{sku}/images`: the product's images as they are now. */
+export const ProductImagesSchema = responseComponent(
+  'ProductImages',
+  z.object({ sku: z.string(), images: ImagesSchema }),
+);
+
+/** The bytes of a generated product image. */
+export const SvgImageSchema = responseComponent(
+  'SvgImage',
+  z.string().meta({ description: 'An SVG document (no script, no external reference).' }),
+);
+
 /** A product as the catalogue lists it in one channel, priced for the customer asked for. */
 export const CatalogProductSchema = responseComponent(
   'CatalogProduct',
@@ -61,6 +113,7 @@ export const CatalogProductSchema = responseComponent(
     sku: z.string(),
     name: z.string(),
     taxClass: TaxClassSchema,
+    images: ImagesSchema,
     price: UnitPriceSchema,
     stock: z.object({ available: count('Units available to order (on hand − allocated).') }),
   }),

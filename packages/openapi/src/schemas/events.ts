@@ -2,6 +2,7 @@ import { type EventType, TEST_EVENT_TYPE } from '@keygate/contracts/commerce';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { OrderSchema, OrderStatusSchema } from './carts.ts';
+import { ProductImageSchema } from './catalog.ts';
 import { timestamp } from './common.ts';
 import { CustomerSchema, CustomerTierSchema } from './customers.ts';
 import { PriceSchema } from './prices.ts';
@@ -43,6 +44,15 @@ const EVENT_DATA: Record<EventType, z.ZodType> = {
     oldTier: CustomerTierSchema,
     newTier: CustomerTierSchema,
     customer: CustomerSchema,
+  }),
+  'product.updated': z.object({
+    productId: z.string(),
+    sku: z.string(),
+    changed: z
+      .array(z.enum(['images']))
+      .meta({ description: 'Fields whose value differs between old and new (today only `images`).' }),
+    old: z.object({ images: z.array(ProductImageSchema) }),
+    new: z.object({ images: z.array(ProductImageSchema) }),
   }),
   'pricing.price.created': z.object({ price: PriceSchema }),
   'pricing.price.updated': z.object({ priceId: z.string(), old: PriceSchema, new: PriceSchema }),

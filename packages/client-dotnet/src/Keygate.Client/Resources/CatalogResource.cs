@@ -7,7 +7,10 @@ using static Keygate.Client.Resources.Results;
 
 namespace Keygate.Client.Resources;
 
-/// <summary>The catalogue (scope <c>article:r</c>): channels, products with a channel's prices, GraphQL.</summary>
+/// <summary>
+/// The catalogue (scope <c>article:r</c>): channels, products with a channel's prices and images, GraphQL; setting
+/// images needs <c>article:rw</c>.
+/// </summary>
 public sealed class CatalogResource
 {
     /// <summary>The request header naming the sales channel whose prices and currency a catalogue call uses.</summary>
@@ -96,6 +99,45 @@ public sealed class CatalogResource
             },
             cancellationToken).ConfigureAwait(false);
         return Required(product, "getProduct");
+    }
+
+    /// <summary>
+    /// Replaces the ordered images of a product (scope <c>article:rw</c>): each an <c>https</c> URL or a path under
+    /// <c>/v2/media/</c>, with alt text (<c>""</c> only for a decorative image) and its size in pixels; an empty list
+    /// leaves the product without images. Emits <c>product.updated</c> when the list differs from the one shown.
+    /// </summary>
+    [KeygateOperation("setProductImages")]
+    public async Task<ProductImages> SetProductImagesAsync(
+        string sku,
+        IEnumerable<SetProductImagesRequest_images> images,
+        KeygateRequestOptions? options = null,
+        CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(images);
+        var body = new SetProductImagesRequest { Images = images.ToList() };
+        var result = await _api.V2.Catalog.Products[sku].Images
+            .PutAsync(body, Requests.With<DefaultQueryParameters>(options), cancellationToken).ConfigureAwait(false);
+        return Required(result, "setProductImages");
+    }
+
+    /// <summary>
+    /// The bytes of a generated product image (an SVG), from the path the catalogue's <c>url</c> names after
+    /// <c>/v2/media/products/</c>: <paramref name="sku"/> and <paramref name="file"/>. The same URL always answers
+    /// the same bytes, so a copy can be kept for good.
+    /// </summary>
+    [KeygateOperation("getProductImage")]
+    public async Task<byte[]> GetProductImageAsync(string sku, string file, CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(file);
+        var request = _api.V2.Media.Products[sku][file].ToGetRequestInformation();
+        request.Headers.TryAdd("Accept", "image/svg+xml");
+        var stream = await _adapter.SendPrimitiveAsync<Stream>(request, cancellationToken: cancellationToken).ConfigureAwait(false);
+        await using (Required(stream, "getProductImage").ConfigureAwait(false))
+        {
+            using var bytes = new MemoryStream();
+            await stream!.CopyToAsync(bytes, cancellationToken).ConfigureAwait(false);
+            return bytes.ToArray();
+        }
     }
 
     /// <summary>

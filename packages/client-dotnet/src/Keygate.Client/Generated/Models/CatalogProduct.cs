@@ -22,6 +22,14 @@ namespace Keygate.Client.Generated.Models
 #else
         public string Id { get; set; }
 #endif
+        /// <summary>In display order: the images set with `PUT /v2/catalog/products/{sku}/images`, else one generated image (an SVG with the product’s initials).</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public List<global::Keygate.Client.Generated.Models.ProductImage>? Images { get; set; }
+#nullable restore
+#else
+        public List<global::Keygate.Client.Generated.Models.ProductImage> Images { get; set; }
+#endif
         /// <summary>The name property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -82,6 +90,7 @@ namespace Keygate.Client.Generated.Models
             return new Dictionary<string, Action<IParseNode>>
             {
                 { "id", n => { Id = n.GetStringValue(); } },
+                { "images", n => { Images = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.ProductImage>(global::Keygate.Client.Generated.Models.ProductImage.CreateFromDiscriminatorValue)?.AsList(); } },
                 { "name", n => { Name = n.GetStringValue(); } },
                 { "price", n => { Price = n.GetObjectValue<global::Keygate.Client.Generated.Models.UnitPrice>(global::Keygate.Client.Generated.Models.UnitPrice.CreateFromDiscriminatorValue); } },
                 { "sku", n => { Sku = n.GetStringValue(); } },
@@ -97,6 +106,7 @@ namespace Keygate.Client.Generated.Models
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteStringValue("id", Id);
+            writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.ProductImage>("images", Images);
             writer.WriteStringValue("name", Name);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.UnitPrice>("price", Price);
             writer.WriteStringValue("sku", Sku);

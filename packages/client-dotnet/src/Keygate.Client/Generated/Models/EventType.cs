@@ -40,6 +40,10 @@ namespace Keygate.Client.Generated.Models
         #pragma warning disable CS1591
         CustomerTier_changed,
         #pragma warning restore CS1591
+        [EnumMember(Value = "product.updated")]
+        #pragma warning disable CS1591
+        ProductUpdated,
+        #pragma warning restore CS1591
         [EnumMember(Value = "pricing.price.created")]
         #pragma warning disable CS1591
         PricingPriceCreated,

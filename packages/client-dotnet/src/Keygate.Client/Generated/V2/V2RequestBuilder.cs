@@ -6,6 +6,7 @@ using Keygate.Client.Generated.V2.Catalog;
 using Keygate.Client.Generated.V2.Channels;
 using Keygate.Client.Generated.V2.Customers;
 using Keygate.Client.Generated.V2.Graphql;
+using Keygate.Client.Generated.V2.Media;
 using Keygate.Client.Generated.V2.OpenapiJson;
 using Keygate.Client.Generated.V2.Orders;
 using Keygate.Client.Generated.V2.Prices;
@@ -55,6 +56,11 @@ namespace Keygate.Client.Generated.V2
         public global::Keygate.Client.Generated.V2.Graphql.GraphqlRequestBuilder Graphql
         {
             get => new global::Keygate.Client.Generated.V2.Graphql.GraphqlRequestBuilder(PathParameters, RequestAdapter);
+        }
+        /// <summary>The media property</summary>
+        public global::Keygate.Client.Generated.V2.Media.MediaRequestBuilder Media
+        {
+            get => new global::Keygate.Client.Generated.V2.Media.MediaRequestBuilder(PathParameters, RequestAdapter);
         }
         /// <summary>The openapiJson property</summary>
         public global::Keygate.Client.Generated.V2.OpenapiJson.OpenapiJsonRequestBuilder OpenapiJson

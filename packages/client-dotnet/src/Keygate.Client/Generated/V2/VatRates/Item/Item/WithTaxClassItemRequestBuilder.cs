@@ -44,6 +44,7 @@ namespace Keygate.Client.Generated.V2.VatRates.Item.Item
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 408 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 409 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 413 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 415 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
@@ -68,6 +69,7 @@ namespace Keygate.Client.Generated.V2.VatRates.Item.Item
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "408", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "409", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "413", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "415", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
