@@ -319,6 +319,10 @@ describe('the storefront made ready to deploy (next start, headless Debian chrom
         assert.equal(await page.locator('link[rel="canonical"]').getAttribute('href'), url);
         assert.equal(await page.locator('meta[property="og:url"]').getAttribute('content'), url);
         assert.equal(await page.locator('meta[property="og:title"]').getAttribute('content'), api.data.name);
+        assert.equal(
+          await page.locator('meta[property="og:site_name"]').getAttribute('content'),
+          'keygate shop',
+        );
         assert.match(
           String(await page.locator('meta[property="og:image"]').getAttribute('content')),
           /^http:.*\.svg$/,

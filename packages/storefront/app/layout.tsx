@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { requestOrigin } from '../src/lib/origin.ts';
 import './globals.css';
+import { SHOP_NAME } from '../src/lib/site.ts';
 
 /** Pages give relative canonical and Open Graph URLs; this origin makes them absolute. */
 export async function generateMetadata(): Promise<Metadata> {
@@ -9,7 +10,7 @@ export async function generateMetadata(): Promise<Metadata> {
     metadataBase: new URL(await requestOrigin()),
     title: { default: 'keygate shop', template: '%s · keygate shop' },
     description: 'A headless storefront starter on the keygate commerce API.',
-    openGraph: { siteName: 'keygate shop', type: 'website' },
+    openGraph: { siteName: SHOP_NAME, type: 'website' },
   };
 }
 

@@ -5,6 +5,7 @@ import { ProductList, SearchForm } from '../../src/components/product-list.tsx';
 import { attempt } from '../../src/lib/api.ts';
 import { findChannel, listProducts } from '../../src/lib/catalog.ts';
 import { currentCustomer } from '../../src/lib/customer.ts';
+import { SHOP_NAME } from '../../src/lib/site.ts';
 
 export async function generateMetadata({
   params,
@@ -22,7 +23,13 @@ export async function generateMetadata({
     title: { absolute: `${name} · keygate shop` },
     ...(description ? { description } : {}),
     alternates: { canonical: `/${code}` },
-    openGraph: { title: name, url: `/${code}`, ...(description ? { description } : {}) },
+    openGraph: {
+      siteName: SHOP_NAME,
+      type: 'website',
+      title: name,
+      url: `/${code}`,
+      ...(description ? { description } : {}),
+    },
   };
 }
 

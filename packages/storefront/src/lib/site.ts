@@ -1,3 +1,6 @@
+/** The shop's name in titles and Open Graph (a page's openGraph replaces the layout's whole). */
+export const SHOP_NAME = 'keygate shop';
+
 /** What a header bag needs to offer: Next's `headers()` and the Fetch `Headers` both do. */
 export interface HeaderBag {
   get(name: string): string | null;

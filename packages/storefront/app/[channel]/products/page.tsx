@@ -5,6 +5,7 @@ import { ProductList, SearchForm } from '../../../src/components/product-list.ts
 import { attempt } from '../../../src/lib/api.ts';
 import { listProducts } from '../../../src/lib/catalog.ts';
 import { currentCustomer } from '../../../src/lib/customer.ts';
+import { SHOP_NAME } from '../../../src/lib/site.ts';
 
 const PAGE_SIZE = 12;
 
@@ -34,7 +35,7 @@ export async function generateMetadata({
     title: 'Products',
     description: 'Every product of the shop, with prices and stock.',
     ...(filtered ? {} : { alternates: { canonical: path } }),
-    openGraph: { title: 'Products', url: path },
+    openGraph: { siteName: SHOP_NAME, type: 'website', title: 'Products', url: path },
     ...(filtered ? { robots: { index: false, follow: true } } : {}),
   };
 }

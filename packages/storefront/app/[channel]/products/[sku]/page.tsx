@@ -12,6 +12,7 @@ import { currentCustomer } from '../../../../src/lib/customer.ts';
 import { formatMoney, shownAmount } from '../../../../src/lib/money.ts';
 import { requestNonce, requestOrigin } from '../../../../src/lib/origin.ts';
 import { productImages } from '../../../../src/lib/product-images.ts';
+import { SHOP_NAME } from '../../../../src/lib/site.ts';
 import { productJsonLd } from '../../../../src/lib/structured-data.ts';
 
 type Params = Promise<{ channel: string; sku: string }>;
@@ -47,6 +48,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
     description,
     alternates: { canonical: productPath(channel, product.sku) },
     openGraph: {
+      siteName: SHOP_NAME,
       type: 'website',
       title: product.name,
       description,
