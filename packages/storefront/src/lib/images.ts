@@ -60,23 +60,22 @@ export function imageSource(url: string, sources: ImageSources): string | null {
 }
 
 /**
- * The images of a product answer that the page can show, in the API's order. A malformed entry or
- * one from an origin the CSP does not allow is left out, and so is a repeat; an empty alt text falls back to the name
- * (a product photo carries information, so it is never decorative here).
+ * The images of a product answer that the page can show, in the API's order. A malformed entry,
+ * a repeat, or one from an origin the CSP does not allow is left out. An empty alt text is kept:
+ * the API marks a decorative image so, and screen readers then skip it.
  */
-export function shownImages(
-  product: { name: string; images?: unknown },
-  sources: ImageSources,
-): ShownImage[] {
-  if (!Array.isArray(product.images)) return [];
+export function shownImages(product: object, sources: ImageSources): ShownImage[] {
+  // `images` is optional in the answer and may be missing from the client's types: read it untyped.
+  const images = 'images' in product ? product.images : undefined;
+  if (!Array.isArray(images)) return [];
   const shown: ShownImage[] = [];
-  for (const entry of product.images) {
+  for (const entry of images) {
     const image = ApiImageSchema.safeParse(entry);
     if (!image.success) continue;
     const src = imageSource(image.data.url, sources);
     if (!src || shown.some((seen) => seen.src === src)) continue;
     const { alt, width, height } = image.data;
-    shown.push({ src, alt: alt.trim() || product.name, width, height });
+    shown.push({ src, alt: alt.trim(), width, height });
   }
   return shown;
 }
