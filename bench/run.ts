@@ -7,7 +7,8 @@
 //   BENCH_RUN_WARMUP_SECONDS (1) of unmeasured load right before every measured run,
 //   BENCH_GATEWAY_LOG_LEVEL (info, the gateway's default; access lines go to a file
 //   in the bench's temp directory),
-//   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
+//   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then; `storefront-lighthouse`
+//   names the storefront's Lighthouse rows),
 //   BENCH_SMOKE=1: one round of one second, no warm-up, nothing written (does every scenario start
 //   and print its row and ratios? its figures mean nothing),
 //   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways,
@@ -57,6 +58,7 @@ import {
 import { measureAssertionCost } from './lib/signing.ts';
 import { type BenchGateway, pidOf, type Stack, startStack, stopTopologies } from './lib/stack.ts';
 import { createLoadRunner, type Measurement } from './lib/wrk.ts';
+import { benchStorefront } from './storefront/bench-storefront.ts';
 
 const SMOKE = process.env.BENCH_SMOKE === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (SMOKE ? 1 : 5));
@@ -751,6 +753,8 @@ async function main(): Promise<void> {
   for (const algorithm of IDENTITY_ALGORITHMS) {
     assertionCosts.push([algorithm, await measureAssertionCost(algorithm)]);
   }
+  const storefront =
+    !ONLY || ONLY.includes('storefront-lighthouse') ? await benchStorefront({ rounds: ROUNDS, log }) : null;
   const rows = scenarios.map((s) => formatRow(s.label, s.connections, results.get(s.id)!, cpuOf(s.id)));
   const commerceResults = commerceTargets(results, large);
   const targets = [
@@ -759,6 +763,7 @@ async function main(): Promise<void> {
     ...commerceResults.targets,
     ...memoryFigures.targets,
     ...(soaked?.targets ?? []),
+    ...(storefront?.targets ?? []),
   ];
   const libraries = [
     [
@@ -807,6 +812,7 @@ async function main(): Promise<void> {
     'Memory (RSS; the raw pipe is the floor a Node proxy starts from):',
     ...memoryFigures.lines,
     ...(soaked ? ['', ...soaked.lines] : []),
+    ...(storefront?.lines ?? []),
     '',
     ...assertionSection(assertionCosts),
     '',

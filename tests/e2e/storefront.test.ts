@@ -422,6 +422,9 @@ describe('the storefront starter (next start) in headless Debian chromium', func
       // Unique searches are never cached, so each page load costs one API call of the two a minute.
       for (let i = 0; i < 6 && !busy; i++) {
         await page.goto(`${busyShop.url}/WEB_DE/products?q=busy-${i}-${Date.now()}`);
+        // React reveals streamed content on a timer (up to 300 ms after the loading state painted),
+        // which can be after the load event: until then the answer is in a hidden node.
+        await page.waitForFunction(() => !document.querySelector('.loading'));
         busy = (await page.getByRole('heading', { name: 'The shop is busy' }).count()) === 1;
       }
       assert.ok(busy, 'the busy page appeared');

@@ -25,6 +25,22 @@ describe('StorefrontEnvSchema', () => {
     assert.doesNotMatch(line, /sk_live_secret/);
     assert.doesNotMatch(line, /\n/);
   });
+  it('takes a public https origin and image origins, and refuses a path or http image origins', () => {
+    const env = StorefrontEnvSchema.parse({
+      KEYGATE_API_KEY: KEY,
+      STOREFRONT_PUBLIC_URL: 'https://shop.example.com',
+      STOREFRONT_IMAGE_ORIGINS: 'https://cdn.example.com https://img.example.com',
+    });
+    assert.equal(env.STOREFRONT_PUBLIC_URL, 'https://shop.example.com');
+    const parsed = StorefrontEnvSchema.safeParse({
+      KEYGATE_API_KEY: KEY,
+      STOREFRONT_PUBLIC_URL: 'https://shop.example.com/de',
+      STOREFRONT_IMAGE_ORIGINS: 'http://cdn.example.com',
+    });
+    const line = describeEnvError(parsed.error!);
+    assert.match(line, /STOREFRONT_PUBLIC_URL must be an origin without a path/);
+    assert.match(line, /STOREFRONT_IMAGE_ORIGINS must be space-separated https origins/);
+  });
   it('asks for the key when it is missing', () => {
     const parsed = StorefrontEnvSchema.safeParse({});
     assert.match(describeEnvError(parsed.error!), /KEYGATE_API_KEY is required/);

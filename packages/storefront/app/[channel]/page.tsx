@@ -1,9 +1,37 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ProblemView } from '../../src/components/problem-view.tsx';
 import { ProductList, SearchForm } from '../../src/components/product-list.tsx';
 import { attempt } from '../../src/lib/api.ts';
 import { findChannel, listProducts } from '../../src/lib/catalog.ts';
 import { currentCustomer } from '../../src/lib/customer.ts';
+import { SHOP_NAME } from '../../src/lib/site.ts';
+
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ channel: string }>;
+}): Promise<Metadata> {
+  const { channel: code } = await params;
+  const channel = await attempt(() => findChannel(code));
+  const name = channel.ok && channel.data ? channel.data.name : code;
+  const description =
+    channel.ok && channel.data
+      ? `${name}: the keygate shop's products with prices in ${channel.data.currency}.`
+      : undefined;
+  return {
+    title: { absolute: `${name} · keygate shop` },
+    ...(description ? { description } : {}),
+    alternates: { canonical: `/${code}` },
+    openGraph: {
+      siteName: SHOP_NAME,
+      type: 'website',
+      title: name,
+      url: `/${code}`,
+      ...(description ? { description } : {}),
+    },
+  };
+}
 
 export default async function ChannelHome({ params }: { params: Promise<{ channel: string }> }) {
   const { channel: code } = await params;

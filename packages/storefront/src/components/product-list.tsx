@@ -1,6 +1,8 @@
 import Link from 'next/link';
 import type { ProductPage } from '../lib/catalog.ts';
+import { productImages } from '../lib/product-images.ts';
 import { Price } from './price.tsx';
+import { ProductImage } from './product-image.tsx';
 
 /** Stock as words; the number only where it matters (few left). */
 export function StockNote({ available }: { available: number }) {
@@ -9,26 +11,35 @@ export function StockNote({ available }: { available: number }) {
   return <span className="stock in">In stock ({available})</span>;
 }
 
-/** A page of products as cards linking to their product pages. */
+/**
+ * A page of products as cards linking to their product pages, each with its first image. Only the
+ * first card's image is fetched at once: on a phone the others are below the fold.
+ */
 export function ProductList({ page, headingLevel = 2 }: { page: ProductPage; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   if (page.data.length === 0) return <p>No products match.</p>;
   return (
     <ul className="products" aria-label="Products">
-      {page.data.map((product) => (
-        <li key={product.sku} className="card" data-sku={product.sku}>
-          <Heading>
-            <Link href={`/${page.channel}/products/${encodeURIComponent(product.sku)}`}>{product.name}</Link>
-          </Heading>
-          <p className="muted">SKU {product.sku}</p>
-          <p>
-            <Price price={product.price} pricesIncludeVat={page.pricesIncludeVat} />
-          </p>
-          <p>
-            <StockNote available={product.stock.available} />
-          </p>
-        </li>
-      ))}
+      {page.data.map((product, index) => {
+        const image = productImages(product)[0];
+        return (
+          <li key={product.sku} className="card" data-sku={product.sku}>
+            {image && <ProductImage image={image} isFirstSeen={index === 0} />}
+            <Heading>
+              <Link href={`/${page.channel}/products/${encodeURIComponent(product.sku)}`}>
+                {product.name}
+              </Link>
+            </Heading>
+            <p className="muted">SKU {product.sku}</p>
+            <p>
+              <Price price={product.price} pricesIncludeVat={page.pricesIncludeVat} />
+            </p>
+            <p>
+              <StockNote available={product.stock.available} />
+            </p>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import type { components } from '@keygate/client';
 import { unstable_cache } from 'next/cache';
+import { cache } from 'react';
 import { ApiProblemError, call, keygate } from './api.ts';
 import { storefrontEnv } from './env.ts';
 
@@ -144,7 +145,11 @@ const cachedProduct = unstable_cache(
   { tags: [CATALOG_TAG], revalidate: CATALOG_TTL_SECONDS },
 );
 
-/** The product as the channel sells it to the customer; PRODUCT_NOT_FOUND as ApiProblemError. */
-export function getProduct(channel: string, sku: string, customer: string | null): Promise<ProductView> {
-  return cachedProduct(cacheScope(), channel, sku, customer);
-}
+/**
+ * The product as the channel sells it to the customer; PRODUCT_NOT_FOUND as ApiProblemError.
+ * Once per request: the page and its metadata both ask.
+ */
+export const getProduct = cache(
+  (channel: string, sku: string, customer: string | null): Promise<ProductView> =>
+    cachedProduct(cacheScope(), channel, sku, customer),
+);

@@ -32,6 +32,20 @@ export const StorefrontEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64})*$/, 'must be comma-separated customer ids')
     .default('cus_0001,cus_0002,cus_0003,cus_0004,cus_0005,cus_0006'),
+  /**
+   * The shop's public origin (https://shop.example.com) for canonical links, the sitemap and Open
+   * Graph; https here also turns on HSTS. Unset: taken from each request's Host and
+   * X-Forwarded-Proto.
+   */
+  STOREFRONT_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be the shop origin, e.g. https://shop.example.com' })
+    .refine((url) => new URL(url).pathname === '/', 'must be an origin without a path')
+    .optional(),
+  /** Space-separated https origins product images may come from besides the gateway (a CDN). */
+  STOREFRONT_IMAGE_ORIGINS: z
+    .string()
+    .regex(/^https:\/\/[^\s/]+( https:\/\/[^\s/]+)*$/, 'must be space-separated https origins')
+    .optional(),
   /** The channel `/` opens. */
   STOREFRONT_DEFAULT_CHANNEL: z
     .string()

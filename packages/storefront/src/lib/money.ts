@@ -19,3 +19,10 @@ export function shownAmount(split: { net: number; gross: number }, pricesInclude
 export function vatNote(pricesIncludeVat: boolean, vatRateBp: number): string {
   return `${pricesIncludeVat ? 'incl.' : 'excl.'} ${formatVatRate(vatRateBp)} VAT`;
 }
+
+/** Minor units as a decimal string with the currency's digits, e.g. 1999 EUR → "19.99" (schema.org). */
+export function decimalAmount(minor: number, currency: string): string {
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return (minor / 10 ** digits).toFixed(digits);
+}

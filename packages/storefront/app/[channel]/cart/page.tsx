@@ -6,7 +6,8 @@ import { attempt } from '../../../src/lib/api.ts';
 import { readCart } from '../../../src/lib/cart.ts';
 import { formatMoney, shownAmount } from '../../../src/lib/money.ts';
 
-export const metadata: Metadata = { title: 'Cart' };
+/** A visitor's own page: nothing for search engines. */
+export const metadata: Metadata = { title: 'Cart', robots: { index: false, follow: false } };
 
 export default async function CartPage({ params }: { params: Promise<{ channel: string }> }) {
   const { channel } = await params;

@@ -5,8 +5,7 @@ import { ProductList, SearchForm } from '../../../src/components/product-list.ts
 import { attempt } from '../../../src/lib/api.ts';
 import { listProducts } from '../../../src/lib/catalog.ts';
 import { currentCustomer } from '../../../src/lib/customer.ts';
-
-export const metadata: Metadata = { title: 'Products' };
+import { SHOP_NAME } from '../../../src/lib/site.ts';
 
 const PAGE_SIZE = 12;
 
@@ -14,6 +13,31 @@ type Search = { q?: string | string[]; inStock?: string | string[]; cursor?: str
 
 function one(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value)?.trim() ?? '';
+}
+
+/**
+ * The listing is canonical without filters; a cursor page is its own (it lists other products).
+ * Search results are left out of search engines, but their links are followed.
+ */
+export async function generateMetadata({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ channel: string }>;
+  searchParams: Promise<Search>;
+}): Promise<Metadata> {
+  const { channel } = await params;
+  const search = await searchParams;
+  const cursor = one(search.cursor);
+  const filtered = one(search.q) !== '' || one(search.inStock) !== '';
+  const path = `/${channel}/products${cursor && !filtered ? `?${new URLSearchParams({ cursor })}` : ''}`;
+  return {
+    title: 'Products',
+    description: 'Every product of the shop, with prices and stock.',
+    ...(filtered ? {} : { alternates: { canonical: path } }),
+    openGraph: { siteName: SHOP_NAME, type: 'website', title: 'Products', url: path },
+    ...(filtered ? { robots: { index: false, follow: true } } : {}),
+  };
 }
 
 export default async function Products({

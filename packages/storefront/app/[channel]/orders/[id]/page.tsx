@@ -6,7 +6,8 @@ import { attempt } from '../../../../src/lib/api.ts';
 import { readOwnOrder } from '../../../../src/lib/cart.ts';
 import { formatMoney } from '../../../../src/lib/money.ts';
 
-export const metadata: Metadata = { title: 'Order confirmation' };
+/** A visitor's own page: nothing for search engines. */
+export const metadata: Metadata = { title: 'Order confirmation', robots: { index: false, follow: false } };
 
 export default async function OrderPage({ params }: { params: Promise<{ channel: string; id: string }> }) {
   const { channel, id } = await params;

@@ -1,13 +1,19 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { AddToCartForm } from '../../../../src/components/cart-forms.tsx';
+import { JsonLd } from '../../../../src/components/json-ld.tsx';
 import { Price } from '../../../../src/components/price.tsx';
 import { ProblemView } from '../../../../src/components/problem-view.tsx';
+import { ProductImage } from '../../../../src/components/product-image.tsx';
 import { StockNote } from '../../../../src/components/product-list.tsx';
 import { attempt } from '../../../../src/lib/api.ts';
 import { getProduct } from '../../../../src/lib/catalog.ts';
 import { currentCustomer } from '../../../../src/lib/customer.ts';
 import { formatMoney, shownAmount } from '../../../../src/lib/money.ts';
+import { requestNonce, requestOrigin } from '../../../../src/lib/origin.ts';
+import { productImages } from '../../../../src/lib/product-images.ts';
+import { SHOP_NAME } from '../../../../src/lib/site.ts';
+import { productJsonLd } from '../../../../src/lib/structured-data.ts';
 
 type Params = Promise<{ channel: string; sku: string }>;
 
@@ -20,9 +26,38 @@ function skuOf(raw: string): string {
   }
 }
 
+/** The product page's own URL: each channel's page is canonical (its prices and currency differ). */
+function productPath(channel: string, sku: string): string {
+  return `/${channel}/products/${encodeURIComponent(sku)}`;
+}
+
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const { sku } = await params;
-  return { title: skuOf(sku) };
+  const { channel, sku: rawSku } = await params;
+  const sku = skuOf(rawSku);
+  const outcome = await attempt(async () => getProduct(channel, sku, await currentCustomer()));
+  if (!outcome.ok) return { title: sku, robots: { index: false } };
+  const { detail } = outcome.data;
+  const product = detail.data;
+  const price = formatMoney(shownAmount(product.price, detail.pricesIncludeVat), product.price.currency);
+  const description = `${product.name} (SKU ${product.sku}) for ${price}, ${
+    product.stock.available > 0 ? 'in stock' : 'out of stock'
+  }.`;
+  const image = productImages(product)[0];
+  return {
+    title: product.name,
+    description,
+    alternates: { canonical: productPath(channel, product.sku) },
+    openGraph: {
+      siteName: SHOP_NAME,
+      type: 'website',
+      title: product.name,
+      description,
+      url: productPath(channel, product.sku),
+      ...(image
+        ? { images: [{ url: image.src, width: image.width, height: image.height, alt: image.alt }] }
+        : {}),
+    },
+  };
 }
 
 export default async function ProductPage({ params }: { params: Params }) {
@@ -36,12 +71,32 @@ export default async function ProductPage({ params }: { params: Params }) {
   const { detail, breaks } = outcome.data;
   const product = detail.data;
   const { pricesIncludeVat } = detail;
+  const images = productImages(product);
+  const origin = await requestOrigin();
+  const structured = productJsonLd({
+    sku: product.sku,
+    name: product.name,
+    amount: shownAmount(product.price, pricesIncludeVat),
+    currency: product.price.currency,
+    pricesIncludeVat,
+    available: product.stock.available,
+    url: `${origin}${productPath(channel, product.sku)}`,
+    images: images.map((image) => new URL(image.src, origin).href),
+  });
   return (
     <article className="product" aria-labelledby="product-title">
+      <JsonLd data={structured} nonce={await requestNonce()} />
       <p>
         <Link href={`/${channel}/products`}>← All products</Link>
       </p>
       <h1 id="product-title">{product.name}</h1>
+      {images.length > 0 && (
+        <div className="gallery">
+          {images.map((image, index) => (
+            <ProductImage key={image.src} image={image} isFirstSeen={index === 0} />
+          ))}
+        </div>
+      )}
       <p className="muted">
         SKU {product.sku} · {product.taxClass} VAT rate
       </p>
