@@ -170,10 +170,10 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
       const credits = policy.credits ? refilledCredits(policy.credits, reading.credits, nowMs) : null;
       write(policy, adjustReading({ used: reading.used, credits }, delta), nowMs);
     },
-    readCredits: async (line, nowMs) => refilled(line, nowMs),
-    async changeCredits(line, operation: CreditsOperation, nowMs) {
-      const next = applyCreditsOperation(refilled(line, nowMs), operation);
-      setCredits(line.subject, next, nowMs);
+    readCredits: async (policy, nowMs) => refilled(policy.credits, nowMs),
+    async changeCredits(policy, operation: CreditsOperation, nowMs) {
+      const next = applyCreditsOperation(refilled(policy.credits, nowMs), operation);
+      setCredits(policy.credits.subject, next, nowMs);
       flushNow();
       return next;
     },

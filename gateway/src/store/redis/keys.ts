@@ -40,6 +40,8 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P admin:login-failures:<subject>  | string | failed logins in the window; TTL = the window's end        |
  * | P ratelimit:<quota>:<keyId>       | string | calls in the key's rate-limit window; TTL = the window's end |
  * | P idempotency:<keyId>:<key hash>  | string | an Idempotency-Key record (JSON); TTL = its 24 h retention  |
+ * | P budget:<subject>                | hash   | a credit balance: credits, refilledAt (epoch ms)           |
+ * | P budget:<subject>:<line>:<start> | string | a plan line's count in one window; expires after it        |
  * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation), and    |
  * |                                   |        | `secrets <origin> <keyId> <lookup>,…` (encodeSecretLookups) |
  *
@@ -161,6 +163,11 @@ export function createKeyNames(prefix: string) {
     loginFailures: (subject: string) => `${prefix}admin:login-failures:${subject}`,
     /** A key's rate-limit counter for its quota (calls per window), as rate-limiter-flexible names it. */
     rateLimit: (quota: number, keyId: string) => `${prefix}ratelimit:${quota}:${keyId}`,
+    /** A credit balance of a key or an identity (fields `credits`, `refilledAt`), in its budget's slot group. */
+    budget: (subject: string) => `${prefix}budget:${subject}`,
+    /** A budget line's count in one window; expires after the window. */
+    budgetCounter: (subject: string, counter: string, windowStart: number) =>
+      `${prefix}budget:${subject}:${counter}:${windowStart}`,
     /** An Idempotency-Key record of a key, in the key's slot group. */
     idempotency: (keyId: string, keyHash: string) => `${prefix}idempotency:${keyId}:${keyHash}`,
     channel: `${prefix}invalidate`,

@@ -1,3 +1,4 @@
+import { MAX_BUDGET_AMOUNT } from '@keygate/contracts/gateway';
 import type { RedisClient } from './connection.ts';
 
 /**
@@ -364,7 +365,86 @@ end
 return 1
 `;
 
+/**
+ * Budget operations (plans, quotas, credits) of one event-loop turn, decided in one call: the rules
+ * of budget/decide.ts, which a test holds this script to. `argOf(i)` reads the i-th argument (names
+ * included, since on a Cluster the names of one node's slots travel in ARGV). Per operation: mode
+ * ('s' spend: check, then spend if every line and the balance has room; 'a' adjust: add unchecked,
+ * never below 0; 'c' a credits operation; 'r' read), amount, line count n; n × (counter name, limit,
+ * expiry epoch ms); the balance's hash name ('' = none), refill amount (0 = none), last refill
+ * instant; the credits operation ('set', 'inc', 'dec' or '') and its amount. Replies per operation:
+ * refusal (0 admitted, l the line that refused, -1 the balance), balance (-1 = none), its refill
+ * instant, then each line's count after the operation.
+ */
+const BUDGET_BATCH_BODY = `
+local out, i = {}, 1
+local last = argCount()
+while i <= last do
+  local mode, amount, n = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2))
+  i = i + 3
+  local names, limits, expiries, used = {}, {}, {}, {}
+  for l = 1, n do
+    names[l], limits[l], expiries[l] = argOf(i), tonumber(argOf(i + 1)), argOf(i + 2)
+    used[l] = tonumber(redis.call('GET', names[l]) or '0')
+    i = i + 3
+  end
+  local balance, refillAmount, refillStart = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2))
+  local opKind, opAmount = argOf(i + 3), tonumber(argOf(i + 4))
+  i = i + 5
+  local remaining, refilledAt, refilled = -1, 0, false
+  if balance ~= '' then
+    local state = redis.call('HMGET', balance, 'credits', 'refilledAt')
+    remaining, refilledAt = tonumber(state[1] or '0'), tonumber(state[2] or '0')
+    if refillAmount > 0 and refilledAt < refillStart then
+      remaining, refilledAt, refilled = refillAmount, refillStart, true
+    end
+  end
+  local refusal = 0
+  if mode == 's' then
+    for l = 1, n do
+      if used[l] + amount > limits[l] then refusal = l break end
+    end
+    if refusal == 0 and balance ~= '' and remaining < amount then refusal = -1 end
+  end
+  local spends = refusal == 0 and (mode == 's' or mode == 'a') and amount ~= 0
+  if spends then
+    for l = 1, n do
+      used[l] = math.max(0, used[l] + amount)
+      redis.call('SET', names[l], used[l], 'PXAT', expiries[l])
+    end
+    if balance ~= '' then remaining = math.max(0, remaining - amount) end
+  end
+  if mode == 'c' then
+    if opKind == 'set' then remaining = opAmount
+    elseif opKind == 'inc' then remaining = math.min(${MAX_BUDGET_AMOUNT}, remaining + opAmount)
+    else remaining = math.max(0, remaining - opAmount) end
+  end
+  if balance ~= '' and (refilled or mode == 'c' or (spends and balance ~= '')) then
+    redis.call('HSET', balance, 'credits', remaining, 'refilledAt', refilledAt)
+  end
+  out[#out + 1] = refusal
+  out[#out + 1] = remaining
+  out[#out + 1] = refilledAt
+  for l = 1, n do out[#out + 1] = used[l] end
+end
+return out
+`;
+
+/** BUDGET_BATCH outside a Cluster: every name in ARGV too (KEYS holds the first, as on a Cluster). */
+const BUDGET_BATCH = `
+local function argOf(i) return ARGV[i] end
+local function argCount() return #ARGV end
+${BUDGET_BATCH_BODY}`;
+
+/** BUDGET_BATCH on a Cluster: one call per master, the names of its slots in ARGV (see CALL_BATCH_CROSS_SLOT). */
+const BUDGET_BATCH_CROSS_SLOT = `#!lua flags=allow-cross-slot-keys
+local function argOf(i) return ARGV[i] end
+local function argCount() return #ARGV end
+${BUDGET_BATCH_BODY}`;
+
 const SCRIPTS = {
+  budgetBatch: BUDGET_BATCH,
+  budgetBatchCrossSlot: BUDGET_BATCH_CROSS_SLOT,
   callBatch: CALL_BATCH,
   callBatchCrossSlot: CALL_BATCH_CROSS_SLOT,
   commitChange: COMMIT_CHANGE,

@@ -96,7 +96,11 @@ describe('key pipeline: plans, quotas and credits', () => {
     it('spends one credit a call, says what remains, and refuses at zero without Retry-After when nothing refills', async () => {
       const { key, token } = await seedKey(gw.store, gw.hasher);
       key.credits = { refill: null };
-      await ledger.changeCredits({ subject: key.id, refill: null }, { set: 2 }, gw.clock());
+      await ledger.changeCredits(
+        { lines: [], credits: { subject: key.id, refill: null } },
+        { set: 2 },
+        gw.clock(),
+      );
       assert.equal((await get(token)).headers['keygate-credits-remaining'], '1');
       assert.equal((await get(token)).headers['keygate-credits-remaining'], '0');
       const refused = await get(token);
@@ -130,13 +134,20 @@ describe('key pipeline: plans, quotas and credits', () => {
       const { key, token } = await seedKey(gw.store, gw.hasher);
       key.credits = { refill: null };
       key.quotas = [{ period: 'month', limit: 100 }];
-      await ledger.changeCredits({ subject: key.id, refill: null }, { set: 10 }, gw.clock());
+      await ledger.changeCredits(
+        { lines: [], credits: { subject: key.id, refill: null } },
+        { set: 10 },
+        gw.clock(),
+      );
       const res = await get(token);
       assert.equal(res.status, 200);
       assert.equal(res.headers['keygate-cost'], undefined);
       assert.equal(res.headers['keygate-credits-remaining'], '9');
       const policy = resolvePolicy({ key, identity: null, keyPlan: null, identityPlan: null })!;
-      assert.equal((await ledger.readCredits(policy.credits!, gw.clock())).remaining, 5);
+      assert.equal(
+        (await ledger.readCredits({ ...policy, credits: policy.credits! }, gw.clock())).remaining,
+        5,
+      );
       assert.deepEqual(await ledger.readUsed(policy, gw.clock()), [5]);
       assert.equal(upstream.calls, 1);
     });
