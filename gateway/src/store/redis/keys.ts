@@ -42,6 +42,9 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P idempotency:<keyId>:<key hash>  | string | an Idempotency-Key record (JSON); TTL = its 24 h retention  |
  * | P budget:<subject>                | hash   | a credit balance: credits, refilledAt (epoch ms)           |
  * | P budget:<subject>:<line>:<start> | string | a plan line's count in one window; expires after it        |
+ * | P budget-usage:<subject>:<day>    | hash   | billing usage: `<outcome>` calls, `<outcome>:cost`          |
+ * | P budget-usage:day:<day>          | set    | subjects with billing usage that day (per slot group)       |
+ * | P budget-usage:flush:<id>         | string | marker of a billing usage flush already applied (7 days)    |
  * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation), and    |
  * |                                   |        | `secrets <origin> <keyId> <lookup>,…` (encodeSecretLookups) |
  *
@@ -168,6 +171,12 @@ export function createKeyNames(prefix: string) {
     /** A budget line's count in one window; expires after the window. */
     budgetCounter: (subject: string, counter: string, windowStart: number) =>
       `${prefix}budget:${subject}:${counter}:${windowStart}`,
+    /** Billing usage of a key or identity on one day: `<outcome>` calls and `<outcome>:cost`. */
+    budgetUsage: (subject: string, day: string) => `${prefix}budget-usage:${subject}:${day}`,
+    /** The subjects of this slot group with billing usage on a day. */
+    budgetUsageDay: (day: string) => `${prefix}budget-usage:day:${day}`,
+    /** Marker of a billing usage flush already applied to this slot group. */
+    budgetUsageFlush: (flushId: string) => `${prefix}budget-usage:flush:${flushId}`,
     /** An Idempotency-Key record of a key, in the key's slot group. */
     idempotency: (keyId: string, keyHash: string) => `${prefix}idempotency:${keyId}:${keyHash}`,
     channel: `${prefix}invalidate`,

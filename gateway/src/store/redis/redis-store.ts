@@ -1,9 +1,11 @@
 import type { Cluster } from 'ioredis';
 import type { BudgetLedger } from '../../budget/ledger.ts';
+import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
 import type { AdminUser } from '../../model/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';
 import { createBudgetBatch } from './budget-batch.ts';
+import { createRedisBudgetUsage } from './budget-usage.ts';
 import { type CounterReading, createRedisCallBatch } from './call-batch.ts';
 import {
   closeRedis,
@@ -61,6 +63,8 @@ export type RedisKeyStore = KeyStore & {
   client: RedisClient;
   /** Plans, quotas and credits shared by every instance: one script call per subject's slot group. */
   ledger: BudgetLedger;
+  /** Usage by day and outcome for billing. */
+  budgetUsage: BudgetUsageStore;
 };
 
 /**
@@ -123,6 +127,7 @@ export async function openRedisKeyStore(
   return {
     client,
     ledger: createRedisLedger(layout, budgetBatch),
+    budgetUsage: createRedisBudgetUsage(client, layout, scripts.budgetUsage),
     commitChange: (change) => commitKeyChange(ctx, change),
     getKey: (id) => readKey(ctx, id),
     listKeys: (filter = {}) => readKeys(ctx, filter),

@@ -442,7 +442,28 @@ local function argOf(i) return ARGV[i] end
 local function argCount() return #ARGV end
 ${BUDGET_BATCH_BODY}`;
 
+/**
+ * KEYS: the flush marker, then per row its day hash and that day's subject index (one slot group).
+ * ARGV: retention in seconds, the marker's TTL, then per row: subject, outcome, calls, cost. Adds
+ * each row to its day (`<outcome>` calls, `<outcome>:cost`); returns 0 without writing when the
+ * marker is set (a retried flush).
+ */
+const BUDGET_USAGE = `
+if not redis.call('SET', KEYS[1], 1, 'NX', 'EX', ARGV[2]) then return 0 end
+for i = 0, (#KEYS - 1) / 2 - 1 do
+  local day, index = KEYS[2 + i * 2], KEYS[3 + i * 2]
+  local a = 3 + i * 4
+  redis.call('HINCRBY', day, ARGV[a + 1], ARGV[a + 2])
+  redis.call('HINCRBY', day, ARGV[a + 1] .. ':cost', ARGV[a + 3])
+  redis.call('EXPIRE', day, ARGV[1])
+  redis.call('SADD', index, ARGV[a])
+  redis.call('EXPIRE', index, ARGV[1])
+end
+return 1
+`;
+
 const SCRIPTS = {
+  budgetUsage: BUDGET_USAGE,
   budgetBatch: BUDGET_BATCH,
   budgetBatchCrossSlot: BUDGET_BATCH_CROSS_SLOT,
   callBatch: CALL_BATCH,

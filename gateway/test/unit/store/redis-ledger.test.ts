@@ -6,6 +6,7 @@ import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts';
 import type { BudgetLine, BudgetPolicy } from '../../../src/budget/policy.ts';
 import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import type { ClusterTarget } from '../../../src/store/redis/target.ts';
+import { describeBudgetUsageContract } from '../../budget-usage.contract.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
 import { startRedisCluster, type TestTopology } from '../../support/redis-topology.ts';
 
@@ -166,5 +167,18 @@ describe('the Redis budget ledger', () => {
     });
     after(() => cluster?.stop());
     describeLedgerAgreement(() => openRedisKeyStore(cluster.target, { keyPrefix: cluster.keyPrefix }));
+  });
+});
+
+describe('billing usage in Redis', () => {
+  let redis: TestRedis;
+  let prefixes = 0;
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(() => redis?.stop());
+  describeBudgetUsageContract('redis', async () => {
+    const store = await openRedisKeyStore(redis.url, { keyPrefix: `${redis.keyPrefix}u${++prefixes}:` });
+    return { usage: store.budgetUsage, cleanup: () => store.close() };
   });
 });
