@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
+import type { UsageMeter } from './budget/usage-meter.ts';
 import type { GatewayConfig } from './config.ts';
 import { createCallObserver } from './data-plane/call-observer.ts';
 import { createCallTracing, traceRateLimiter } from './data-plane/call-trace.ts';
@@ -54,6 +55,8 @@ export interface AppDeps {
   rateLimiter?: KeyRateLimiter;
   /** Plans, quotas and credits (policies on); absent: keys have only their per-minute limit. */
   budgets?: BudgetGate;
+  /** Billing usage by day and outcome (policies on). */
+  meter?: UsageMeter;
   /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
   tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
@@ -196,7 +199,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       budgets: deps.budgets,
     });
-    const observer = createCallObserver({ metrics, recorder, logger, clock });
+    const observer = createCallObserver({ metrics, recorder, meter: deps.meter, logger, clock });
     flushAccessLog = observer.flush;
     streams = createStreamWatch({ verifier, events: deps.events });
     const tracing = deps.tracer ? createCallTracing(deps.tracer, config.traceIncoming) : undefined;
