@@ -2,6 +2,7 @@ import type { Cluster } from 'ioredis';
 import type { AdminUser } from '../../model/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';
+import { createRedisBudgetConfig } from './budget-config.ts';
 import { type CounterReading, createRedisCallBatch } from './call-batch.ts';
 import {
   closeRedis,
@@ -138,6 +139,7 @@ export async function openRedisKeyStore(
     },
     ...createRedisAdminSessions(ctx),
     ...createRedisIdempotency(ctx),
+    ...createRedisBudgetConfig(ctx),
     readKeyVersion: (keyId) => calls.readVersion(layout.forKey(keyId).key(keyId)),
     countKeyCall: (keyId, quota, windowSeconds) =>
       calls.countCall(layout.forKey(keyId).rateLimit(quota, keyId), windowSeconds),
