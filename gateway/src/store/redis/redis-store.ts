@@ -5,6 +5,7 @@ import type { AdminUser } from '../../model/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';
 import { createBudgetBatch } from './budget-batch.ts';
+import { createRedisBudgetConfig } from './budget-config.ts';
 import { createRedisBudgetUsage } from './budget-usage.ts';
 import { type CounterReading, createRedisCallBatch } from './call-batch.ts';
 import {
@@ -152,6 +153,7 @@ export async function openRedisKeyStore(
     },
     ...createRedisAdminSessions(ctx),
     ...createRedisIdempotency(ctx),
+    ...createRedisBudgetConfig(ctx),
     readKeyVersion: (keyId) => calls.readVersion(layout.forKey(keyId).key(keyId)),
     countKeyCall: (keyId, quota, windowSeconds) =>
       calls.countCall(layout.forKey(keyId).rateLimit(quota, keyId), windowSeconds),

@@ -1,4 +1,5 @@
 import { MAX_BUDGET_AMOUNT } from '@keygate/contracts/gateway';
+import { BUDGET_SCRIPTS } from './budget-scripts.ts';
 import type { RedisClient } from './connection.ts';
 
 /**
@@ -52,13 +53,33 @@ for i = 0, secretCount - 1 do
     end
   end
 end
+-- The plan and identity indexes of the key (in its group: the names share KEYS[1]'s prefix).
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[3] - 4)
+local function refs(json)
+  if not json then return nil, nil end
+  local data = cjson.decode(json)
+  local plan, identity = data.planId, data.identityId
+  if type(plan) ~= 'string' then plan = nil end
+  if type(identity) ~= 'string' then identity = nil end
+  return plan, identity
+end
+local oldPlan, oldIdentity = refs(redis.call('HGET', KEYS[1], 'data'))
+local newPlan, newIdentity = refs(ARGV[6])
+if oldPlan then redis.call('SREM', prefix .. 'plan:' .. oldPlan .. ':keys', ARGV[3]) end
+if oldIdentity then redis.call('SREM', prefix .. 'identity:' .. oldIdentity .. ':keys', ARGV[3]) end
+if newPlan then redis.call('SADD', prefix .. 'plan:' .. newPlan .. ':keys', ARGV[3]) end
+if newIdentity then redis.call('SADD', prefix .. 'identity:' .. newIdentity .. ':keys', ARGV[3]) end
+local expiryAt = 15 + secretCount * 7
+if ARGV[4] == '' and ARGV[expiryAt + 1] ~= '' then
+  redis.call('HSET', prefix .. 'budget:' .. ARGV[3], 'credits', ARGV[expiryAt + 1], 'refilledAt', ARGV[expiryAt + 2])
+end
 for i = 12, 11 + indexCount do redis.call('ZREM', KEYS[i], ARGV[3]) end
 redis.call('HSET', KEYS[1], 'data', ARGV[6], 'version', ARGV[5], 'environment', ARGV[7], 'status', ARGV[8])
 local closingIndex, expiryIndex = KEYS[#KEYS - 1], KEYS[#KEYS]
-if ARGV[#ARGV] == '' then
+if ARGV[expiryAt] == '' then
   redis.call('ZREM', expiryIndex, ARGV[3])
 else
-  redis.call('ZADD', expiryIndex, ARGV[#ARGV], ARGV[3])
+  redis.call('ZADD', expiryIndex, ARGV[expiryAt], ARGV[3])
 end
 for i = 8, 11 do redis.call('ZADD', KEYS[i], ARGV[9], ARGV[3]) end
 for i = 0, secretCount - 1 do
@@ -482,6 +503,7 @@ const SCRIPTS = {
   countLoginFailure: COUNT_LOGIN_FAILURE,
   readLoginFailures: READ_LOGIN_FAILURES,
   swapIdempotency: SWAP_IDEMPOTENCY,
+  ...BUDGET_SCRIPTS,
 };
 
 /** Runs a script: `(numberOfKeys, ...keys, ...args)`. */

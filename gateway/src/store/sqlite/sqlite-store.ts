@@ -7,6 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
+import { createSqliteBudgetConfig } from './budget-config.ts';
 import type { SqliteDb } from './db.ts';
 import { createSqliteIdempotency } from './idempotency.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
@@ -199,6 +200,7 @@ function createSqliteKeyStore(
     },
     ...createSqliteAdminSessions(db),
     ...createSqliteIdempotency(client),
+    ...createSqliteBudgetConfig(db),
     changeMarker() {
       const now = performance.now();
       if (now - readAt < MARKER_REUSE_MS) return generation;
