@@ -5,6 +5,10 @@ import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
+import type { BudgetLedger } from './budget/ledger.ts';
+import { createMemoryLedger } from './budget/memory-ledger.ts';
+import { createPolicyCache } from './budget/policy-cache.ts';
+import type { UsageMeter } from './budget/usage-meter.ts';
 import type { GatewayConfig } from './config.ts';
 import { createCallObserver } from './data-plane/call-observer.ts';
 import { createCallTracing, traceRateLimiter } from './data-plane/call-trace.ts';
@@ -29,6 +33,7 @@ import type { KeyService } from './keys/key-service.ts';
 import { createIdempotencyStep } from './keys-api/idempotency.ts';
 import { createKeysRouter } from './keys-api/router.ts';
 import type { KeyEvents } from './model/events.ts';
+import type { ApiKey } from './model/model.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
 import { createOpsRouter } from './ops/ops-router.ts';
 import { createMemoryRateLimiter, type KeyRateLimiter } from './rate-limit/key-rate-limiter.ts';
@@ -52,8 +57,12 @@ export interface AppDeps {
   clock?: () => number;
   /** Per-key limits; default in-process (one instance). With Redis: createRedisRateLimiter. */
   rateLimiter?: KeyRateLimiter;
-  /** Plans, quotas and credits (policies on); absent: keys have only their per-minute limit. */
+  /** Where plans, quotas and credits are counted; default in-process, unwritten (tests). */
+  ledger?: BudgetLedger;
+  /** Replaces the budget gate built from the store's plans and identities and `ledger` (tests). */
   budgets?: BudgetGate;
+  /** Billing usage by day and outcome (policies on). */
+  meter?: UsageMeter;
   /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
   tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
@@ -87,6 +96,13 @@ export function createApp(deps: AppDeps): GatewayApp {
   const logger = deps.logger ?? createLogger('silent');
   const metrics = deps.metrics ?? createMetrics();
   const routes = compileRoutes(config.routes);
+  // Plans and identities are read once per key and kept until one of them changes, anywhere.
+  const policies = createPolicyCache(store);
+  const stopBudgetEvents = deps.events.subscribeBudget(() => policies.invalidate());
+  const budgets = deps.budgets ?? {
+    policyOf: (key: ApiKey) => policies.policyOf(key),
+    ledger: deps.ledger ?? createMemoryLedger(),
+  };
   const verifier = createKeyVerifier({
     store,
     hasher: deps.hasher,
@@ -104,12 +120,14 @@ export function createApp(deps: AppDeps): GatewayApp {
       tagVerified: () => metrics.tagVerifications.inc(),
       verificationRefused: (reason) => metrics.verificationsRefused.inc({ reason }),
       versionCheck: (result) => metrics.redis?.versionChecks.inc({ result }),
+      storeChanged: () => policies.invalidate(),
     },
   });
   metrics.observeNegativeCache(() => verifier.negativeEntries);
   // Pub/sub delivers at most once: after the subscriber reconnected, no cached key state is trusted.
   const stopResets = deps.events.onReset?.(() => {
     verifier.dropAll();
+    policies.invalidate();
     logger.info('key events resubscribed: dropped every cached key state');
   });
   const recorder = createUsageRecorder({
@@ -143,7 +161,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     metrics,
     logger,
     tracer: deps.tracer,
-    charge: deps.budgets && chargeUpstreamCost(deps.budgets, clock, logger),
+    charge: chargeUpstreamCost(budgets, clock, logger),
   });
   if (deps.tracer) registerDroppedSpans(metrics.registry, deps.tracer);
 
@@ -194,9 +212,9 @@ export function createApp(deps: AppDeps): GatewayApp {
       clock,
       logger,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
-      budgets: deps.budgets,
+      budgets,
     });
-    const observer = createCallObserver({ metrics, recorder, logger, clock });
+    const observer = createCallObserver({ metrics, recorder, meter: deps.meter, logger, clock });
     flushAccessLog = observer.flush;
     streams = createStreamWatch({ verifier, events: deps.events });
     const tracing = deps.tracer ? createCallTracing(deps.tracer, config.traceIncoming) : undefined;
@@ -226,6 +244,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     async close() {
       flushAccessLog();
       stopResets?.();
+      stopBudgetEvents();
       streams?.close();
       verifier.close();
       await recorder.close();

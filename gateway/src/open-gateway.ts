@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { startTracing } from '@keygate/tracing';
 import type { Logger } from 'pino';
 import { createApp, type GatewayApp } from './app.ts';
+import { createUsageMeter } from './budget/usage-meter.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadIdentityKey } from './identity/identity-key.ts';
 import { createGatewayIdentitySigner } from './identity/identity-signer.ts';
@@ -91,9 +92,15 @@ export async function openGateway(
         expiryReminderDays: config.expiryReminderDays,
       },
     });
+    const meter = createUsageMeter({
+      store: backend.budgetUsage,
+      onFlushError: (error) => logger.error({ err: error }, 'billing usage flush failed; will retry'),
+    });
     const gateway = createApp({
       config,
       store,
+      ledger: backend.ledger,
+      meter,
       hasher,
       events,
       signer,
@@ -110,6 +117,9 @@ export async function openGateway(
       keyService,
       async close() {
         await gateway.close();
+        await meter
+          .close()
+          .catch((error: unknown) => logger.error({ err: error }, 'billing usage lost at close'));
         await signer.close();
         await backend.close();
         await tracer?.shutdown();

@@ -12,6 +12,7 @@ import { LATENCY_BUCKETS_MS } from '../src/model/model.ts';
 import { InvalidCursorError } from '../src/store/cursor.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import { describeAdminSessionContract } from './store-admin.contract.ts';
+import { describeBudgetConfigContract } from './store-budget.contract.ts';
 import { describeIdempotencyContract } from './store-idempotency.contract.ts';
 import { describeSweepCandidatesContract } from './store-sweep.contract.ts';
 
@@ -46,6 +47,11 @@ export function makeKey(over: Partial<ApiKey> = {}): ApiKey {
     updatedAt: iso(0),
     lastCallAt: null,
     version: 1,
+    identityId: null,
+    planId: null,
+    limits: [],
+    quotas: [],
+    credits: null,
     ...over,
   };
 }
@@ -654,6 +660,7 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
 
     describeAdminSessionContract(() => ({ fixture, store }));
     describeIdempotencyContract(() => ({ fixture, store }));
+    describeBudgetConfigContract(() => ({ fixture, store }));
     describeSweepCandidatesContract(() => store);
   });
 }

@@ -40,6 +40,8 @@ export interface VerifierHooks {
   verificationRefused?(reason: VerificationRefusal): void;
   /** One per-request version read (shared stores only). */
   versionCheck?(result: VersionCheckResult): void;
+  /** Another process changed the store (SQLite's change marker moved): everything cached from it goes. */
+  storeChanged?(): void;
 }
 
 export interface KeyVerifier {
@@ -236,6 +238,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       // Another process (the CLI) changed keys, perhaps created one: no event of it reaches here.
       snapshots.dropAll();
       negatives.clear();
+      hooks.storeChanged?.();
     }
     marker = current;
   }

@@ -14,10 +14,14 @@ export interface BudgetLedger {
   spend(policy: BudgetPolicy, cost: number, nowMs: number): Promise<BudgetVerdict>;
   /** Charges `delta` more (or gives it back when negative) after an answer, unchecked. */
   adjust(policy: BudgetPolicy, delta: number, nowMs: number): Promise<void>;
-  /** The balance of a credits line now (refilled if due). */
-  readCredits(line: CreditsLine, nowMs: number): Promise<CreditsState>;
-  /** Sets, adds to or takes from a balance (never below zero); answers the balance after. */
-  changeCredits(line: CreditsLine, operation: CreditsOperation, nowMs: number): Promise<CreditsState>;
+  /** The balance the policy spends from (its `credits` line) now, refilled if due. */
+  readCredits(policy: BudgetPolicy & { credits: CreditsLine }, nowMs: number): Promise<CreditsState>;
+  /** Sets, adds to or takes from the policy's balance (never below zero); answers the balance after. */
+  changeCredits(
+    policy: BudgetPolicy & { credits: CreditsLine },
+    operation: CreditsOperation,
+    nowMs: number,
+  ): Promise<CreditsState>;
   /** The counts of the policy's lines in their current windows. */
   readUsed(policy: BudgetPolicy, nowMs: number): Promise<number[]>;
   /** Writes whatever is still held in memory (shutdown); a no-op for a ledger that holds nothing. */

@@ -58,6 +58,9 @@ export interface MemoryLedgerOptions {
 
 const counterKey = (name: string, windowStart: number) => `${name}@${windowStart}`;
 
+/** How long a count read from storage is kept unless a call touches it (and learns its window's end). */
+const LOADED_COUNTER_MS = 32 * 86_400_000;
+
 /**
  * The ledger of a single gateway instance: counts and balances decided in memory, synchronously, so
  * the key check stays synchronous; written behind to storage about once a second and on shutdown.
@@ -79,7 +82,7 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
       for (const counter of stored.counters)
         subject.counters.set(counterKey(counter.name, counter.windowStart), {
           used: counter.used,
-          end: Infinity,
+          end: nowMs + LOADED_COUNTER_MS,
         });
       subjects.set(id, subject);
     }
@@ -170,10 +173,10 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
       const credits = policy.credits ? refilledCredits(policy.credits, reading.credits, nowMs) : null;
       write(policy, adjustReading({ used: reading.used, credits }, delta), nowMs);
     },
-    readCredits: async (line, nowMs) => refilled(line, nowMs),
-    async changeCredits(line, operation: CreditsOperation, nowMs) {
-      const next = applyCreditsOperation(refilled(line, nowMs), operation);
-      setCredits(line.subject, next, nowMs);
+    readCredits: async (policy, nowMs) => refilled(policy.credits, nowMs),
+    async changeCredits(policy, operation: CreditsOperation, nowMs) {
+      const next = applyCreditsOperation(refilled(policy.credits, nowMs), operation);
+      setCredits(policy.credits.subject, next, nowMs);
       flushNow();
       return next;
     },

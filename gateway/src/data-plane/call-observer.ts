@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import { outcomeOf } from '@keygate/contracts/gateway';
 import { type Logger, pino } from 'pino';
+import type { UsageMeter } from '../budget/usage-meter.ts';
 import { redactTokens } from '../keys/token.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { MAX_LOGGED_PATH, type UsageRecorder } from '../usage/usage-recorder.ts';
@@ -12,6 +14,8 @@ export interface CallObserverDeps {
   metrics: GatewayMetrics;
   /** Records authenticated calls (usage and API log); absent when no usage is recorded (policies off). */
   recorder?: UsageRecorder;
+  /** Billing usage by day and outcome (plans and quotas). */
+  meter?: UsageMeter;
   /** Receives one `request` line per answered request (info level), tokens redacted. */
   logger?: Logger;
   clock: () => number;
@@ -145,6 +149,19 @@ export function createAccessLine(logger: Logger): AccessLine {
   return Object.assign(accessLine, { flush });
 }
 
+/**
+ * Counts a known key's call for billing: its outcome, and what it spent (the budget's cost once
+ * admitted, charges after the answer included; a refused call spent nothing).
+ */
+function meterCall(meter: UsageMeter, call: Call, status: number, atMs: number): void {
+  const outcome = outcomeOf(call.problem, status);
+  if (outcome === null) return;
+  const route = call.route;
+  const cost = call.budget?.cost ?? (call.problem === undefined && route?.kind === 'proxy' ? route.cost : 0);
+  const { key } = call.principal!;
+  meter.count(key.id, key.identityId, outcome, cost, atMs);
+}
+
 /** Counts requests by rule/environment/status, writes the access log line and records authenticated calls. */
 export function createCallObserver(deps: CallObserverDeps): CallObserver {
   const { metrics, recorder, clock } = deps;
@@ -158,6 +175,7 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
     metrics.countRequest(call.route?.rule ?? 'none', principal?.key.environment ?? 'none', status);
     const latencyMs = performance.now() - call.startedAt;
     if (accessLine && logger?.isLevelEnabled('info')) accessLine(call, status, latencyMs);
+    if (principal && deps.meter) meterCall(deps.meter, call, status, clock());
     if (!principal || !recorder) return;
     recorder.record({
       requestId: call.requestId,

@@ -12,6 +12,7 @@ export function chargeUpstreamCost(budgets: BudgetGate, clock: () => number, log
     const spent = call.budget!;
     const delta = cost - spent.cost;
     if (delta === 0) return;
+    spent.cost = cost;
     budgets.ledger.adjust(spent.policy, delta, clock()).catch((error: unknown) => {
       logger.warn({ err: error, requestId: call.requestId }, 'charging the upstream cost failed');
     });

@@ -8,6 +8,10 @@ export interface KeyEvents {
   publish(keyId: string, lookups?: readonly string[]): void;
   /** Registers a listener (`lookups` as published, when known); returns a function that removes it. */
   subscribe(listener: KeyEventListener): () => void;
+  /** Announces that a plan or an identity changed (or went); budget listeners drop what they cached of it. */
+  publishBudget(change: BudgetChange): void;
+  /** Registers a listener of plan and identity changes (this instance's and, with Redis, every instance's); returns an unsubscribe. */
+  subscribeBudget(listener: BudgetEventListener): () => void;
   /**
    * Shared events only (Redis): registers a listener for "events may have been lost" (the
    * subscriber reconnected); listeners drop everything they cached. Returns an unsubscribe.
@@ -23,9 +27,19 @@ export interface KeyEvents {
 /** Called with the changed key's id and, when the event names them, its secrets' token lookups. */
 export type KeyEventListener = (keyId: string, lookups?: readonly string[]) => void;
 
-/** In-process key events: listeners run synchronously inside `publish`. */
+/** A plan or an identity that changed: what caches of budgets key on. */
+export interface BudgetChange {
+  kind: 'plan' | 'identity';
+  id: string;
+}
+
+/** Called with each plan or identity change. */
+export type BudgetEventListener = (change: BudgetChange) => void;
+
+/** In-process key events: listeners run synchronously inside `publish` and `publishBudget`. */
 export function createLocalKeyEvents(): KeyEvents {
   const listeners = new Set<KeyEventListener>();
+  const budgetListeners = new Set<BudgetEventListener>();
   return {
     publish(keyId, lookups) {
       for (const listener of listeners) listener(keyId, lookups);
@@ -33,6 +47,13 @@ export function createLocalKeyEvents(): KeyEvents {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    publishBudget(change) {
+      for (const listener of budgetListeners) listener(change);
+    },
+    subscribeBudget(listener) {
+      budgetListeners.add(listener);
+      return () => budgetListeners.delete(listener);
     },
   };
 }

@@ -13,6 +13,7 @@ import {
   type SecretRecord,
 } from '@keygate/contracts/gateway';
 import type { Environment } from '@keygate/identity';
+import type { CreditsBalance } from './budget.ts';
 
 export type { Environment };
 export {
@@ -39,6 +40,8 @@ export interface KeyChange {
   expectedVersion: number | null;
   secrets: SecretRecord[];
   activity: ActivityEntry;
+  /** A created key's starting credit balance, written with it (SQLite `credit_balances`, Redis `budget:<id>`). */
+  creditsBalance?: CreditsBalance;
 }
 
 /** Aggregated traffic of one (key, secret) in one minute; the flush unit of usage. */

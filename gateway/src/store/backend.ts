@@ -1,4 +1,6 @@
 // What open-backend.ts opens, apart from how: both the SQLite and the Redis half implement it.
+import type { BudgetLedger } from '../budget/ledger.ts';
+import type { BudgetUsageStore } from '../budget/usage-meter.ts';
 import type { KeyEvents } from '../model/events.ts';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.ts';
 import type { LimiterSource } from '../rate-limit/redis-rate-limiter.ts';
@@ -39,4 +41,8 @@ export interface GatewayBackend extends OpenedStore {
   events: KeyEvents;
   /** Redis only; the single-instance default is the in-memory limiter. */
   rateLimiter?: KeyRateLimiter;
+  /** Plans, quotas and credits: in process on SQLite (written behind), in Redis scripts on Redis. */
+  ledger: BudgetLedger;
+  /** Billing usage by day and outcome. */
+  budgetUsage: BudgetUsageStore;
 }

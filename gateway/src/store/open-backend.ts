@@ -1,3 +1,4 @@
+import { createMemoryLedger } from '../budget/memory-ledger.ts';
 import { createLocalKeyEvents } from '../model/events.ts';
 import type { BackendOptions, GatewayBackend, OpenedStore } from './backend.ts';
 import { openSqliteKeyStore } from './sqlite/sqlite-store.ts';
@@ -26,7 +27,18 @@ export async function openStore(options: BackendOptions): Promise<OpenedStore> {
 export async function openGatewayBackend(options: BackendOptions): Promise<GatewayBackend> {
   if (!options.redisUrl) {
     const store = openSqliteKeyStore(options.databaseFile);
-    return { store, events: createLocalKeyEvents(), close: () => store.close() };
+    const ledger = createMemoryLedger({ storage: store.budgetStorage.ledger });
+    return {
+      store,
+      events: createLocalKeyEvents(),
+      ledger,
+      budgetUsage: store.budgetStorage.usage,
+      async close() {
+        // What the ledger holds is written before the file closes.
+        ledger.close();
+        await store.close();
+      },
+    };
   }
   return (await loadRedisBackend()).openRedisGatewayBackend(options.redisUrl, options);
 }

@@ -1,5 +1,6 @@
 import type { Page } from '@keygate/contracts/gateway';
 import type { IdempotencyRecord } from '@keygate/contracts/idempotency';
+import type { DeleteOutcome, Identity, IdentityCreation, Plan } from '../model/budget.ts';
 import type {
   ActivityAction,
   ActivityEntry,
@@ -54,13 +55,58 @@ export interface UsageQuery {
   to: number;
 }
 
+/** Which identities a list returns: newest first, keyset-paged. */
+export interface IdentityFilter {
+  environment?: Environment;
+  /** At most this many (default 100, at most 1000). */
+  limit?: number;
+  /** Opaque cursor from a previous page. */
+  cursor?: string;
+}
+
+/**
+ * Persistence of plans and identities. Every change bumps the row's `version` (the caller sets the
+ * new one) and reaches every gateway instance as a key change does: SQLite advances the key
+ * generation in the same transaction, Redis publishes `plan`/`identity` on the invalidation channel.
+ */
+export interface BudgetConfigMethods {
+  /** Stores a new plan; false if its id exists. */
+  createPlan(plan: Plan): Promise<boolean>;
+  /** The plan with this id, or null (a point read, cheap enough for the request path). */
+  getPlan(id: string): Promise<Plan | null>;
+  /** Every plan, newest first (plans are few). */
+  listPlans(): Promise<Plan[]>;
+  /** Replaces a plan if its stored version is still `expectedVersion`; false otherwise (or if it is gone). */
+  updatePlan(plan: Plan, expectedVersion: number): Promise<boolean>;
+  /** Deletes a plan unless a key or an identity names it (`in_use`); `missing` when there is none. */
+  deletePlan(id: string): Promise<DeleteOutcome>;
+  /** Stores a new identity (and its starting credit balance); false if its id or its externalId in its environment is taken. */
+  createIdentity(creation: IdentityCreation): Promise<boolean>;
+  /** The identity with this id, or null (a point read, cheap enough for the request path). */
+  getIdentity(id: string): Promise<Identity | null>;
+  /** The identity of this environment with this external id, or null. */
+  findIdentityByExternalId(environment: Environment, externalId: string): Promise<Identity | null>;
+  /** Identities matching the filter, newest first, keyset-paged. */
+  listIdentities(filter?: IdentityFilter): Promise<Page<Identity>>;
+  /** Replaces an identity if its stored version is still `expectedVersion`; false otherwise (or if it is gone). */
+  updateIdentity(identity: Identity, expectedVersion: number): Promise<boolean>;
+  /** Deletes an identity (and its credit balance) unless a key belongs to it (`in_use`); `missing` when there is none. */
+  deleteIdentity(id: string): Promise<DeleteOutcome>;
+  /** The keys (any status) that belong to an identity, newest first; read from an index, not a scan. */
+  listKeysOfIdentity(identityId: string): Promise<ApiKey[]>;
+}
+
 /**
  * Persistence of keys, secrets, activity, usage, API logs, admin users, their sessions and
  * failed-login counts. One folder per backend (`sqlite/`, `redis/`), all held to `test/store.contract.ts`.
  * Reads return null for "not found"; methods throw only for I/O failure.
  */
-export interface KeyStore {
-  /** Applies a key change atomically: key row, secret upserts and the activity entry; false on a version conflict. */
+export interface KeyStore extends BudgetConfigMethods {
+  /**
+   * Applies a key change atomically: key row, secret upserts, the activity entry and a new key's
+   * starting credit balance; false on a version conflict, or when the key names a plan or an
+   * identity that does not exist (SQLite checks it in the transaction).
+   */
   commitChange(change: KeyChange): Promise<boolean>;
   /** The key with this id, or null. */
   getKey(id: string): Promise<ApiKey | null>;

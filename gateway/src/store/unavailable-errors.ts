@@ -1,5 +1,5 @@
+import type { BudgetLedger } from '../budget/ledger.ts';
 import { GatewayError } from '../errors.ts';
-import type { KeyStore } from './store.ts';
 
 /**
  * Drops what a driver attached about the failed command (ioredis sets `command` = name and
@@ -30,7 +30,7 @@ export function storeUnavailableError(cause: unknown): GatewayError {
  * change back) and otherwise throw 503 OUTCOME_UNKNOWN, which passes through here. Results and synchronous returns pass through untouched, and every
  * call still reaches the store in the same tick (auto-pipelining is unaffected).
  */
-export function withUnavailableErrors<S extends KeyStore>(store: S, onError?: (method: string) => void): S {
+export function withUnavailableErrors<S extends object>(store: S, onError?: (method: string) => void): S {
   const wrapped: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(store)) {
     if (typeof value !== 'function' || name === 'close') {
@@ -54,4 +54,16 @@ export function withUnavailableErrors<S extends KeyStore>(store: S, onError?: (m
     };
   }
   return wrapped as S;
+}
+
+/**
+ * The shared budget ledger with the same 503s: while Redis does not answer, a call metered by a plan,
+ * a quota or credits is refused with STORE_UNAVAILABLE (its budget cannot be checked, so it is not
+ * spent); keys without a budget are not affected.
+ */
+export function withLedgerUnavailableErrors(
+  ledger: BudgetLedger,
+  onError?: (method: string) => void,
+): BudgetLedger {
+  return withUnavailableErrors(ledger, (method) => onError?.(`ledger.${method}`));
 }

@@ -58,6 +58,7 @@ export interface TestGatewayOptions {
   rateLimiter?: Parameters<typeof createApp>[0]['rateLimiter'];
   /** Plans, quotas and credits, given the gateway's clock. */
   budgets?: (clock: TestClock) => Parameters<typeof createApp>[0]['budgets'];
+  meter?: Parameters<typeof createApp>[0]['meter'];
 }
 
 /**
@@ -93,6 +94,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     logger: options.logger,
     rateLimiter: options.rateLimiter,
     budgets: options.budgets?.(clock),
+    meter: options.meter,
   });
   return {
     ...gateway,

@@ -11,9 +11,10 @@ import type {
   UsageBucket,
 } from '../../src/model/model.ts';
 import type { KeyStore, Page } from '../../src/store/store.ts';
+import { createMemoryBudgetConfig, type MemoryBudgetState } from './memory-budget-config.ts';
 
 /** An in-memory KeyStore for the data-plane tests; counts every call so tests can prove what was (not) read. */
-export interface MemoryStore extends KeyStore {
+export interface MemoryStore extends KeyStore, MemoryBudgetState {
   keys: Map<string, ApiKey>;
   secrets: Map<string, SecretRecord>;
   usage: UsageBucket[][];
@@ -50,10 +51,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     if (failing.has(method)) throw new Error(`${method} failed (simulated)`);
   };
   const page = <T>(items: T[]): Page<T> => ({ items, nextCursor: null });
+  const budget: MemoryBudgetState = { plans: new Map(), identities: new Map(), balances: new Map() };
 
   const store: MemoryStore = {
     keys,
     secrets,
+    ...budget,
     usage: [],
     logs: [],
     calls,
@@ -66,7 +69,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       track('commitChange');
       const current = keys.get(change.key.id);
       if ((current?.version ?? null) !== change.expectedVersion) return false;
+      const { planId, identityId } = change.key;
+      if (planId && !budget.plans.has(planId)) return false;
+      if (identityId && !budget.identities.has(identityId)) return false;
       keys.set(change.key.id, clone(change.key));
+      if (change.creditsBalance && change.expectedVersion === null)
+        budget.balances.set(change.key.id, { ...change.creditsBalance });
       for (const secret of change.secrets) secrets.set(secret.id, clone(secret));
       activity.push(clone(change.activity));
       return true;
@@ -229,6 +237,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const current = failures.get(subject);
       return current && current.resetAt > nowMs ? { ...current } : null;
     },
+    ...createMemoryBudgetConfig(keys, budget, track, () => {
+      marker++;
+    }),
     async clearLoginFailures(subject) {
       track('clearLoginFailures');
       failures.delete(subject);

@@ -46,6 +46,7 @@ const ACTIONS: Record<ActivityAction, true> = {
   'key.secret_closed': true,
   'key.revoked': true,
   'key.expiry_reminder': true,
+  'key.budget_changed': true,
   'sandbox.reset': true,
 };
 

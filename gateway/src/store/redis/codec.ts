@@ -19,7 +19,17 @@ export function decodeKey(fields: readonly Reply[]): ApiKey | null {
   const [data, version, lastCallAt] = fields;
   if (!data) return null;
   const rest = JSON.parse(data) as Omit<ApiKey, 'version' | 'lastCallAt'>;
-  return { ...rest, version: Number(version), lastCallAt: lastCallAt || null };
+  // Keys stored before plans existed carry no budget fields: none of them.
+  return {
+    identityId: null,
+    planId: null,
+    limits: [],
+    quotas: [],
+    credits: null,
+    ...rest,
+    version: Number(version),
+    lastCallAt: lastCallAt || null,
+  };
 }
 
 /** The immutable part of a secret, written once when it is inserted. */

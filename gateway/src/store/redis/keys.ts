@@ -40,8 +40,24 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P admin:login-failures:<subject>  | string | failed logins in the window; TTL = the window's end        |
  * | P ratelimit:<quota>:<keyId>       | string | calls in the key's rate-limit window; TTL = the window's end |
  * | P idempotency:<keyId>:<key hash>  | string | an Idempotency-Key record (JSON); TTL = its 24 h retention  |
- * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation), and    |
+ * | P plan:<id>                       | hash   | data (plan JSON without version), version                  |
+ * | P plans:all                       | zset (lex) | `<createdAt> <id>` of plans                            |
+ * | P plan:<planId>:keys              | set    | ids of the keys naming the plan (in each key's group)      |
+ * | P plan:<planId>:identities        | set    | ids of the identities naming it (in each identity's group) |
+ * | P identity:<id>                   | hash   | data (identity JSON without version), version,             |
+ * |                                   |        | environment, externalId                                    |
+ * | P identity:<id>:keys              | set    | ids of the identity's keys (in each key's group)           |
+ * | P identities:external             | hash   | `<environment> <externalId>` → identity id (unique)        |
+ * | P identities:all, :env:<e>        | zset (lex) | `<createdAt> <id>` of identities                       |
+ * | P budget:<subject id>             | hash   | credits (remaining), refilledAt (ms): a key's or identity's |
+ * |                                   |        | credit balance, in the subject's group                     |
+ * | P budget:<subject>:<line>:<start> | string | a plan line's count in one window; expires after it        |
+ * | P budget-usage:<subject>:<day>    | hash   | billing usage: `<outcome>` calls, `<outcome>:cost`          |
+ * | P budget-usage:day:<day>          | set    | subjects with billing usage that day (per slot group)       |
+ * | P budget-usage:flush:<id>         | string | marker of a billing usage flush already applied (7 days)    |
+ * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation),        |
  * |                                   |        | `secrets <origin> <keyId> <lookup>,…` (encodeSecretLookups) |
+ * |                                   |        | and `plan|identity <origin> <id>` (encodeBudgetInvalidation) |
  *
  * Usage buckets and their index expire USAGE_RETENTION_SECONDS after their last write, and the
  * index is trimmed to the retention window before the newest minute written.
@@ -49,7 +65,8 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * On a Redis Cluster (see createKeyLayout) the same table holds once per slot group: P becomes
  * `<prefix>{g<nn>}:` for every name of a key's state and of the indexes that list it, and
  * `<prefix>{admin}:` for the admin names and for activity about no key (a sandbox reset); the channel
- * stays `<prefix>invalidate`.
+ * stays `<prefix>invalidate`. Plans, the external-id index and the identity lists live in the admin
+ * group (`plans`); an identity's hash and credit balance in its own id's group, like a key's.
  */
 export type RedisKeyNames = ReturnType<typeof createKeyNames>;
 
@@ -77,7 +94,9 @@ export interface RedisKeyLayout {
   keyless: RedisKeyNames;
   /** The groups an activity list over every key (or an environment) merges: `groups`, plus `keyless` on a Cluster. */
   activityGroups: readonly RedisKeyNames[];
-  /** The names of the group holding this key's state. */
+  /** Plans, the identities' external-id index and their lists: one group (the admin one on a Cluster). */
+  plans: RedisKeyNames;
+  /** The names of the group holding this key's (or identity's: any id's) state. */
   forKey(keyId: string): RedisKeyNames;
 }
 
@@ -99,7 +118,15 @@ export function slotGroupOf(keyId: string): number {
 export function createKeyLayout(prefix: string, clustered: boolean): RedisKeyLayout {
   const root = createKeyNames(prefix);
   if (!clustered) {
-    return { root, admin: root, groups: [root], keyless: root, activityGroups: [root], forKey: () => root };
+    return {
+      root,
+      admin: root,
+      groups: [root],
+      keyless: root,
+      activityGroups: [root],
+      plans: root,
+      forKey: () => root,
+    };
   }
   const tagged = (tag: string) => ({ ...createKeyNames(`${prefix}{${tag}}:`), channel: root.channel });
   const groups = Array.from({ length: CLUSTER_SLOT_GROUPS }, (_, g) =>
@@ -112,6 +139,7 @@ export function createKeyLayout(prefix: string, clustered: boolean): RedisKeyLay
     groups,
     keyless: admin,
     activityGroups: [...groups, admin],
+    plans: admin,
     forKey: (keyId) => groups[slotGroupOf(keyId)]!,
   };
 }
@@ -161,8 +189,28 @@ export function createKeyNames(prefix: string) {
     loginFailures: (subject: string) => `${prefix}admin:login-failures:${subject}`,
     /** A key's rate-limit counter for its quota (calls per window), as rate-limiter-flexible names it. */
     rateLimit: (quota: number, keyId: string) => `${prefix}ratelimit:${quota}:${keyId}`,
+    /** A credit balance of a key or an identity (fields `credits`, `refilledAt`), in its budget's slot group. */
+    budget: (subject: string) => `${prefix}budget:${subject}`,
+    /** A budget line's count in one window; expires after the window. */
+    budgetCounter: (subject: string, counter: string, windowStart: number) =>
+      `${prefix}budget:${subject}:${counter}:${windowStart}`,
+    /** Billing usage of a key or identity on one day: `<outcome>` calls and `<outcome>:cost`. */
+    budgetUsage: (subject: string, day: string) => `${prefix}budget-usage:${subject}:${day}`,
+    /** The subjects of this slot group with billing usage on a day. */
+    budgetUsageDay: (day: string) => `${prefix}budget-usage:day:${day}`,
+    /** Marker of a billing usage flush already applied to this slot group. */
+    budgetUsageFlush: (flushId: string) => `${prefix}budget-usage:flush:${flushId}`,
     /** An Idempotency-Key record of a key, in the key's slot group. */
     idempotency: (keyId: string, keyHash: string) => `${prefix}idempotency:${keyId}:${keyHash}`,
+    plan: (id: string) => `${prefix}plan:${id}`,
+    plansAll: `${prefix}plans:all`,
+    planKeys: (planId: string) => `${prefix}plan:${planId}:keys`,
+    planIdentities: (planId: string) => `${prefix}plan:${planId}:identities`,
+    identity: (id: string) => `${prefix}identity:${id}`,
+    identityKeys: (identityId: string) => `${prefix}identity:${identityId}:keys`,
+    identitiesByExternalId: `${prefix}identities:external`,
+    identitiesAll: `${prefix}identities:all`,
+    identitiesByEnv: (env: Environment) => `${prefix}identities:env:${env}`,
     channel: `${prefix}invalidate`,
   };
   /** Every filtered key index (all but `keys:all`): a commit removes the key from each, then adds it back where it belongs. */
@@ -228,6 +276,30 @@ export function decodeInvalidation(message: string): Invalidation | null {
   if (kind !== 'commit' && kind !== 'event') return null;
   const keyId = message.slice(second + 1);
   return keyId ? { kind, origin: message.slice(first + 1, second), keyId } : null;
+}
+
+/** A plan or identity change on the channel: `plan <origin> <id>` / `identity <origin> <id>`. */
+export interface BudgetInvalidation {
+  kind: 'plan' | 'identity';
+  origin: string;
+  id: string;
+}
+
+/**
+ * BudgetInvalidation → channel message. Kinds of their own, so `decodeInvalidation` (and an
+ * instance that knows only keys, during a rolling upgrade) ignores them.
+ */
+export function encodeBudgetInvalidation(message: BudgetInvalidation): string {
+  return `${message.kind} ${message.origin} ${message.id}`;
+}
+
+/** Channel message → plan or identity change, or null for anything else. */
+export function decodeBudgetInvalidation(message: string): BudgetInvalidation | null {
+  const parts = message.split(' ');
+  if (parts.length !== 3 || !parts[1] || !parts[2]) return null;
+  const kind = parts[0];
+  if (kind !== 'plan' && kind !== 'identity') return null;
+  return { kind, origin: parts[1], id: parts[2] };
 }
 
 /**

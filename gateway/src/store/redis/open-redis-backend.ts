@@ -2,7 +2,7 @@
 
 import { createRedisRateLimiter } from '../../rate-limit/redis-rate-limiter.ts';
 import type { BackendOptions, GatewayBackend, OpenedStore } from '../backend.ts';
-import { withUnavailableErrors } from '../unavailable-errors.ts';
+import { withLedgerUnavailableErrors, withUnavailableErrors } from '../unavailable-errors.ts';
 import { isRedisAnswering, type RedisConnectionOptions } from './connection.ts';
 import { createRedisKeyEvents } from './redis-events.ts';
 import { openRedisKeyStore } from './redis-store.ts';
@@ -55,6 +55,8 @@ export async function openRedisGatewayBackend(
     store,
     events,
     rateLimiter,
+    ledger: withLedgerUnavailableErrors(raw.ledger, (method) => options.onRedisError?.(method)),
+    budgetUsage: raw.budgetUsage,
     isRedisUp,
     async close() {
       await events.close();

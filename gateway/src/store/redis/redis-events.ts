@@ -1,5 +1,5 @@
 import type { Cluster } from 'ioredis';
-import type { KeyEventListener, KeyEvents } from '../../model/events.ts';
+import type { BudgetEventListener, KeyEventListener, KeyEvents } from '../../model/events.ts';
 import {
   closeRedis,
   connectRedis,
@@ -11,8 +11,10 @@ import {
 import {
   createKeyNames,
   createOrigin,
+  decodeBudgetInvalidation,
   decodeInvalidation,
   decodeSecretLookups,
+  encodeBudgetInvalidation,
   encodeInvalidation,
 } from './keys.ts';
 import { onClusterFailover } from './redis-store.ts';
@@ -54,6 +56,7 @@ export async function createRedisKeyEvents(
   const { channel } = createKeyNames(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
   const origin = createOrigin();
   const listeners = new Set<KeyEventListener>();
+  const budgetListeners = new Set<BudgetEventListener>();
   const resetListeners = new Set<() => void>();
   const lostListeners = new Set<() => void>();
   const logger = options.logger;
@@ -80,6 +83,9 @@ export async function createRedisKeyEvents(
         // Sent by commits (the store's origin, never this object's), so none is an echo.
         const secrets = invalidation ? null : decodeSecretLookups(message);
         if (secrets) notify(listeners, secrets.keyId, secrets.lookups);
+        // From the store's scripts (atomic with the write) and from other instances' publishBudget.
+        const budget = invalidation || secrets ? null : decodeBudgetInvalidation(message);
+        if (budget && budget.origin !== origin) notify(budgetListeners, { kind: budget.kind, id: budget.id });
       },
       onResubscribed() {
         notify(resetListeners, undefined);
@@ -105,6 +111,16 @@ export async function createRedisKeyEvents(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    publishBudget(change) {
+      publisher
+        .publish(channel, encodeBudgetInvalidation({ kind: change.kind, origin, id: change.id }))
+        .catch((error: Error) => logger?.warn({ err: error, ...change }, 'budget event not published'));
+      for (const listener of budgetListeners) listener(change);
+    },
+    subscribeBudget(listener) {
+      budgetListeners.add(listener);
+      return () => budgetListeners.delete(listener);
+    },
     onReset(listener) {
       resetListeners.add(listener);
       return () => resetListeners.delete(listener);
@@ -115,6 +131,7 @@ export async function createRedisKeyEvents(
     },
     async close() {
       listeners.clear();
+      budgetListeners.clear();
       resetListeners.clear();
       lostListeners.clear();
       await Promise.all([subscriber.close(), options.publisher ? undefined : closeRedis(publisher)]);

@@ -1,7 +1,12 @@
 import type { Cluster } from 'ioredis';
+import type { BudgetLedger } from '../../budget/ledger.ts';
+import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
 import type { AdminUser } from '../../model/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';
+import { createBudgetBatch } from './budget-batch.ts';
+import { createRedisBudgetConfig } from './budget-config.ts';
+import { createRedisBudgetUsage } from './budget-usage.ts';
 import { type CounterReading, createRedisCallBatch } from './call-batch.ts';
 import {
   closeRedis,
@@ -22,6 +27,7 @@ import {
   readSecrets,
   readUsage,
 } from './reads.ts';
+import { createRedisLedger } from './redis-ledger.ts';
 import { defineScripts } from './scripts.ts';
 import { openInvalidationSubscriber } from './subscriber.ts';
 import { readSweepCandidates } from './sweep.ts';
@@ -56,6 +62,10 @@ export type RedisKeyStore = KeyStore & {
   countKeyCall(keyId: string, quota: number, windowSeconds: number): Promise<CounterReading>;
   /** The command connection (fail-fast options), e.g. for the Redis rate limiter. Closed by `close()`. */
   client: RedisClient;
+  /** Plans, quotas and credits shared by every instance: one script call per subject's slot group. */
+  ledger: BudgetLedger;
+  /** Usage by day and outcome for billing. */
+  budgetUsage: BudgetUsageStore;
 };
 
 /**
@@ -112,8 +122,13 @@ export async function openRedisKeyStore(
   const calls = clustered
     ? createRedisCallBatch(client, scripts.callBatchCrossSlot, (name) => masterOf(client as Cluster, name))
     : createRedisCallBatch(client, scripts.callBatch);
+  const budgetBatch = clustered
+    ? createBudgetBatch(client, scripts.budgetBatchCrossSlot, (name) => masterOf(client as Cluster, name))
+    : createBudgetBatch(client, scripts.budgetBatch);
   return {
     client,
+    ledger: createRedisLedger(layout, budgetBatch),
+    budgetUsage: createRedisBudgetUsage(client, layout, scripts.budgetUsage),
     commitChange: (change) => commitKeyChange(ctx, change),
     getKey: (id) => readKey(ctx, id),
     listKeys: (filter = {}) => readKeys(ctx, filter),
@@ -138,6 +153,7 @@ export async function openRedisKeyStore(
     },
     ...createRedisAdminSessions(ctx),
     ...createRedisIdempotency(ctx),
+    ...createRedisBudgetConfig(ctx),
     readKeyVersion: (keyId) => calls.readVersion(layout.forKey(keyId).key(keyId)),
     countKeyCall: (keyId, quota, windowSeconds) =>
       calls.countCall(layout.forKey(keyId).rateLimit(quota, keyId), windowSeconds),

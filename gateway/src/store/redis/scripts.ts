@@ -1,3 +1,5 @@
+import { MAX_BUDGET_AMOUNT } from '@keygate/contracts/gateway';
+import { BUDGET_SCRIPTS } from './budget-scripts.ts';
 import type { RedisClient } from './connection.ts';
 
 /**
@@ -51,13 +53,33 @@ for i = 0, secretCount - 1 do
     end
   end
 end
+-- The plan and identity indexes of the key (in its group: the names share KEYS[1]'s prefix).
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[3] - 4)
+local function refs(json)
+  if not json then return nil, nil end
+  local data = cjson.decode(json)
+  local plan, identity = data.planId, data.identityId
+  if type(plan) ~= 'string' then plan = nil end
+  if type(identity) ~= 'string' then identity = nil end
+  return plan, identity
+end
+local oldPlan, oldIdentity = refs(redis.call('HGET', KEYS[1], 'data'))
+local newPlan, newIdentity = refs(ARGV[6])
+if oldPlan then redis.call('SREM', prefix .. 'plan:' .. oldPlan .. ':keys', ARGV[3]) end
+if oldIdentity then redis.call('SREM', prefix .. 'identity:' .. oldIdentity .. ':keys', ARGV[3]) end
+if newPlan then redis.call('SADD', prefix .. 'plan:' .. newPlan .. ':keys', ARGV[3]) end
+if newIdentity then redis.call('SADD', prefix .. 'identity:' .. newIdentity .. ':keys', ARGV[3]) end
+local expiryAt = 15 + secretCount * 7
+if ARGV[4] == '' and ARGV[expiryAt + 1] ~= '' then
+  redis.call('HSET', prefix .. 'budget:' .. ARGV[3], 'credits', ARGV[expiryAt + 1], 'refilledAt', ARGV[expiryAt + 2])
+end
 for i = 12, 11 + indexCount do redis.call('ZREM', KEYS[i], ARGV[3]) end
 redis.call('HSET', KEYS[1], 'data', ARGV[6], 'version', ARGV[5], 'environment', ARGV[7], 'status', ARGV[8])
 local closingIndex, expiryIndex = KEYS[#KEYS - 1], KEYS[#KEYS]
-if ARGV[#ARGV] == '' then
+if ARGV[expiryAt] == '' then
   redis.call('ZREM', expiryIndex, ARGV[3])
 else
-  redis.call('ZADD', expiryIndex, ARGV[#ARGV], ARGV[3])
+  redis.call('ZADD', expiryIndex, ARGV[expiryAt], ARGV[3])
 end
 for i = 8, 11 do redis.call('ZADD', KEYS[i], ARGV[9], ARGV[3]) end
 for i = 0, secretCount - 1 do
@@ -364,7 +386,107 @@ end
 return 1
 `;
 
+/**
+ * Budget operations (plans, quotas, credits) of one event-loop turn, decided in one call: the rules
+ * of budget/decide.ts, which a test holds this script to. `argOf(i)` reads the i-th argument (names
+ * included, since on a Cluster the names of one node's slots travel in ARGV). Per operation: mode
+ * ('s' spend: check, then spend if every line and the balance has room; 'a' adjust: add unchecked,
+ * never below 0; 'c' a credits operation; 'r' read), amount, line count n; n × (counter name, limit,
+ * expiry epoch ms); the balance's hash name ('' = none), refill amount (0 = none), last refill
+ * instant; the credits operation ('set', 'inc', 'dec' or '') and its amount. Replies per operation:
+ * refusal (0 admitted, l the line that refused, -1 the balance), balance (-1 = none), its refill
+ * instant, then each line's count after the operation.
+ */
+const BUDGET_BATCH_BODY = `
+local out, i = {}, 1
+local last = argCount()
+while i <= last do
+  local mode, amount, n = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2))
+  i = i + 3
+  local names, limits, expiries, used = {}, {}, {}, {}
+  for l = 1, n do
+    names[l], limits[l], expiries[l] = argOf(i), tonumber(argOf(i + 1)), argOf(i + 2)
+    used[l] = tonumber(redis.call('GET', names[l]) or '0')
+    i = i + 3
+  end
+  local balance, refillAmount, refillStart = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2))
+  local opKind, opAmount = argOf(i + 3), tonumber(argOf(i + 4))
+  i = i + 5
+  local remaining, refilledAt, refilled = -1, 0, false
+  if balance ~= '' then
+    local state = redis.call('HMGET', balance, 'credits', 'refilledAt')
+    remaining, refilledAt = tonumber(state[1] or '0'), tonumber(state[2] or '0')
+    if refillAmount > 0 and refilledAt < refillStart then
+      remaining, refilledAt, refilled = refillAmount, refillStart, true
+    end
+  end
+  local refusal = 0
+  if mode == 's' then
+    for l = 1, n do
+      if used[l] + amount > limits[l] then refusal = l break end
+    end
+    if refusal == 0 and balance ~= '' and remaining < amount then refusal = -1 end
+  end
+  local spends = refusal == 0 and (mode == 's' or mode == 'a') and amount ~= 0
+  if spends then
+    for l = 1, n do
+      used[l] = math.max(0, used[l] + amount)
+      redis.call('SET', names[l], used[l], 'PXAT', expiries[l])
+    end
+    if balance ~= '' then remaining = math.max(0, remaining - amount) end
+  end
+  if mode == 'c' then
+    if opKind == 'set' then remaining = opAmount
+    elseif opKind == 'inc' then remaining = math.min(${MAX_BUDGET_AMOUNT}, remaining + opAmount)
+    else remaining = math.max(0, remaining - opAmount) end
+  end
+  if balance ~= '' and (refilled or mode == 'c' or (spends and balance ~= '')) then
+    redis.call('HSET', balance, 'credits', remaining, 'refilledAt', refilledAt)
+  end
+  out[#out + 1] = refusal
+  out[#out + 1] = remaining
+  out[#out + 1] = refilledAt
+  for l = 1, n do out[#out + 1] = used[l] end
+end
+return out
+`;
+
+/** BUDGET_BATCH outside a Cluster: every name in ARGV too (KEYS holds the first, as on a Cluster). */
+const BUDGET_BATCH = `
+local function argOf(i) return ARGV[i] end
+local function argCount() return #ARGV end
+${BUDGET_BATCH_BODY}`;
+
+/** BUDGET_BATCH on a Cluster: one call per master, the names of its slots in ARGV (see CALL_BATCH_CROSS_SLOT). */
+const BUDGET_BATCH_CROSS_SLOT = `#!lua flags=allow-cross-slot-keys
+local function argOf(i) return ARGV[i] end
+local function argCount() return #ARGV end
+${BUDGET_BATCH_BODY}`;
+
+/**
+ * KEYS: the flush marker, then per row its day hash and that day's subject index (one slot group).
+ * ARGV: retention in seconds, the marker's TTL, then per row: subject, outcome, calls, cost. Adds
+ * each row to its day (`<outcome>` calls, `<outcome>:cost`); returns 0 without writing when the
+ * marker is set (a retried flush).
+ */
+const BUDGET_USAGE = `
+if not redis.call('SET', KEYS[1], 1, 'NX', 'EX', ARGV[2]) then return 0 end
+for i = 0, (#KEYS - 1) / 2 - 1 do
+  local day, index = KEYS[2 + i * 2], KEYS[3 + i * 2]
+  local a = 3 + i * 4
+  redis.call('HINCRBY', day, ARGV[a + 1], ARGV[a + 2])
+  redis.call('HINCRBY', day, ARGV[a + 1] .. ':cost', ARGV[a + 3])
+  redis.call('EXPIRE', day, ARGV[1])
+  redis.call('SADD', index, ARGV[a])
+  redis.call('EXPIRE', index, ARGV[1])
+end
+return 1
+`;
+
 const SCRIPTS = {
+  budgetUsage: BUDGET_USAGE,
+  budgetBatch: BUDGET_BATCH,
+  budgetBatchCrossSlot: BUDGET_BATCH_CROSS_SLOT,
   callBatch: CALL_BATCH,
   callBatchCrossSlot: CALL_BATCH_CROSS_SLOT,
   commitChange: COMMIT_CHANGE,
@@ -381,6 +503,7 @@ const SCRIPTS = {
   countLoginFailure: COUNT_LOGIN_FAILURE,
   readLoginFailures: READ_LOGIN_FAILURES,
   swapIdempotency: SWAP_IDEMPOTENCY,
+  ...BUDGET_SCRIPTS,
 };
 
 /** Runs a script: `(numberOfKeys, ...keys, ...args)`. */

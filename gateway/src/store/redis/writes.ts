@@ -49,7 +49,10 @@ const PRUNE_BATCH = 1000;
  * JSON, 7 environment, 8 status, 9 createdAt score, 10 activity id, 11 activity member,
  * 12 activity JSON, 13 number of filtered indexes, 14 number of secrets, then per secret: id,
  * keyId, lookup, createdAt score, data JSON, closing JSON, sweep:closing score ('' = remove);
- * last: the key's sweep:expiry score ('' = remove).
+ * then the key's sweep:expiry score ('' = remove), and a created key's starting credit balance and
+ * its refill time in ms ('' and '' = none), written to `budget:<keyId>` in the key's group.
+ * The script also moves the key between the `plan:<id>:keys` and `identity:<id>:keys` sets of its
+ * group, from the plan and identity of the stored JSON to those of the new one.
  */
 export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string | number)[] {
   const { key, activity, secrets } = change;
@@ -104,6 +107,8 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
       closingScore(s) ?? '',
     ]),
     expiryScore(key) ?? '',
+    change.creditsBalance?.remaining ?? '',
+    change.creditsBalance?.refilledAt ?? '',
   ];
   return [keys.length, ...keys, ...args];
 }

@@ -34,6 +34,11 @@ interface KeyRow {
   updated_at: string;
   last_call_at: string | null;
   version: number;
+  identity_id: string | null;
+  plan_id: string | null;
+  limits: string | null;
+  quotas: string | null;
+  credits: string | null;
 }
 
 const SECRET_SQL =
@@ -41,7 +46,8 @@ const SECRET_SQL =
   'call_count, last_call_at FROM secrets WHERE lookup = ?';
 const KEY_SQL =
   'SELECT id, name, environment, scopes, expires_at, ip_allowlist, rate_limit_per_minute, prefix, ' +
-  'status, revoked_at, reminders_sent, created_at, updated_at, last_call_at, version FROM keys WHERE id = ?';
+  'status, revoked_at, reminders_sent, created_at, updated_at, last_call_at, version, identity_id, plan_id, ' +
+  'limits, quotas, credits FROM keys WHERE id = ?';
 
 /**
  * `findByLookup` on better-sqlite3 statements prepared for the life of the store: every token that
@@ -82,6 +88,11 @@ function keyOf(row: KeyRow): ApiKey {
     updatedAt: row.updated_at,
     lastCallAt: row.last_call_at,
     version: row.version,
+    identityId: row.identity_id,
+    planId: row.plan_id,
+    limits: row.limits === null ? [] : JSON.parse(row.limits),
+    quotas: row.quotas === null ? [] : JSON.parse(row.quotas),
+    credits: row.credits === null ? null : JSON.parse(row.credits),
   };
 }
 

@@ -33,6 +33,11 @@ export function keyFromRow(row: KeyRow): ApiKey {
     updatedAt: row.updatedAt,
     lastCallAt: row.lastCallAt,
     version: row.version,
+    identityId: row.identityId,
+    planId: row.planId,
+    limits: row.limits ?? [],
+    quotas: row.quotas ?? [],
+    credits: row.credits,
   };
 }
 
@@ -53,6 +58,11 @@ export function keyToRow(key: ApiKey): Omit<KeyRow, 'lastCallAt'> {
     createdAt: key.createdAt,
     updatedAt: key.updatedAt,
     version: key.version,
+    identityId: key.identityId ?? null,
+    planId: key.planId ?? null,
+    limits: key.limits?.length ? key.limits : null,
+    quotas: key.quotas?.length ? key.quotas : null,
+    credits: key.credits ?? null,
   };
 }
 

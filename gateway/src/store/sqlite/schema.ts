@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { CreditsConfig, PlanLimit, PlanQuota } from '../../model/budget.ts';
 import type { LoggedBodies } from '../../model/model.ts';
 
 /**
@@ -25,11 +26,93 @@ export const keys = sqliteTable(
     updatedAt: text('updated_at').notNull(),
     lastCallAt: text('last_call_at'),
     version: integer('version').notNull(),
+    /** Budget fields (plans.ts); null on keys stored before plans existed (no identity, no plan, none). */
+    identityId: text('identity_id'),
+    planId: text('plan_id'),
+    limits: text('limits', { mode: 'json' }).$type<PlanLimit[]>(),
+    quotas: text('quotas', { mode: 'json' }).$type<PlanQuota[]>(),
+    credits: text('credits', { mode: 'json' }).$type<CreditsConfig>(),
   },
   (t) => [
     index('keys_environment_status_idx').on(t.environment, t.status, t.createdAt),
     index('keys_status_expires_idx').on(t.status, t.expiresAt),
+    // Partial: "keys of identity X" and "is plan X in use" read only keys that name one.
+    index('keys_identity_idx').on(t.identityId).where(sql`${t.identityId} IS NOT NULL`),
+    index('keys_plan_idx').on(t.planId).where(sql`${t.planId} IS NOT NULL`),
   ],
+);
+
+/** Plans: named limits, quotas and a credits refill that keys and identities name. */
+export const plans = sqliteTable(
+  'plans',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    limits: text('limits', { mode: 'json' }).$type<PlanLimit[]>().notNull(),
+    quotas: text('quotas', { mode: 'json' }).$type<PlanQuota[]>().notNull(),
+    credits: text('credits', { mode: 'json' }).$type<CreditsConfig>(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    version: integer('version').notNull(),
+  },
+  (t) => [index('plans_created_idx').on(t.createdAt, t.id)],
+);
+
+/** Identities: an integrator's customer, unique by external id per environment. */
+export const identities = sqliteTable(
+  'identities',
+  {
+    id: text('id').primaryKey(),
+    externalId: text('external_id').notNull(),
+    environment: text('environment', { enum: ['live', 'test'] }).notNull(),
+    planId: text('plan_id'),
+    meta: text('meta', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    limits: text('limits', { mode: 'json' }).$type<PlanLimit[]>().notNull(),
+    quotas: text('quotas', { mode: 'json' }).$type<PlanQuota[]>().notNull(),
+    credits: text('credits', { mode: 'json' }).$type<CreditsConfig>(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    version: integer('version').notNull(),
+  },
+  (t) => [
+    uniqueIndex('identities_environment_external_idx').on(t.environment, t.externalId),
+    index('identities_environment_created_idx').on(t.environment, t.createdAt, t.id),
+    index('identities_created_idx').on(t.createdAt, t.id),
+    index('identities_plan_idx').on(t.planId).where(sql`${t.planId} IS NOT NULL`),
+  ],
+);
+
+/** The credit balance of a key or an identity (`subject`: `key_…` or `idt_…`); the budget engine spends it. */
+export const creditBalances = sqliteTable('credit_balances', {
+  subject: text('subject').primaryKey(),
+  remaining: integer('remaining').notNull(),
+  /** Epoch ms of the last refill (or of the balance's creation). */
+  refilledAt: integer('refilled_at').notNull(),
+});
+
+/** What a subject used of one limit or quota (`name`) in the window starting at `window_start` (epoch ms). */
+export const budgetCounters = sqliteTable(
+  'budget_counters',
+  {
+    subject: text('subject').notNull(),
+    name: text('name').notNull(),
+    windowStart: integer('window_start').notNull(),
+    used: integer('used').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subject, t.name, t.windowStart] })],
+);
+
+/** Calls and spent cost per subject, UTC day (`YYYY-MM-DD`) and outcome, for usage and billing exports. */
+export const budgetUsage = sqliteTable(
+  'budget_usage',
+  {
+    subject: text('subject').notNull(),
+    day: text('day').notNull(),
+    outcome: text('outcome').notNull(),
+    calls: integer('calls').notNull(),
+    cost: integer('cost').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subject, t.day, t.outcome] })],
 );
 
 export const secrets = sqliteTable(

@@ -4,11 +4,16 @@ import Database from 'better-sqlite3';
 import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { LedgerStorage } from '../../budget/memory-ledger.ts';
+import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
+import { createSqliteBudgetConfig } from './budget-config.ts';
+import { createSqliteBudgetUsage } from './budget-usage.ts';
 import type { SqliteDb } from './db.ts';
 import { createSqliteIdempotency } from './idempotency.ts';
+import { createSqliteLedgerStorage } from './ledger-storage.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
 import { prepareFindByLookup } from './lookup.ts';
 import { queryActivityPage, queryLogPage } from './pages.ts';
@@ -28,7 +33,7 @@ const MIGRATIONS_FOLDER = join(import.meta.dirname, '..', '..', '..', 'drizzle')
  * Opens (creating if needed) the SQLite key store at `file`, runs the migrations, and turns on
  * WAL, foreign keys and a busy timeout so the CLI and a running gateway can share the file.
  */
-export function openSqliteKeyStore(file: string): KeyStore {
+export function openSqliteKeyStore(file: string): SqliteKeyStore {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const client = new Database(file);
   client.pragma('journal_mode = WAL');
@@ -52,11 +57,17 @@ function runMigrations(db: SqliteDb): void {
   }
 }
 
+/** The SQLite key store, with the tables of plans, quotas and credits the gateway's ledger uses. */
+export type SqliteKeyStore = KeyStore & {
+  /** Storage of the in-process budget ledger, and billing usage, on this file. */
+  budgetStorage: { ledger: LedgerStorage; usage: BudgetUsageStore };
+};
+
 function createSqliteKeyStore(
   db: SqliteDb,
   client: Database.Database,
   logWriter: SqliteLogWriter | null,
-): KeyStore {
+): SqliteKeyStore {
   // The key cache's change marker, asked on every request: `PRAGMA data_version` moves with any
   // commit of another connection (the CLI, the API-log writer); only then is the key generation read.
   const dataVersion = client.prepare('PRAGMA data_version').pluck();
@@ -106,6 +117,7 @@ function createSqliteKeyStore(
   // open, does it in place.
   const logWork = logWriter ?? inPlaceLogWork(client);
   return {
+    budgetStorage: { ledger: createSqliteLedgerStorage(client), usage: createSqliteBudgetUsage(client) },
     async commitChange(change: KeyChange) {
       return commitKeyChange(db, change);
     },
@@ -199,6 +211,7 @@ function createSqliteKeyStore(
     },
     ...createSqliteAdminSessions(db),
     ...createSqliteIdempotency(client),
+    ...createSqliteBudgetConfig(db),
     changeMarker() {
       const now = performance.now();
       if (now - readAt < MARKER_REUSE_MS) return generation;

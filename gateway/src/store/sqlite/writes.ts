@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { KeyChange, UsageBucket } from '../../model/model.ts';
 import type { SqliteDb } from './db.ts';
 import { activityToRow, addHistograms, keyToRow } from './rows.ts';
-import { activity, keys, secrets, storeCounters } from './schema.ts';
+import { activity, creditBalances, identities, keys, plans, secrets, storeCounters } from './schema.ts';
 
 /** The `store_counters` row every key change advances (read by the key cache's change marker). */
 export const KEY_GENERATION = 'key_generation';
@@ -18,6 +18,17 @@ export function commitKeyChange(db: SqliteDb, change: KeyChange): boolean {
   return db.transaction(
     (tx) => {
       const row = keyToRow(change.key);
+      // A plan or identity deleted since the caller checked it is not named: the change is refused.
+      if (
+        row.planId !== null &&
+        !tx.select({ id: plans.id }).from(plans).where(eq(plans.id, row.planId)).get()
+      )
+        return false;
+      if (
+        row.identityId !== null &&
+        !tx.select({ id: identities.id }).from(identities).where(eq(identities.id, row.identityId)).get()
+      )
+        return false;
       if (change.expectedVersion === null) {
         const inserted = tx.insert(keys).values(row).onConflictDoNothing().run();
         if (inserted.changes !== 1) return false;
@@ -40,14 +51,23 @@ export function commitKeyChange(db: SqliteDb, change: KeyChange): boolean {
           .run();
       }
       tx.insert(activity).values(activityToRow(change.activity)).run();
-      tx.update(storeCounters)
-        .set({ value: sql`${storeCounters.value} + 1` })
-        .where(eq(storeCounters.name, KEY_GENERATION))
-        .run();
+      if (change.creditsBalance && change.expectedVersion === null) {
+        const { remaining, refilledAt } = change.creditsBalance;
+        tx.insert(creditBalances).values({ subject: change.key.id, remaining, refilledAt }).run();
+      }
+      bumpKeyGeneration(tx);
       return true;
     },
     { behavior: 'immediate' },
   );
+}
+
+/** Advances the key generation (the change marker of every gateway on this file), inside the caller's transaction. */
+export function bumpKeyGeneration(tx: Pick<SqliteDb, 'update'>): void {
+  tx.update(storeCounters)
+    .set({ value: sql`${storeCounters.value} + 1` })
+    .where(eq(storeCounters.name, KEY_GENERATION))
+    .run();
 }
 
 /**

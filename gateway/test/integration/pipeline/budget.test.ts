@@ -5,6 +5,7 @@ import request from 'supertest';
 import type { BudgetLedger } from '../../../src/budget/ledger.ts';
 import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts';
 import { resolvePolicy } from '../../../src/budget/policy.ts';
+import { type BudgetUsageRow, createUsageMeter, type UsageMeter } from '../../../src/budget/usage-meter.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { seedKey } from '../../support/keys.ts';
 
@@ -23,8 +24,22 @@ async function startCostingUpstream(cost: string): Promise<{ url: string; calls:
 describe('key pipeline: plans, quotas and credits', () => {
   let gw: TestGateway;
   let ledger: BudgetLedger & { close(): void };
+  let billed: BudgetUsageRow[];
+  let meter: UsageMeter;
   const start = async (upstreamUrl?: string) => {
+    billed = [];
+    meter = createUsageMeter({
+      store: {
+        addBudgetUsage: async (rows) => {
+          billed.push(...rows);
+        },
+        readBudgetUsage: async () => [],
+        listBudgetUsage: async () => [],
+      },
+      flushIntervalMs: 3_600_000,
+    });
     gw = await startTestGateway({
+      meter,
       ...(upstreamUrl ? { upstreamUrls: { live: upstreamUrl } } : {}),
       budgets: (clock) => {
         ledger = createMemoryLedger({ clock });
@@ -36,6 +51,7 @@ describe('key pipeline: plans, quotas and credits', () => {
     });
   };
   afterEach(async () => {
+    await meter.close();
     ledger.close();
     await gw.stop();
   });
@@ -71,6 +87,12 @@ describe('key pipeline: plans, quotas and credits', () => {
       assert.match(refused.body.detail, /daily quota of 3 is used up; it resets at 2026-01-16T00:00:00.000Z/);
       assert.equal(gw.live.seen.length, 3);
 
+      await meter.flush();
+      assert.deepEqual(
+        billed.map((row) => `${row.subject} ${row.day} ${row.outcome} ${row.calls} ${row.cost}`).sort(),
+        [`${key.id} 2026-01-15 QUOTA_EXCEEDED 1 0`, `${key.id} 2026-01-15 VALID 3 3`],
+      );
+
       gw.clock.now += 43_200_000;
       assert.equal((await get(token)).status, 200);
       assert.equal(gw.live.seen.length, 4);
@@ -96,7 +118,11 @@ describe('key pipeline: plans, quotas and credits', () => {
     it('spends one credit a call, says what remains, and refuses at zero without Retry-After when nothing refills', async () => {
       const { key, token } = await seedKey(gw.store, gw.hasher);
       key.credits = { refill: null };
-      await ledger.changeCredits({ subject: key.id, refill: null }, { set: 2 }, gw.clock());
+      await ledger.changeCredits(
+        { lines: [], credits: { subject: key.id, refill: null } },
+        { set: 2 },
+        gw.clock(),
+      );
       assert.equal((await get(token)).headers['keygate-credits-remaining'], '1');
       assert.equal((await get(token)).headers['keygate-credits-remaining'], '0');
       const refused = await get(token);
@@ -130,15 +156,28 @@ describe('key pipeline: plans, quotas and credits', () => {
       const { key, token } = await seedKey(gw.store, gw.hasher);
       key.credits = { refill: null };
       key.quotas = [{ period: 'month', limit: 100 }];
-      await ledger.changeCredits({ subject: key.id, refill: null }, { set: 10 }, gw.clock());
+      await ledger.changeCredits(
+        { lines: [], credits: { subject: key.id, refill: null } },
+        { set: 10 },
+        gw.clock(),
+      );
       const res = await get(token);
       assert.equal(res.status, 200);
       assert.equal(res.headers['keygate-cost'], undefined);
       assert.equal(res.headers['keygate-credits-remaining'], '9');
       const policy = resolvePolicy({ key, identity: null, keyPlan: null, identityPlan: null })!;
-      assert.equal((await ledger.readCredits(policy.credits!, gw.clock())).remaining, 5);
+      assert.equal(
+        (await ledger.readCredits({ ...policy, credits: policy.credits! }, gw.clock())).remaining,
+        5,
+      );
       assert.deepEqual(await ledger.readUsed(policy, gw.clock()), [5]);
       assert.equal(upstream.calls, 1);
+      await meter.flush();
+      assert.deepEqual(
+        billed.map((row) => [row.outcome, row.calls, row.cost]),
+        [['VALID', 1, 5]],
+        'billed at the cost the upstream named',
+      );
     });
   });
 });

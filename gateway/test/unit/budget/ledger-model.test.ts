@@ -174,7 +174,7 @@ describe('the in-process budget ledger against a reference model', () => {
             model.charge(policy, now, step.delta);
           } else if (step.type === 'credits') {
             if (!policy.credits) continue;
-            void ledger.changeCredits(policy.credits, step.operation, now);
+            void ledger.changeCredits({ ...policy, credits: policy.credits }, step.operation, now);
             const before = model.credits(policy, now)!;
             const op = step.operation;
             model.balance =

@@ -13,6 +13,7 @@ export * from './key-input.ts';
 export * from './key-rate-limiter.ts';
 export * from './lifecycle.ts';
 export * from './model.ts';
+export * from './outcomes.ts';
 export * from './plans.ts';
 export * from './public-key.ts';
 export * from './query-schemas.ts';

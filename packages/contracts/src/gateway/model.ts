@@ -75,6 +75,7 @@ export const ACTIVITY_ACTIONS = [
   'key.secret_closed',
   'key.revoked',
   'key.expiry_reminder',
+  'key.budget_changed',
   'sandbox.reset',
 ] as const;
 

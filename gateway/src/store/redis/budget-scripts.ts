@@ -1,0 +1,122 @@
+/**
+ * The Lua scripts behind plans and identities (see budget-config.ts for their callers). Like the
+ * others (scripts.ts) each checks everything before its first write, and publishes its change on
+ * the invalidation channel itself, atomically with the write.
+ */
+
+/** JSON field → string or nil (cjson decodes null as a sentinel, not nil). */
+const FIELD = `
+local function field(json, name)
+  if not json then return nil end
+  local value = cjson.decode(json)[name]
+  if type(value) ~= 'string' then return nil end
+  return value
+end
+`;
+
+/**
+ * KEYS: plan hash, plans:all. ARGV: expected version ('' = create), new version, data JSON, lex
+ * member, channel, message. Returns 1, or 0 when the version (or existence) does not match.
+ */
+const PUT_PLAN = `
+local current = redis.call('HGET', KEYS[1], 'version')
+if ARGV[1] == '' then
+  if current then return 0 end
+elseif current ~= ARGV[1] then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[2])
+redis.call('ZADD', KEYS[2], 0, ARGV[4])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return 1
+`;
+
+/**
+ * KEYS: plan hash, plans:all, then sets that must be empty (the plan's users in this slot).
+ * ARGV: plan id, channel, message. Returns 'missing', 'in_use' or 'deleted'.
+ */
+const DELETE_PLAN = `${FIELD}
+local data = redis.call('HGET', KEYS[1], 'data')
+if not data then return 'missing' end
+for i = 3, #KEYS do
+  if redis.call('SCARD', KEYS[i]) > 0 then return 'in_use' end
+end
+redis.call('ZREM', KEYS[2], field(data, 'createdAt') .. ' ' .. ARGV[1])
+redis.call('DEL', KEYS[1])
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+return 'deleted'
+`;
+
+/**
+ * KEYS: identities:external, identities:all, identities:env:<e>. ARGV: `<env> <externalId>`, id,
+ * lex member. Claims the external id for the identity and lists it; 0 when another holds it.
+ */
+const CLAIM_IDENTITY = `
+local holder = redis.call('HGET', KEYS[1], ARGV[1])
+if holder and holder ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], 0, ARGV[3])
+redis.call('ZADD', KEYS[3], 0, ARGV[3])
+return 1
+`;
+
+/** Same KEYS and ARGV as CLAIM_IDENTITY: releases the claim (if still the identity's) and unlists it. */
+const RELEASE_IDENTITY = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('ZREM', KEYS[2], ARGV[3])
+redis.call('ZREM', KEYS[3], ARGV[3])
+return 1
+`;
+
+/**
+ * KEYS: identity hash, its budget hash. ARGV: expected version ('' = create), new version, data
+ * JSON, environment, externalId, identity id, starting credits ('' = none), their refill time (ms),
+ * channel, message. Moves the identity between the `plan:<id>:identities` sets of its group (names
+ * sharing KEYS[1]'s prefix). Returns 1, or 0 when the version (or existence) does not match.
+ */
+const PUT_IDENTITY = `${FIELD}
+local current = redis.call('HGET', KEYS[1], 'version')
+if ARGV[1] == '' then
+  if current then return 0 end
+elseif current ~= ARGV[1] then
+  return 0
+end
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[6] - 9)
+local oldPlan = field(redis.call('HGET', KEYS[1], 'data'), 'planId')
+local newPlan = field(ARGV[3], 'planId')
+if oldPlan then redis.call('SREM', prefix .. 'plan:' .. oldPlan .. ':identities', ARGV[6]) end
+if newPlan then redis.call('SADD', prefix .. 'plan:' .. newPlan .. ':identities', ARGV[6]) end
+redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[2], 'environment', ARGV[4], 'externalId', ARGV[5])
+if ARGV[1] == '' and ARGV[7] ~= '' then
+  redis.call('HSET', KEYS[2], 'credits', ARGV[7], 'refilledAt', ARGV[8])
+end
+redis.call('PUBLISH', ARGV[9], ARGV[10])
+return 1
+`;
+
+/**
+ * KEYS: identity hash, its budget hash, then sets that must be empty (its keys in this slot).
+ * ARGV: identity id, channel, message. Returns {'missing'}, {'in_use'} or {'deleted', data JSON}.
+ */
+const DELETE_IDENTITY = `${FIELD}
+local data = redis.call('HGET', KEYS[1], 'data')
+if not data then return { 'missing' } end
+for i = 3, #KEYS do
+  if redis.call('SCARD', KEYS[i]) > 0 then return { 'in_use' } end
+end
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[1] - 9)
+local plan = field(data, 'planId')
+if plan then redis.call('SREM', prefix .. 'plan:' .. plan .. ':identities', ARGV[1]) end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+return { 'deleted', data }
+`;
+
+export const BUDGET_SCRIPTS = {
+  putPlan: PUT_PLAN,
+  deletePlan: DELETE_PLAN,
+  claimIdentity: CLAIM_IDENTITY,
+  releaseIdentity: RELEASE_IDENTITY,
+  putIdentity: PUT_IDENTITY,
+  deleteIdentity: DELETE_IDENTITY,
+};

@@ -1,0 +1,102 @@
+import type { BudgetRefusal, BudgetVerdict, CreditsState } from '../../budget/decide.ts';
+import { windowOf } from '../../budget/decide.ts';
+import { type BudgetLedger, counterNameOf } from '../../budget/ledger.ts';
+import { refillSpanOf } from '../../budget/periods.ts';
+import type { BudgetPolicy, CreditsLine } from '../../budget/policy.ts';
+import type { BudgetOperation, BudgetReply } from './budget-batch.ts';
+import type { RedisKeyLayout, RedisKeyNames } from './keys.ts';
+
+/** Counts outlive their window by this much, so an instance whose clock runs late still finds them. */
+const COUNTER_GRACE_MS = 60_000;
+
+/**
+ * The budget of a policy lives in one slot group: its identity's when any line or the balance is the
+ * identity's (shared by every key of it), else its key's. So one script call decides a call on a
+ * Cluster; a key of an identity therefore holds no balance of its own (the API refuses one).
+ */
+function homeOf(layout: RedisKeyLayout, policy: BudgetPolicy): RedisKeyNames {
+  const subjects = policy.lines.map((line) => line.subject);
+  if (policy.credits) subjects.push(policy.credits.subject);
+  const identity = subjects.find((subject) => subject.startsWith('idt_'));
+  return layout.forKey(identity ?? subjects[0]!);
+}
+
+function creditsOf(
+  names: RedisKeyNames,
+  line: CreditsLine | null,
+  nowMs: number,
+): BudgetOperation['credits'] {
+  if (line === null) return null;
+  return {
+    name: names.budget(line.subject),
+    refillAmount: line.refill?.amount ?? 0,
+    refillStart: line.refill ? refillSpanOf(line.refill, nowMs).start : 0,
+  };
+}
+
+/**
+ * The ledger every instance shares through Redis: each call's lines and balance decided and spent in
+ * one script (BUDGET_BATCH), batched with the other calls of the turn, so N instances together admit
+ * exactly a quota. Follows budget/decide.ts, which a test holds it to.
+ */
+export function createRedisLedger(
+  layout: RedisKeyLayout,
+  run: (operation: BudgetOperation) => Promise<BudgetReply>,
+): BudgetLedger {
+  function operationOf(policy: BudgetPolicy, mode: BudgetOperation['mode'], amount: number, nowMs: number) {
+    const names = homeOf(layout, policy);
+    const windows = policy.lines.map((line) => windowOf(line, nowMs));
+    const operation: BudgetOperation = {
+      mode,
+      amount,
+      lines: policy.lines.map((line, i) => ({
+        name: names.budgetCounter(line.subject, counterNameOf(line), windows[i]!.start),
+        limit: line.limit,
+        expireAt: windows[i]!.end + COUNTER_GRACE_MS,
+      })),
+      credits: creditsOf(names, policy.credits, nowMs),
+    };
+    return { operation, windows };
+  }
+
+  function creditsOperation(policy: BudgetPolicy, nowMs: number): BudgetOperation {
+    const names = homeOf(layout, policy);
+    return { mode: 'r', amount: 0, lines: [], credits: creditsOf(names, policy.credits, nowMs) };
+  }
+
+  const stateOf = (reply: BudgetReply): CreditsState => reply.credits ?? { remaining: 0, refilledAt: 0 };
+
+  return {
+    async spend(policy, cost, nowMs): Promise<BudgetVerdict> {
+      const { operation, windows } = operationOf(policy, 's', cost, nowMs);
+      const reply = await run(operation);
+      const refillAt = policy.credits?.refill ? refillSpanOf(policy.credits.refill, nowMs).end : null;
+      let refusal: BudgetRefusal | null = null;
+      if (reply.refusal > 0) {
+        const line = policy.lines[reply.refusal - 1]!;
+        refusal = {
+          code: line.kind === 'limit' ? 'RATE_LIMITED' : 'QUOTA_EXCEEDED',
+          line: reply.refusal - 1,
+          retryAt: windows[reply.refusal - 1]!.end,
+        };
+      } else if (reply.refusal < 0) refusal = { code: 'CREDITS_EXHAUSTED', retryAt: refillAt };
+      return { refusal, windows, used: reply.used, credits: reply.credits, refillAt };
+    },
+    async adjust(policy, delta, nowMs) {
+      await run(operationOf(policy, 'a', delta, nowMs).operation);
+    },
+    readCredits: async (policy, nowMs) => stateOf(await run(creditsOperation(policy, nowMs))),
+    async changeCredits(policy, operation, nowMs) {
+      const base = creditsOperation(policy, nowMs);
+      const [kind, amount] =
+        'set' in operation
+          ? (['set', operation.set] as const)
+          : 'increment' in operation
+            ? (['inc', operation.increment] as const)
+            : (['dec', operation.decrement] as const);
+      return stateOf(await run({ ...base, mode: 'c', creditsOperation: { kind, amount } }));
+    },
+    readUsed: async (policy, nowMs) => (await run(operationOf(policy, 'r', 0, nowMs).operation)).used,
+    flush: async () => {},
+  };
+}
