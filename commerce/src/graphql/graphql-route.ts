@@ -91,8 +91,8 @@ function graphqlKey(req: Request): string {
  * GraphQL over HTTP at /v2/graphql (GET and POST, scope article:r). The schema is built here, when
  * the app is created, from the channels in the database at that moment (the `Channel` enum): a
  * channel added later appears after a restart. Successful answers without errors are kept in
- * `cache` for the current catalogue data (see response-cache.ts); errors can name a request id,
- * so an answer with any error is never kept.
+ * `cache` until a write changes what their resolvers read (see response-cache.ts); errors can
+ * name a request id, so an answer with any error is never kept.
  */
 export function createGraphqlRouter(deps: {
   catalog: CatalogService;
@@ -103,14 +103,17 @@ export function createGraphqlRouter(deps: {
 }): Router {
   const { cache, tracer } = deps;
   const documents = createDocumentCache();
+  const schema = buildGraphqlSchema(deps.catalog, deps.catalog.listChannels());
+  /** What each request's resolvers read, for the cache (the context is built from the request). */
+  const readsOf = new WeakMap<Request, string[]>();
   const handle = createHandler<Request, undefined, GraphqlContext>({
     parse: documents.parse,
     validate: documents.validate,
     ...(tracer ? { execute: traceExecute(tracer, execute) } : {}),
-    schema: buildGraphqlSchema(deps.catalog, deps.catalog.listChannels()),
+    schema,
     context: (request) => {
       const { requestId, log } = getRequestContext(request.raw, deps.logger);
-      return { requestId, log };
+      return { requestId, log, dependsOn: readsOf.get(request.raw) ?? [] };
     },
   });
   async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -118,14 +121,16 @@ export function createGraphqlRouter(deps: {
     const key = graphqlKey(req);
     const hit = cache.get(generation, key);
     if (hit) {
-      res.writeHead(200, { 'content-type': hit.contentType }).end(hit.body);
+      res.writeHead(200, { 'content-type': hit.contentType, ...hit.headers }).end(hit.body);
       return;
     }
     try {
+      const dependsOn: string[] = [];
+      readsOf.set(req, dependsOn);
       const [body, init] = await handle(toGraphqlRequest(req));
       const contentType = init.headers?.['content-type'];
       if (init.status === 200 && body !== null && contentType && !body.includes('"errors"')) {
-        cache.store(generation, key, { body: Buffer.from(body), contentType, etag: '' });
+        cache.store(generation, key, { body: Buffer.from(body), contentType, etag: '' }, dependsOn);
       }
       res.writeHead(init.status, init.statusText, init.headers).end(body);
     } catch (error) {
