@@ -47,6 +47,8 @@ export function createSqliteCartStore(db: CommerceDatabase): CartStore {
       .where(and(eq(carts.id, p('id')), isNull(carts.checkedOutAt)))
       .prepare(),
   };
+  // One transaction function for every call (better-sqlite3 builds one per `transaction()`).
+  const inTransaction = sqlite.transaction((work: () => unknown) => work());
   return {
     insertCart(cart) {
       orm.insert(carts).values(cart).run();
@@ -69,8 +71,8 @@ export function createSqliteCartStore(db: CommerceDatabase): CartStore {
     markCheckedOut(cartId, at) {
       return q.checkOut.run({ id: cartId, at }).changes === 1;
     },
-    atomically(work) {
-      return sqlite.transaction(work).immediate();
+    atomically<T>(work: () => T): T {
+      return inTransaction.immediate(work) as T;
     },
   };
 }
