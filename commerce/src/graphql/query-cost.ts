@@ -31,8 +31,10 @@ const PAGE_SIZE_ARGUMENTS = ['first', 'last'] as const;
  *    asks for: `first` (or `last`; the larger if both) as written, from a variable (or the
  *    variable's default), else the argument's default page size;
  * 3. a scalar or enum field costs 0;
- * 4. the query costs the sum over every field it selects, fragments counted where they are spread,
- *    and at least 1.
+ * 4. the query costs the sum over the fields of its answer, and at least 1: fields of one response
+ *    key count once, however many times they are written or spread through fragments, since
+ *    execution merges them into one (a fragment spread many times cannot inflate the cost, nor
+ *    make computing it slow).
  * So a 250-product page costs more than a 10-product one, whatever fields each product asks for.
  * An unknown field, an unknown operation or a fragment cycle adds nothing: validation refuses such
  * a document anyway, and its answer, an error, still costs the minimum.
@@ -60,17 +62,14 @@ export function calculateQueryCost(
         .map((d) => [d.name.value, d]),
     ),
     variables: variablesWithDefaults(schema, operation, request.variables ?? {}),
-    spreading: new Set<string>(),
   };
-  return Math.max(1, costOfSelections(walk, operation.selectionSet, root));
+  return Math.max(1, costOfSelections(walk, [operation.selectionSet], root));
 }
 
 type Walk = {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
-  /** Fragments being expanded on the current path: a cycle stops there. */
-  spreading: Set<string>;
 };
 
 /** The request's variables, with each absent one's default from the operation filled in. */
@@ -90,37 +89,87 @@ function variablesWithDefaults(
   return variables;
 }
 
-function costOfSelections(walk: Walk, set: SelectionSetNode, parent: GraphQLCompositeType): number {
-  let cost = 0;
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) {
-      cost += costOfField(walk, selection, parent);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition ? walk.schema.getType(selection.typeCondition.name.value) : parent;
-      if (isCompositeType(type)) cost += costOfSelections(walk, selection.selectionSet, type);
-    } else {
-      const name = selection.name.value;
-      const fragment = walk.fragments.get(name);
-      const type = fragment && walk.schema.getType(fragment.typeCondition.name.value);
-      if (!fragment || !isCompositeType(type) || walk.spreading.has(name)) continue;
-      walk.spreading.add(name);
-      cost += costOfSelections(walk, fragment.selectionSet, type);
-      walk.spreading.delete(name);
+/** Fields by response key, as execution merges them, and selections made on another type. */
+interface Collected {
+  fields: Map<string, FieldNode[]>;
+  elsewhere: Array<{ type: GraphQLCompositeType; set: SelectionSetNode }>;
+}
+
+/**
+ * Gathers what `sets` ask of `parent`: fields of one response key merge (their selections are
+ * priced together, once), and a fragment is expanded once (a second spread adds nothing), as
+ * graphql-js collects fields. `expanded` holds the fragments expanded here and on the way here:
+ * none is expanded again below (so a cycle, which validation refuses, ends), and a fragment on an
+ * object type that is not `parent` never applies.
+ */
+function collect(
+  walk: Walk,
+  sets: readonly SelectionSetNode[],
+  parent: GraphQLCompositeType,
+  expanded: Set<string>,
+  into: Collected,
+): void {
+  for (const set of sets) {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        const known = into.fields.get(key);
+        if (known) known.push(selection);
+        else into.fields.set(key, [selection]);
+        continue;
+      }
+      let type: unknown = parent;
+      let inner: SelectionSetNode;
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (selection.typeCondition) type = walk.schema.getType(selection.typeCondition.name.value);
+        inner = selection.selectionSet;
+      } else {
+        const name = selection.name.value;
+        const fragment = walk.fragments.get(name);
+        if (!fragment || expanded.has(name)) continue;
+        expanded.add(name);
+        type = walk.schema.getType(fragment.typeCondition.name.value);
+        inner = fragment.selectionSet;
+      }
+      if (!isCompositeType(type)) continue;
+      if (type === parent) collect(walk, [inner], parent, expanded, into);
+      else if (!isObjectType(type) || !isObjectType(parent)) into.elsewhere.push({ type, set: inner });
     }
   }
+}
+
+function costOfSelections(
+  walk: Walk,
+  sets: readonly SelectionSetNode[],
+  parent: GraphQLCompositeType,
+  expandedAbove: ReadonlySet<string> = new Set(),
+): number {
+  const collected: Collected = { fields: new Map(), elsewhere: [] };
+  const expanded = new Set(expandedAbove);
+  collect(walk, sets, parent, expanded, collected);
+  let cost = 0;
+  for (const nodes of collected.fields.values()) cost += costOfField(walk, nodes, parent, expanded);
+  for (const { type, set } of collected.elsewhere) cost += costOfSelections(walk, [set], type, expanded);
   return cost;
 }
 
-function costOfField(walk: Walk, node: FieldNode, parent: GraphQLCompositeType): number {
+function costOfField(
+  walk: Walk,
+  nodes: readonly FieldNode[],
+  parent: GraphQLCompositeType,
+  expanded: ReadonlySet<string>,
+): number {
+  const [node] = nodes;
   // A union's own fields are only __typename, a scalar.
-  if (!isObjectType(parent) && !isInterfaceType(parent)) return 0;
+  if (!node || (!isObjectType(parent) && !isInterfaceType(parent))) return 0;
   const field = parent.getFields()[node.name.value];
   if (!field) return 0;
   const type = getNamedType(field.type);
   if (!isCompositeType(type)) return 0;
   const isConnection = field.args.some((a) => (PAGE_SIZE_ARGUMENTS as readonly string[]).includes(a.name));
   const own = isConnection ? 2 + pageSizeOf(walk, node, field) : 1;
-  return own + (node.selectionSet ? costOfSelections(walk, node.selectionSet, type) : 0);
+  const inner = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+  return own + (inner.length > 0 ? costOfSelections(walk, inner, type, expanded) : 0);
 }
 
 function pageSizeOf(walk: Walk, node: FieldNode, field: GraphQLField<unknown, unknown>): number {

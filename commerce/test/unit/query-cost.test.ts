@@ -70,18 +70,41 @@ describe('calculateQueryCost', () => {
     });
   });
 
-  describe('fragments', () => {
-    it('counts a named fragment each time it is spread, and inline fragments where they stand', () => {
+  describe('fragments and repeated fields', () => {
+    it('counts the fields of fragments and inline fragments where they are spread', () => {
       const source = `
         fragment Priced on Product { price { amount } }
-        { products(channel: WEB_DE, first: 10) { ...Priced ... on Product { stock { available } } ...Priced } }`;
-      assert.equal(costOf(source), 15);
+        { products(channel: WEB_DE, first: 10) { sku ...Priced ... on Product { stock { available } } } }`;
+      assert.equal(costOf(source), 14);
+    });
+    it('counts a field once however often it is written or spread, as execution merges it', () => {
+      const source = `
+        fragment Priced on Product { price { amount } }
+        { products(channel: WEB_DE, first: 10) { ...Priced ...Priced price { gross } price { net } } }`;
+      assert.equal(costOf(source), 13);
+    });
+    it('stays small and quick for fragments that spread each other many times over', () => {
+      const levels = Array.from(
+        { length: 30 },
+        (_, i) =>
+          `fragment F${i} on Product { ${'...F'.concat(String(i + 1), ' ').repeat(10)} stock { available } }`,
+      );
+      const source = `${levels.join('\n')}
+        fragment F30 on Product { price { amount } }
+        { products(channel: WEB_DE, first: 10) { ...F0 } }`;
+      assert.equal(costOf(source), 14);
     });
     it('stops at a fragment cycle (a document validation refuses)', () => {
       const source = `
         fragment A on Product { price { amount } ...B }
         fragment B on Product { ...A }
         { products(channel: WEB_DE, first: 10) { ...A } }`;
+      assert.equal(costOf(source), 13);
+    });
+    it('ignores a fragment on another object type, which never applies', () => {
+      const source = `
+        fragment P on Product { price { amount } }
+        { products(channel: WEB_DE, first: 10) { stock { ...P } } }`;
       assert.equal(costOf(source), 13);
     });
   });
