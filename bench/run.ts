@@ -29,6 +29,7 @@ import {
   commerceScenarios,
   commerceTargets,
   LARGE_CATALOGUE,
+  prepareMixedRun,
   startLargeCommerce,
   withCommerceCpu,
 } from './commerce/bench-commerce.ts';
@@ -711,7 +712,8 @@ async function main(): Promise<void> {
         })
       : null;
   const refusalTokens = writeRefusalTokens(tempDir('keygate-bench-tokens-'), stack.tokens.memory);
-  const scenarios = [...scenariosOf(stack, refusalTokens), ...commerceScenarios(stack, large)].filter(
+  const mixed = !ONLY || ONLY.includes('commerce-mixed') ? await prepareMixedRun(stack) : null;
+  const scenarios = [...scenariosOf(stack, refusalTokens), ...commerceScenarios(stack, large, mixed)].filter(
     (s) => !ONLY || ONLY.includes(s.id),
   );
   await checkScenarios(scenarios);

@@ -1,7 +1,7 @@
 // The commerce part of `pnpm bench` (issue #24), kept beside run.ts so its hooks there stay small:
 // the commerce scenarios, a second commerce with 100,000 products behind its own gateway, commerce
 // process CPU per request (what the commerce targets are judged by, with rps beside), the targets
-// and commerce RSS.
+// and commerce RSS. The mixed run (issue #46) interleaves cart-line changes with catalogue pages.
 import { join } from 'node:path';
 import { cpuMicros } from '../lib/cpu.ts';
 import { rssMiB } from '../lib/memory.ts';
@@ -18,6 +18,8 @@ export interface CommerceBenchScenario {
   headers: Record<string, string>;
   connections: number;
   commercePid?: number;
+  /** wrk's request mix (see lib/wrk.ts), instead of one request again and again. */
+  script?: string;
 }
 
 export const LARGE_CATALOGUE = 100_000;
@@ -77,10 +79,68 @@ export async function startLargeCommerce(options: {
   return { gatewayUrl: gateway.url, commercePid: child.process.pid ?? 0, token: keys.live! };
 }
 
+/** The cart line the mixed run changes: its path for `PATCH {qty}`, on the catalogue key's cart. */
+export interface MixedRun {
+  linePath: string;
+}
+
+/**
+ * Creates, through the commerce gateway with the catalogue's key, the cart whose one line the mixed
+ * run changes, and checks that a change answers 200 (any other answer would measure nothing).
+ */
+export async function prepareMixedRun(stack: Stack): Promise<MixedRun> {
+  const gw = stack.gateways.commerce.url;
+  const headers = {
+    Authorization: `Bearer ${stack.tokens.commerceLive}`,
+    'Content-Type': 'application/json',
+  };
+  const call = async (method: string, path: string, body: unknown, status: number) => {
+    const res = await fetch(gw + path, { method, headers, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status !== status)
+      throw new Error(`mixed run: ${method} ${path} answered ${res.status}: ${text}`);
+    return JSON.parse(text) as { id: string };
+  };
+  const cart = await call('POST', '/v2/carts', { channel: 'WEB_DE' }, 201);
+  await call('POST', `/v2/carts/${cart.id}/items`, { sku: MIXED_SKU, qty: 1 }, 200);
+  const linePath = `/v2/carts/${cart.id}/items/${MIXED_SKU}`;
+  await call('PATCH', linePath, { qty: 2 }, 200);
+  return { linePath };
+}
+
+const MIXED_SKU = 'KG-00002';
+
+/**
+ * wrk's mix for the mixed run: every tenth request sets the cart line's quantity (1 to 5 in turn),
+ * the other nine ask for the catalogue page of the command line (its URL and headers). The
+ * requests are formatted once per thread; each write carries the run's headers plus a JSON body.
+ */
+function mixedScript(run: MixedRun): string {
+  return `
+local reads
+local writes = {}
+local sent = 0
+init = function(args)
+  reads = wrk.format()
+  for qty = 1, 5 do
+    local headers = { ["Content-Type"] = "application/json" }
+    for name, value in pairs(wrk.headers) do headers[name] = value end
+    writes[qty] = wrk.format("PATCH", ${JSON.stringify(run.linePath)}, headers, '{"qty":' .. qty .. '}')
+  end
+end
+request = function()
+  sent = sent + 1
+  if sent % 10 == 0 then return writes[(sent / 10) % 5 + 1] end
+  return reads
+end
+`;
+}
+
 /** The commerce scenarios besides run.ts's catalogue, GraphQL and bare Express ones. */
 export function commerceScenarios(
   stack: Stack,
   large: CommerceBehindGateway | null,
+  mixed: MixedRun | null = null,
 ): CommerceBenchScenario[] {
   const gw = stack.gateways.commerce.url;
   const auth = { Authorization: `Bearer ${stack.tokens.commerceLive}` };
@@ -128,6 +188,18 @@ export function commerceScenarios(
       commercePid: pid,
     },
   ];
+  if (mixed) {
+    scenarios.splice(2, 0, {
+      id: 'commerce-mixed',
+      label:
+        'commerce mixed: 90 % catalogue pages (as commerce-catalog), 10 % cart-line quantity changes, via gateway',
+      url: gw + CATALOG,
+      headers: { ...auth, ...channel },
+      connections: 32,
+      commercePid: pid,
+      script: mixedScript(mixed),
+    });
+  }
   if (large) {
     scenarios.push({
       id: 'commerce-catalog-100k',
@@ -229,6 +301,25 @@ export function commerceTargets(
     'commerce-catalog-100k',
     0.9,
   );
+  // The mixed run against pages alone: lower is better here, so the ratio is mixed ÷ pages.
+  const mixed = cpu('commerce-mixed');
+  const pages = cpu('commerce-catalog');
+  if (mixed !== null && pages !== null) {
+    targets.push(
+      target(
+        'mixed run (90 % catalogue pages, 10 % cart-line changes) ÷ catalogue pages alone, commerce CPU per request',
+        mixed / pages,
+        '<=',
+        1.3,
+      ),
+    );
+    const a = results.get('commerce-mixed')?.rps;
+    const b = results.get('commerce-catalog')?.rps;
+    lines.push(
+      `- mixed run ÷ catalogue pages alone: CPU ${mixed.toFixed(0)} ÷ ${pages.toFixed(0)} µs per request = ${(mixed / pages).toFixed(3)}` +
+        (a && b ? `, rps ${Math.round(a)} ÷ ${Math.round(b)} = ${(a / b).toFixed(3)}` : ''),
+    );
+  }
   const pricing = results.get('commerce-pricing-c1');
   if (pricing)
     targets.push(target('customer pricing, page of 100, p50 at 1 connection', pricing.p50Ms, '<=', 10, 'ms'));

@@ -280,6 +280,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       `--tag-key=${BENCH_TAG_KEY}`,
       '--db',
       data('commerce-gw/gateway.db'),
+      '--scope',
+      'order:rw',
       '--key',
       'live',
       '--key',

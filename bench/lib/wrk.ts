@@ -23,6 +23,11 @@ export interface LoadOptions {
    * refusals: any answer but a 4xx counts as an error.
    */
   tokensFile?: string;
+  /**
+   * Lua defining wrk's `init` and `request` (e.g. a mix of requests), run with REPORT_SCRIPT's
+   * `done`: any answer but a 2xx or 3xx counts as an error, as in a plain run.
+   */
+  script?: string;
 }
 
 const MARKER = 'BENCH_RESULT ';
@@ -72,8 +77,23 @@ export function createLoadRunner(dir: string): (options: LoadOptions) => Promise
     }
     return script;
   };
+  const requestScripts = new Map<string, string>();
+  const requestScriptFor = (source: string) => {
+    let script = requestScripts.get(source);
+    if (script === undefined) {
+      script = join(dir, `requests-${requestScripts.size}.lua`);
+      writeFileSync(script, source + REPORT_SCRIPT);
+      requestScripts.set(source, script);
+    }
+    return script;
+  };
   return async (options) => {
-    const script = options.tokensFile === undefined ? reportScript : scriptFor(options.tokensFile);
+    const script =
+      options.tokensFile !== undefined
+        ? scriptFor(options.tokensFile)
+        : options.script !== undefined
+          ? requestScriptFor(options.script)
+          : reportScript;
     const headerArgs = Object.entries(options.headers).flatMap(([name, value]) => [
       '-H',
       `${name}: ${value}`,

@@ -1,9 +1,10 @@
 // Creates the bench's API keys in a gateway store (SQLite file or Redis), then prints one JSON line:
 //   node bench/setup/seed-keys.ts (--db FILE | --redis URL --prefix P | --cluster HOST:PORT,… --prefix P)
-//     [--fillers N] [--tag-key BASE64URL] [--all] --key ENV [--key ENV]
+//     [--fillers N] [--tag-key BASE64URL] [--all] [--scope SCOPE]… --key ENV [--key ENV]
 // --tag-key: the load keys get the keyed tag of that tag key, as keys created through the API or the
 // CLI do (without it they are untagged, as keys stored before tags were). --all: print every load
-// key's token, by index, instead of the last one per environment.
+// key's token, by index, instead of the last one per environment. --scope: a scope the load keys
+// hold besides article:r and pricing:r (the commerce bench's mixed run changes cart lines: order:rw).
 // Filler keys (never called) get a cheap SHA-256 hash instead of argon2 and, on SQLite, are written
 // with the store's own commit function inside one outer transaction (each commit becomes a
 // savepoint): 100,000 separate commits would take a minute. The keys under load are argon2id-hashed
@@ -43,10 +44,11 @@ function buildKeyChange(
   hash: (token: string) => string,
   token = generateToken(environment),
   tag: string | null = null,
+  scopes: readonly string[] = SCOPES,
 ) {
   const change = newKeyChange({
     name: `bench-${environment}`,
-    grant: { environment, scopes: SCOPES, expiresAt: null, ipAllowlist: [], rateLimit: { perMinute } },
+    grant: { environment, scopes: [...scopes], expiresAt: null, ipAllowlist: [], rateLimit: { perMinute } },
     token,
     hash: hash(token.token),
     tag,
@@ -110,11 +112,12 @@ async function createLoadKey(
   store: KeyStore,
   environment: Environment,
   tagger: SecretTagger | null,
+  scopes: readonly string[],
 ): Promise<string> {
   const token = generateToken(environment);
   const hash = await createArgon2Hasher().hash(token.token);
   const tag = tagger?.tagOf(token.token) ?? null;
-  const built = buildKeyChange(environment, LOAD_KEY_RATE_LIMIT, () => hash, token, tag);
+  const built = buildKeyChange(environment, LOAD_KEY_RATE_LIMIT, () => hash, token, tag, scopes);
   if (!(await store.commitChange(built.change))) throw new Error('the load key could not be stored');
   return built.token;
 }
@@ -129,6 +132,7 @@ const { values } = parseArgs({
     key: { type: 'string', multiple: true, default: [] },
     'tag-key': { type: 'string' },
     all: { type: 'boolean', default: false },
+    scope: { type: 'string', multiple: true, default: [] },
   },
 });
 const tagKey = values['tag-key'] === undefined ? null : parseTagKey(values['tag-key']);
@@ -164,7 +168,10 @@ try {
   for (const [index, environment] of values.key.entries()) {
     if (environment !== 'live' && environment !== 'test')
       throw new Error(`--key ${environment}: live or test`);
-    tokens[values.all ? String(index) : environment] = await createLoadKey(store, environment, tagger);
+    tokens[values.all ? String(index) : environment] = await createLoadKey(store, environment, tagger, [
+      ...SCOPES,
+      ...values.scope,
+    ]);
   }
   const ms = Math.round(performance.now() - started);
   process.stdout.write(`${JSON.stringify({ tokens, fillers, ms })}\n`);

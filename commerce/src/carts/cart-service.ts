@@ -1,10 +1,11 @@
 import { MAX_CART_LINES, MAX_LINE_QUANTITY } from '@keygate/contracts/commerce';
 import { type CatalogService, isSellable, type PricingContext } from '../catalog/catalog-service.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
+import type { StockedProduct } from '../catalog/types.ts';
 import { CommerceError } from '../errors.ts';
 import type { ResolvedPrice } from '../pricing/resolve-price.ts';
 import { multiplySplit, sumSplits, type VatSplit } from '../pricing/vat.ts';
-import type { CartRecord, CartStore } from './cart-store.ts';
+import type { CartLineRecord, CartRecord, CartStore } from './cart-store.ts';
 
 export { MAX_CART_LINES, MAX_LINE_QUANTITY };
 
@@ -59,6 +60,12 @@ export interface CartService {
   removeItem(cartId: string, keyId: string, sku: string): CartView;
 }
 
+/** A cart's lines and, by id, their products with stock. */
+interface CartContents {
+  lines: CartLineRecord[];
+  products: Map<string, StockedProduct>;
+}
+
 export function createCartService(deps: {
   carts: CartStore;
   catalogStore: CatalogStore;
@@ -75,11 +82,18 @@ export function createCartService(deps: {
     return cart;
   }
 
-  function priceCart(cart: CartRecord): CartView {
-    const context = catalog.loadContext(cart.channelCode, cart.customerId);
+  /** The cart's lines and their products (with stock), read once for a change and its answer. */
+  function readContents(cart: CartRecord): CartContents {
     const lines = carts.listLines(cart.id);
     const ids = lines.map((l) => l.productId);
-    const products = new Map(catalogStore.listProductsByIds(ids).map((p) => [p.id, p]));
+    return { lines, products: new Map(catalogStore.listProductsByIds(ids).map((p) => [p.id, p])) };
+  }
+
+  /** The cart priced now, from `contents` when the caller has just read (or changed) them. */
+  function priceCart(cart: CartRecord, contents: CartContents = readContents(cart)): CartView {
+    const context = catalog.loadContext(cart.channelCode, cart.customerId);
+    const { lines, products } = contents;
+    const ids = lines.map((l) => l.productId);
     const prices = Map.groupBy(catalogStore.listPrices(cart.channelCode, ids), (r) => r.productId);
     const views = lines.map((line): CartLineView => {
       const product = products.get(line.productId);
@@ -95,20 +109,24 @@ export function createCartService(deps: {
     return { cart, context, lines: views, totals: { ...totals, currency: context.channel.currency } };
   }
 
-  /** The product of the cart's line for `sku`; runs inside the caller's transaction. */
-  function findLineProduct(cart: CartRecord, sku: string) {
-    const product = catalogStore.findProductBySku(sku);
-    const line = product && carts.listLines(cart.id).find((l) => l.productId === product.id);
-    if (!product || !line) {
-      throw new CommerceError('CART_LINE_NOT_FOUND', `Cart ${cart.id} has no line for ${sku}.`);
-    }
+  /** The product of the cart's line for `sku` (CART_LINE_NOT_FOUND when the cart has none). */
+  function findLineProduct(cart: CartRecord, contents: CartContents, sku: string): StockedProduct {
+    const line = contents.lines.find((l) => contents.products.get(l.productId)?.sku === sku);
+    const product = line && contents.products.get(line.productId);
+    if (!product) throw new CommerceError('CART_LINE_NOT_FOUND', `Cart ${cart.id} has no line for ${sku}.`);
     return product;
   }
 
-  /** Sets a line's quantity to `qty`; runs inside the caller's transaction, so any throw rolls back. */
-  function setQuantityAtomically(cart: CartRecord, sku: string, qty: number): void {
+  /**
+   * Sets a line's quantity to `qty` and prices the cart; runs inside the caller's transaction, so
+   * any throw rolls back. The answer is priced from what was read before the write: only this
+   * line's quantity and the cart's time changed, so reading the lines and products again would
+   * find nothing new.
+   */
+  function setQuantityAtomically(cart: CartRecord, sku: string, qty: number): CartView {
     assertOpen(cart);
-    const product = findLineProduct(cart, sku);
+    const contents = readContents(cart);
+    const product = findLineProduct(cart, contents, sku);
     const { available } = product.stock;
     if (qty > available) {
       throw new CommerceError(
@@ -120,6 +138,8 @@ export function createCartService(deps: {
     const at = clock().toISOString();
     carts.saveLine(cart.id, product.id, qty, at);
     carts.touchCart(cart.id, at);
+    const lines = contents.lines.map((l) => (l.productId === product.id ? { ...l, qty } : l));
+    return priceCart({ ...cart, updatedAt: at }, { lines, products: contents.products });
   }
 
   /** Checks and saves the line; runs inside the caller's transaction, so any throw rolls back. */
@@ -194,16 +214,13 @@ export function createCartService(deps: {
       });
     },
     setItemQuantity(cartId, keyId, sku, qty) {
-      return carts.atomically(() => {
-        setQuantityAtomically(findOwnCart(cartId, keyId), sku, qty);
-        return priceCart(findOwnCart(cartId, keyId));
-      });
+      return carts.atomically(() => setQuantityAtomically(findOwnCart(cartId, keyId), sku, qty));
     },
     removeItem(cartId, keyId, sku) {
       return carts.atomically(() => {
         const cart = findOwnCart(cartId, keyId);
         assertOpen(cart);
-        const product = findLineProduct(cart, sku);
+        const product = findLineProduct(cart, readContents(cart), sku);
         carts.deleteLine(cart.id, product.id);
         carts.touchCart(cart.id, clock().toISOString());
         return priceCart(findOwnCart(cartId, keyId));

@@ -8,6 +8,7 @@ import { type Request, type Response, Router } from 'express';
 import type { ResponseCache } from '../http/response-cache.ts';
 import { parseInput } from '../http/validate.ts';
 import type { CatalogEntry, CatalogPage, CatalogService, PricingContext } from './catalog-service.ts';
+import { dependenciesOfPage } from './page-dependencies.ts';
 import { presentPrice } from './present.ts';
 import { imagesOf } from './product-images.ts';
 
@@ -54,18 +55,25 @@ function catalogKey(req: Request): string {
 
 /**
  * Answers from the cache when it holds this request's answer for the current data; otherwise
- * runs `compute` and keeps its JSON for the next identical request. Only successful answers are
- * kept: errors throw out of `compute` before anything is stored.
+ * runs `compute` and keeps its JSON for the next identical request, until a write changes what it
+ * read (`dependsOn`). Only successful answers are kept: errors throw out of `compute` before
+ * anything is stored.
  */
-function sendCached(cache: ResponseCache, req: Request, res: Response, compute: () => unknown): void {
+function sendCached(
+  cache: ResponseCache,
+  req: Request,
+  res: Response,
+  compute: () => { answer: unknown; dependsOn: string[] },
+): void {
   const generation = cache.begin();
   const key = catalogKey(req);
   let cached = cache.get(generation, key);
   if (!cached) {
-    const body = Buffer.from(JSON.stringify(compute()));
+    const { answer, dependsOn } = compute();
+    const body = Buffer.from(JSON.stringify(answer));
     const etagOf = req.app.get('etag fn') as ((body: Buffer) => string) | undefined;
     cached = { body, contentType: JSON_TYPE, etag: etagOf ? etagOf(body) : '' };
-    cache.store(generation, key, cached);
+    cache.store(generation, key, cached, dependsOn);
   }
   res.setHeader('Content-Type', cached.contentType);
   // Set before send, so Express neither hashes the body again nor misses a 304 (If-None-Match).
@@ -93,7 +101,10 @@ export function createCatalogRouter(catalog: CatalogService, cache: ResponseCach
         limit: query.limit,
         cursor: query.cursor ?? null,
       });
-      return { ...presentPage(catalog, page), nextCursor: page.nextCursor };
+      return {
+        answer: { ...presentPage(catalog, page), nextCursor: page.nextCursor },
+        dependsOn: dependenciesOfPage(page, { kind: 'list', inStock: query.inStock ?? null }),
+      };
     });
   });
 
@@ -101,13 +112,17 @@ export function createCatalogRouter(catalog: CatalogService, cache: ResponseCach
     sendCached(cache, req, res, () => {
       const headers = parseInput(ChannelHeaderSchema, req.headers, 'headers');
       const query = parseInput(GetProductQuerySchema, req.query, 'query');
+      const sku = String(req.params.sku);
       const page = catalog.getProduct({
         channelCode: headers['x-channel'],
         customerId: query.customer ?? null,
-        sku: String(req.params.sku),
+        sku,
       });
       const { data, ...rest } = presentPage(catalog, page);
-      return { ...rest, data: data[0] };
+      return {
+        answer: { ...rest, data: data[0] },
+        dependsOn: dependenciesOfPage(page, { kind: 'product', sku }),
+      };
     });
   });
 

@@ -10,6 +10,7 @@ import { getRequestContext } from '../http/request-context.ts';
 import type { ResponseCache } from '../http/response-cache.ts';
 import { traceExecute } from '../http/tracing.ts';
 import { createDocumentCache } from './document-cache.ts';
+import { COST_HEADER, calculateQueryCost } from './query-cost.ts';
 import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
 
 /** The query of a GraphQL request: from the URL on GET, from the parsed JSON body on POST. */
@@ -54,6 +55,35 @@ function refuseUnrunnable(req: Request, res: Response, next: NextFunction): void
   next();
 }
 
+/** The operation name and variables of a GraphQL request, as graphql-http reads them (null: none or unreadable). */
+function operationOf(req: Request): {
+  operationName: string | null;
+  variables: Record<string, unknown> | null;
+} {
+  let fields: { operationName?: unknown; variables?: unknown } = {};
+  if (req.method === 'POST') {
+    fields = typeof req.body === 'object' && req.body !== null ? (req.body as typeof fields) : {};
+  } else {
+    const params = new URLSearchParams(req.url.split('?')[1] ?? '');
+    try {
+      fields = {
+        operationName: params.get('operationName'),
+        variables: JSON.parse(params.get('variables') ?? 'null'),
+      };
+    } catch {
+      fields = { operationName: params.get('operationName') };
+    }
+  }
+  const { operationName, variables } = fields;
+  return {
+    operationName: typeof operationName === 'string' ? operationName : null,
+    variables:
+      typeof variables === 'object' && variables !== null && !Array.isArray(variables)
+        ? (variables as Record<string, unknown>)
+        : null,
+  };
+}
+
 /** graphql-http's request view of an Express request (what its Express adapter passes too). */
 function toGraphqlRequest(req: Request): GraphqlRequest<Request, undefined> {
   return {
@@ -91,8 +121,10 @@ function graphqlKey(req: Request): string {
  * GraphQL over HTTP at /v2/graphql (GET and POST, scope article:r). The schema is built here, when
  * the app is created, from the channels in the database at that moment (the `Channel` enum): a
  * channel added later appears after a restart. Successful answers without errors are kept in
- * `cache` for the current catalogue data (see response-cache.ts); errors can name a request id,
- * so an answer with any error is never kept.
+ * `cache` until a write changes what their resolvers read (see response-cache.ts); errors can
+ * name a request id, so an answer with any error is never kept. Every answer of a query that ran
+ * (or failed to parse or validate) says what it cost in `Keygate-Cost` (see query-cost.ts): the
+ * gateway charges that to the caller's credits and quotas.
  */
 export function createGraphqlRouter(deps: {
   catalog: CatalogService;
@@ -103,31 +135,46 @@ export function createGraphqlRouter(deps: {
 }): Router {
   const { cache, tracer } = deps;
   const documents = createDocumentCache();
+  const schema = buildGraphqlSchema(deps.catalog, deps.catalog.listChannels());
+  /** What each request's resolvers read, for the cache (the context is built from the request). */
+  const readsOf = new WeakMap<Request, string[]>();
   const handle = createHandler<Request, undefined, GraphqlContext>({
     parse: documents.parse,
     validate: documents.validate,
     ...(tracer ? { execute: traceExecute(tracer, execute) } : {}),
-    schema: buildGraphqlSchema(deps.catalog, deps.catalog.listChannels()),
+    schema,
     context: (request) => {
       const { requestId, log } = getRequestContext(request.raw, deps.logger);
-      return { requestId, log };
+      return { requestId, log, dependsOn: readsOf.get(request.raw) ?? [] };
     },
   });
+  /** The query's cost; 1 for a document that does not parse (its answer is an error). */
+  function costOf(req: Request): string {
+    try {
+      const document = documents.parse(String(queryOf(req)));
+      return String(calculateQueryCost(schema, document, operationOf(req)));
+    } catch {
+      return '1';
+    }
+  }
   async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
     const generation = cache.begin();
     const key = graphqlKey(req);
     const hit = cache.get(generation, key);
     if (hit) {
-      res.writeHead(200, { 'content-type': hit.contentType }).end(hit.body);
+      res.writeHead(200, { 'content-type': hit.contentType, ...hit.headers }).end(hit.body);
       return;
     }
     try {
+      const headers = { [COST_HEADER]: costOf(req) };
+      const dependsOn: string[] = [];
+      readsOf.set(req, dependsOn);
       const [body, init] = await handle(toGraphqlRequest(req));
       const contentType = init.headers?.['content-type'];
       if (init.status === 200 && body !== null && contentType && !body.includes('"errors"')) {
-        cache.store(generation, key, { body: Buffer.from(body), contentType, etag: '' });
+        cache.store(generation, key, { body: Buffer.from(body), contentType, etag: '', headers }, dependsOn);
       }
-      res.writeHead(init.status, init.statusText, init.headers).end(body);
+      res.writeHead(init.status, init.statusText, { ...init.headers, ...headers }).end(body);
     } catch (error) {
       next(error);
     }

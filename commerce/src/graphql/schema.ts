@@ -20,6 +20,7 @@ import {
   priceEntry,
 } from '../catalog/catalog-service.ts';
 import { encodeCursor } from '../catalog/cursor.ts';
+import { dependenciesOfPage } from '../catalog/page-dependencies.ts';
 import { imagesOf } from '../catalog/product-images.ts';
 import type { Channel, ProductImage } from '../catalog/types.ts';
 import { CommerceError } from '../errors.ts';
@@ -30,6 +31,8 @@ import { isCustomerTier } from '../pricing/types.ts';
 export type GraphqlContext = {
   requestId: string;
   log: Logger;
+  /** Change-log tags of what the resolvers read: the response cache files the answer under them. */
+  dependsOn: string[];
 };
 
 /** A product of a resolved page: the entry plus the page's pricing context (no further queries). */
@@ -229,6 +232,7 @@ export function buildGraphqlSchema(catalog: CatalogService, channels: readonly C
               limit,
               cursor: args.after ?? null,
             });
+            ctx.dependsOn.push(...dependenciesOfPage(page, { kind: 'list', inStock: args.inStock ?? null }));
             return page.entries.map((entry) => ({ entry, context: page.context }));
           }),
       },

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
+import { changeTags } from '../../src/db/change-log.ts';
 import { createResponseCache } from '../../src/http/response-cache.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 
@@ -266,9 +267,9 @@ describe('response cache bounds', () => {
   it('keeps at most maxEntries entries, dropping the least recently used', () => {
     const cache = createResponseCache(t.db, () => TEST_NOW, { maxBytes: 1_000_000, maxEntries: 3 });
     const generation = cache.begin();
-    for (const key of ['a', 'b', 'c']) cache.store(generation, key, response(10));
+    for (const key of ['a', 'b', 'c']) cache.store(generation, key, response(10), []);
     assert.ok(cache.get(generation, 'a'), 'a is used again');
-    cache.store(generation, 'd', response(10));
+    cache.store(generation, 'd', response(10), []);
     assert.equal(cache.size().entries, 3);
     assert.equal(cache.get(generation, 'b'), undefined, 'b, the least recently used, went');
     for (const key of ['a', 'c', 'd']) assert.ok(cache.get(generation, key), key);
@@ -279,32 +280,49 @@ describe('response cache bounds', () => {
     const cache = createResponseCache(t.db, () => TEST_NOW, { maxBytes, maxEntries: 1000 });
     const generation = cache.begin();
     for (let i = 0; i < 100; i += 1) {
-      cache.store(generation, `key-${i}`, response(1000));
+      cache.store(generation, `key-${i}`, response(1000), []);
       assert.ok(cache.size().bytes <= maxBytes, `${cache.size().bytes} bytes after ${i + 1}`);
     }
     assert.ok(cache.get(generation, 'key-99'), 'the newest is kept');
     assert.ok(cache.size().entries < 10);
-    cache.store(generation, 'huge', response(maxBytes + 1));
+    cache.store(generation, 'huge', response(maxBytes + 1), []);
     assert.equal(cache.get(generation, 'huge'), undefined);
   });
 
-  it('drops every entry when the data changes, and ignores answers of an older generation', () => {
+  it('drops the entries filed under a tag a write logged, and ignores answers of an older generation', () => {
     const cache = createResponseCache(t.db, () => TEST_NOW, { maxBytes: 1_000_000, maxEntries: 100 });
     const old = cache.begin();
-    cache.store(old, 'page', response(10));
+    cache.store(old, 'page', response(10), [changeTags.products]);
+    cache.store(old, 'vat', response(10), [changeTags.vatOf('DE')]);
     assert.equal(cache.begin(), old, 'nothing changed: the same generation');
     t.db.sqlite.prepare("UPDATE products SET name = 'x' WHERE sku = ?").run(SKU);
     const next = cache.begin();
     assert.notEqual(next, old);
-    assert.equal(cache.size().entries, 0);
-    cache.store(old, 'late', response(10));
+    assert.equal(cache.get(next, 'page'), undefined, 'filed under products: dropped');
+    assert.ok(cache.get(next, 'vat'), 'filed under the VAT rates only: kept');
+    cache.store(old, 'late', response(10), []);
     assert.equal(cache.get(next, 'late'), undefined);
+  });
+
+  it('drops every entry when another connection writes the file', () => {
+    const cache = createResponseCache(t.db, () => TEST_NOW, { maxBytes: 1_000_000, maxEntries: 100 });
+    const generation = cache.begin();
+    cache.store(generation, 'unrelated', response(10), ['nothing-logs-this']);
+    const other = new Database(t.db.file);
+    try {
+      other.prepare("UPDATE carts SET updated_at = updated_at WHERE id = 'none'").run();
+      other.prepare("INSERT INTO meta (key, value) VALUES ('touched', 'yes')").run();
+    } finally {
+      other.close();
+    }
+    cache.begin();
+    assert.equal(cache.size().entries, 0);
   });
 
   it('keeps nothing with maxBytes 0', () => {
     const cache = createResponseCache(t.db, () => TEST_NOW, { maxBytes: 0, maxEntries: 100 });
     const generation = cache.begin();
-    cache.store(generation, 'page', response(10));
+    cache.store(generation, 'page', response(10), []);
     assert.equal(cache.get(generation, 'page'), undefined);
   });
 });
