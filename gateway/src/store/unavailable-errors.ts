@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors.ts';
+import { InvalidCursorError } from './cursor.ts';
 import type { KeyStore } from './store.ts';
 
 /**
@@ -40,7 +41,8 @@ export function withUnavailableErrors<S extends KeyStore>(store: S, onError?: (m
     const method = value as (...args: unknown[]) => unknown;
     wrapped[name] = (...args: unknown[]) => {
       const fail = (cause: unknown): never => {
-        if (cause instanceof GatewayError) throw cause;
+        // A cursor the store did not make is the caller's mistake (422), not the store failing.
+        if (cause instanceof GatewayError || cause instanceof InvalidCursorError) throw cause;
         onError?.(name);
         throw storeUnavailableError(cause);
       };
