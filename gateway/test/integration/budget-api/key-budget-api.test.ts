@@ -90,6 +90,20 @@ for (const backend of ['sqlite', 'redis'] as const) {
         assert.equal(same.body.version, res.body.version, 'the same plan again changed the key');
       });
 
+      it('honours Idempotency-Key: a replay answers the same, another body under the key is 422', async () => {
+        const created = await api.call('post', '/v2/auth/keys').send({ name: 'k', scopes: ['order:r'] });
+        const patch = (body: object) =>
+          api.call('patch', `/v2/auth/keys/${created.body.id}`).set('Idempotency-Key', 'budget-1').send(body);
+        const first = await patch({ planId });
+        const replay = await patch({ planId });
+        assert.equal(replay.headers['idempotent-replayed'], 'true');
+        assert.deepEqual(replay.body, first.body);
+        const reused = await patch({ planId: null });
+        assert.equal(reused.status, 422);
+        assert.equal(reused.body.code, 'IDEMPOTENCY_KEY_REUSED');
+        assert.equal((await api.call('get', `/v2/auth/keys/${created.body.id}`)).body.planId, planId);
+      });
+
       it('answers 422 for an empty body or credits (their own endpoint), 404 for another environment’s key', async () => {
         const created = await api.call('post', '/v2/auth/keys').send({ name: 'k', scopes: ['order:r'] });
         const empty = await api.call('patch', `/v2/auth/keys/${created.body.id}`).send({});
