@@ -30,15 +30,18 @@ import { assertionSigningOf, createAssertionCache } from './identity/assertion-c
 import { createJwksHandler } from './identity/jwks-route.ts';
 import type { SecretHasher } from './keys/hasher.ts';
 import type { KeyService } from './keys/key-service.ts';
+import { createBudgetRouters } from './keys-api/budget-router.ts';
 import { createIdempotencyStep } from './keys-api/idempotency.ts';
 import { createKeysRouter } from './keys-api/router.ts';
 import type { KeyEvents } from './model/events.ts';
 import type { ApiKey } from './model/model.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
 import { createOpsRouter } from './ops/ops-router.ts';
+import { createIdentityService } from './plans/identity-service.ts';
+import { createPlanService } from './plans/plan-service.ts';
 import { createMemoryRateLimiter, type KeyRateLimiter } from './rate-limit/key-rate-limiter.ts';
 import { compileRoutes } from './routes/route-matcher.ts';
-import { MANAGEMENT_PREFIX } from './routes/route-table.ts';
+import { IDENTITIES_PREFIX, MANAGEMENT_PREFIX, PLANS_PREFIX } from './routes/route-table.ts';
 import type { KeyStore } from './store/store.ts';
 import { createUsageRecorder, type UsageRecorder } from './usage/usage-recorder.ts';
 
@@ -177,6 +180,8 @@ export function createApp(deps: AppDeps): GatewayApp {
   // Public documentation and the admin interface: answered by the gateway itself, before any key check.
   app.use(createDocsRouter({ openapiFile: config.openapiFile, routeTable: config.routes }));
   const trustedProxies = compileIpRules(config.trustedProxies);
+  const budgetDeps = { store, events: deps.events, clock };
+  const budget = { plans: createPlanService(budgetDeps), identities: createIdentityService(budgetDeps) };
   if (config.policies === 'on' && deps.keyService) {
     app.use(
       '/admin',
@@ -185,6 +190,7 @@ export function createApp(deps: AppDeps): GatewayApp {
         store,
         hasher: deps.hasher,
         keyService: deps.keyService,
+        budget,
         trustedProxies,
         clock,
         logger,
@@ -231,6 +237,9 @@ export function createApp(deps: AppDeps): GatewayApp {
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService, idempotency }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
+    const budgetRouters = createBudgetRouters({ ...budget, idempotency });
+    app.use(PLANS_PREFIX, budgetRouters.plans);
+    app.use(IDENTITIES_PREFIX, budgetRouters.identities);
   }
   app.use(notFound);
   app.use(createErrorHandler(logger));

@@ -7,9 +7,12 @@ import { GatewayError } from '../errors.ts';
 import { createResolveClientIp } from '../http/request-context.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
 import type { KeyService } from '../keys/key-service.ts';
+import { addIdentityHandlers, addPlanHandlers } from '../keys-api/budget-handlers.ts';
+import type { IdentityService } from '../plans/identity-service.ts';
+import type { PlanService } from '../plans/plan-service.ts';
 import { resetSandbox } from '../sandbox/reset-sandbox.ts';
 import type { KeyStore } from '../store/store.ts';
-import { addKeyRoutes } from './admin-key-routes.ts';
+import { addKeyRoutes, adminCallerOf } from './admin-key-routes.ts';
 import { addSessionRoutes, sessionOf } from './admin-session-routes.ts';
 import { createOriginCheck } from './csrf.ts';
 import { requestScheme } from './request-origin.ts';
@@ -21,6 +24,8 @@ export interface AdminDeps {
   store: KeyStore;
   hasher: SecretHasher;
   keyService: KeyService;
+  /** Plans and identities at `/admin/api/plans` and `/admin/api/identities` (the handlers of the `/v2/auth` ones). */
+  budget?: { plans: PlanService; identities: IdentityService };
   /** Proxies whose X-Forwarded-For / -Proto / -Host count (client IP, origin check, `Secure`). */
   trustedProxies: IpRules;
   /** Epoch ms. */
@@ -40,7 +45,7 @@ function setApiHeaders(_req: Request, res: Response, next: NextFunction): void {
 /**
  * `/admin/api`: JSON for the admin interface, reachable with an administrator session only (never
  * an API key). In order: no-store and nosniff, client IP (trusted proxies only), the origin check on every
- * state-changing call, login, the session guard (+ X-CSRF-Token), session, key and sandbox routes, and a
+ * state-changing call, login, the session guard (+ X-CSRF-Token), session, key, plan, identity and sandbox routes, and a
  * 404 for anything else so no admin request ever reaches the key pipeline.
  */
 export function createAdminApiRouter(deps: AdminDeps): Router {
@@ -66,6 +71,11 @@ export function createAdminApiRouter(deps: AdminDeps): Router {
     schemeOf: (req) => requestScheme(req, trustedProxies),
   });
   addKeyRoutes(router, deps.keyService);
+  if (deps.budget) {
+    const budgetDeps = { ...deps.budget, callerOf: adminCallerOf };
+    addPlanHandlers(router, '/plans', budgetDeps);
+    addIdentityHandlers(router, '/identities', budgetDeps);
+  }
   // The test environment's data back to the seed (the interface asks for confirmation first).
   router.post('/sandbox/reset', async (_req, res) => {
     const reset = await resetSandbox(

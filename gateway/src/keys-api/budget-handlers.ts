@@ -1,106 +1,78 @@
-import {
-  CreditsOperationSchema,
-  PeriodUsageQuerySchema,
-  UsageExportQuerySchema,
-} from '@keygate/contracts/gateway';
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import type { BudgetService, ExportRow } from '../budget/budget-service.ts';
-import { parseInput } from '../keys/key-input.ts';
-import type { Caller } from './key-handlers.ts';
-import { idOf, queryOf } from './key-handlers.ts';
+import type { RequestHandler, Response, Router } from 'express';
+import type { IdentityService } from '../plans/identity-service.ts';
+import type { PlanService } from '../plans/plan-service.ts';
+import { parseJsonBody } from './json-body.ts';
+import { type Caller, idOf } from './key-handlers.ts';
 
-/** What the credits and billing-usage handlers need from the API that mounts them. */
+/** What the shared plan and identity handlers need from the API that mounts them. */
 export interface BudgetHandlerDeps {
-  budgetService: BudgetService;
+  plans: PlanService;
+  identities: IdentityService;
+  /** The caller of a request that passed the API's own authentication. */
   callerOf(res: Response): Caller;
-  /** Body parsing and Idempotency-Key, as the API's other POSTs. */
-  bodySteps: RequestHandler[];
+  /** Honours Idempotency-Key on POST and PATCH, after their body is parsed (the API-key API only). */
+  idempotency?: RequestHandler;
+}
+
+/** The body steps of a POST or PATCH: the JSON body, then Idempotency-Key when the API honours it. */
+function bodyStepsOf(deps: BudgetHandlerDeps): RequestHandler[] {
+  return deps.idempotency ? [parseJsonBody, deps.idempotency] : [parseJsonBody];
 }
 
 /**
- * `GET|POST {item}/credits` and `GET {item}/usage?period=…` of keys (`kind: 'key'`) or identities,
- * mounted at `item` (e.g. `/:id`). A usage query without `period` goes on to the next handler (the
- * keys' traffic usage with `from`/`to`).
+ * The plan routes under `base` (`/v2/auth/plans` mounts them at `/`, the admin API at `/plans`):
+ * create (201 + Location), list (`{items}`), read, PATCH and DELETE (204).
  */
-export function addBudgetHandlers(
-  router: Router,
-  item: string,
-  kind: 'key' | 'identity',
-  deps: BudgetHandlerDeps,
-): void {
-  const { budgetService, callerOf } = deps;
-  router.get(`${item}/credits`, async (req, res) => {
-    const { actor } = callerOf(res);
-    res.json(
-      kind === 'key'
-        ? await budgetService.keyCredits(actor, idOf(req))
-        : await budgetService.identityCredits(actor, idOf(req)),
-    );
+export function addPlanHandlers(router: Router, base: string, deps: BudgetHandlerDeps): void {
+  const { plans } = deps;
+  const item = `${base === '/' ? '' : base}/:id`;
+  router.post(base, ...bodyStepsOf(deps), async (req, res) => {
+    const plan = await plans.createPlan(req.body);
+    res
+      .status(201)
+      .location(`${req.baseUrl}${item.replace(':id', plan.id)}`)
+      .json(plan);
   });
-  router.post(`${item}/credits`, ...deps.bodySteps, async (req, res) => {
-    const { actor } = callerOf(res);
-    const operation = parseInput(CreditsOperationSchema, req.body);
-    res.json(
-      kind === 'key'
-        ? await budgetService.changeKeyCredits(actor, idOf(req), operation)
-        : await budgetService.changeIdentityCredits(actor, idOf(req), operation),
-    );
+  router.get(base, async (_req, res) => {
+    res.json({ items: await plans.listPlans() });
   });
-  router.get(`${item}/usage`, async (req: Request, res: Response, next: NextFunction) => {
-    if (kind === 'key' && req.query.period === undefined) return next();
-    const { period } = queryOf(PeriodUsageQuerySchema, req);
-    const { actor } = callerOf(res);
-    res.json(
-      kind === 'key'
-        ? await budgetService.keyUsage(actor, idOf(req), period)
-        : await budgetService.identityUsage(actor, idOf(req), period),
-    );
+  router.get(item, async (req, res) => {
+    res.json(await plans.getPlan(idOf(req)));
+  });
+  router.patch(item, ...bodyStepsOf(deps), async (req, res) => {
+    res.json(await plans.updatePlan(idOf(req), req.body));
+  });
+  router.delete(item, async (req, res) => {
+    await plans.deletePlan(idOf(req));
+    res.status(204).end();
   });
 }
-
-const CSV_HEADER = 'period,subject_type,subject_id,external_id,environment,outcome,calls,cost';
 
 /**
- * A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break; text that a
- * spreadsheet would run as a formula (an integrator's external id starting with `=`, `+`, `-`, `@`)
- * is prefixed with `'`, as OWASP advises for CSV exports.
+ * The identity routes under `base` (`/v2/auth/identities` at `/`, the admin API at `/identities`):
+ * create (201 + Location), list (`{items, nextCursor}`), read (with its keys), PATCH and DELETE (204).
  */
-function csvField(value: string | number): string {
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** Renders export rows, one per line, in their (stable) order. */
-export function renderExport(rows: readonly ExportRow[], format: 'csv' | 'jsonl'): string {
-  if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
-  const lines = rows.map((row) =>
-    [
-      row.period,
-      row.subjectType,
-      row.subjectId,
-      row.externalId,
-      row.environment,
-      row.outcome,
-      row.calls,
-      row.cost,
-    ]
-      .map(csvField)
-      .join(','),
-  );
-  return `${[CSV_HEADER, ...lines].join('\r\n')}\r\n`;
-}
-
-/** `GET /export?period&format=csv|jsonl`: the billing export of one period (mounted at `/v2/auth/usage`). */
-export function addUsageExportHandler(
-  router: Router,
-  deps: Pick<BudgetHandlerDeps, 'budgetService' | 'callerOf'>,
-) {
-  router.get('/export', async (req, res) => {
-    const { period, format } = queryOf(UsageExportQuerySchema, req);
-    const rows = await deps.budgetService.exportUsage(deps.callerOf(res).actor, period);
-    res.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
-    res.attachment(`keygate-usage-${period.period}.${format}`);
-    res.send(renderExport(rows, format));
+export function addIdentityHandlers(router: Router, base: string, deps: BudgetHandlerDeps): void {
+  const { identities, callerOf } = deps;
+  const item = `${base === '/' ? '' : base}/:id`;
+  router.post(base, ...bodyStepsOf(deps), async (req, res) => {
+    const identity = await identities.createIdentity(callerOf(res).actor, req.body);
+    res
+      .status(201)
+      .location(`${req.baseUrl}${item.replace(':id', identity.id)}`)
+      .json(identity);
+  });
+  router.get(base, async (req, res) => {
+    res.json(await identities.listIdentities(callerOf(res).actor, req.query));
+  });
+  router.get(item, async (req, res) => {
+    res.json(await identities.getIdentity(callerOf(res).actor, idOf(req)));
+  });
+  router.patch(item, ...bodyStepsOf(deps), async (req, res) => {
+    res.json(await identities.updateIdentity(callerOf(res).actor, idOf(req), req.body));
+  });
+  router.delete(item, async (req, res) => {
+    await identities.deleteIdentity(callerOf(res).actor, idOf(req));
+    res.status(204).end();
   });
 }

@@ -1,7 +1,11 @@
 import {
   type ApiVersion,
+  IDENTITIES_PREFIX,
+  isManagementPath,
   isRoutePattern,
   MANAGEMENT_PREFIX,
+  MANAGEMENT_PREFIXES,
+  PLANS_PREFIX,
   ROUTE_METHODS,
   type RouteEntry,
   RouteSchema,
@@ -14,8 +18,12 @@ import {
 
 export {
   type ApiVersion,
+  IDENTITIES_PREFIX,
+  isManagementPath,
   isRoutePattern,
   MANAGEMENT_PREFIX,
+  MANAGEMENT_PREFIXES,
+  PLANS_PREFIX,
   ROUTE_METHODS,
   type RouteEntry,
   RouteSchema,

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { CreditsBalance, Identity, Plan } from '../../model/budget.ts';
 import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
@@ -18,12 +19,70 @@ function identityFromRow(row: IdentityRow): Identity {
   return { ...row };
 }
 
+/** A plans row as a prepared statement returns it (snake_case, JSON as text). */
+interface RawPlanRow {
+  id: string;
+  name: string;
+  limits: string;
+  quotas: string;
+  credits: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** An identities row as a prepared statement returns it. */
+interface RawIdentityRow extends Omit<RawPlanRow, 'name'> {
+  external_id: string;
+  environment: Identity['environment'];
+  plan_id: string | null;
+  meta: string;
+}
+
+function planFromRaw(row: RawPlanRow): Plan {
+  return {
+    id: row.id,
+    name: row.name,
+    limits: JSON.parse(row.limits),
+    quotas: JSON.parse(row.quotas),
+    credits: row.credits === null ? null : JSON.parse(row.credits),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+}
+
+function identityFromRaw(row: RawIdentityRow): Identity {
+  return {
+    id: row.id,
+    externalId: row.external_id,
+    environment: row.environment,
+    planId: row.plan_id,
+    meta: JSON.parse(row.meta),
+    limits: JSON.parse(row.limits),
+    quotas: JSON.parse(row.quotas),
+    credits: row.credits === null ? null : JSON.parse(row.credits),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+}
+
 /**
  * Plans and identities in SQLite. Every write is one IMMEDIATE transaction that also advances the
  * key generation, so every gateway sharing the file drops what it cached (as for a revocation);
  * deletes check in the same transaction that nothing names the row any more.
  */
-export function createSqliteBudgetConfig(db: SqliteDb): BudgetConfigMethods {
+export function createSqliteBudgetConfig(db: SqliteDb, client: Database.Database): BudgetConfigMethods {
+  // The budget engine reads plans and identities on the request path: statements prepared once,
+  // not built by drizzle for every read.
+  const selectPlan = client.prepare<[string], RawPlanRow>(
+    'SELECT id, name, limits, quotas, credits, created_at, updated_at, version FROM plans WHERE id = ?',
+  );
+  const selectIdentity = client.prepare<[string], RawIdentityRow>(
+    'SELECT id, external_id, environment, plan_id, meta, limits, quotas, credits, created_at, updated_at, ' +
+      'version FROM identities WHERE id = ?',
+  );
   const write = <T>(work: (tx: SqliteDb) => T): T =>
     db.transaction((tx) => work(tx as unknown as SqliteDb), { behavior: 'immediate' });
   const insertBalance = (tx: SqliteDb, subject: string, balance: CreditsBalance | undefined) => {
@@ -42,8 +101,8 @@ export function createSqliteBudgetConfig(db: SqliteDb): BudgetConfigMethods {
       });
     },
     async getPlan(id) {
-      const row = db.select().from(plans).where(eq(plans.id, id)).get();
-      return row ? planFromRow(row) : null;
+      const row = selectPlan.get(id);
+      return row ? planFromRaw(row) : null;
     },
     async listPlans() {
       return db.select().from(plans).orderBy(desc(plans.createdAt), desc(plans.id)).all().map(planFromRow);
@@ -93,8 +152,8 @@ export function createSqliteBudgetConfig(db: SqliteDb): BudgetConfigMethods {
       });
     },
     async getIdentity(id) {
-      const row = db.select().from(identities).where(eq(identities.id, id)).get();
-      return row ? identityFromRow(row) : null;
+      const row = selectIdentity.get(id);
+      return row ? identityFromRaw(row) : null;
     },
     async findIdentityByExternalId(environment, externalId) {
       const row = db

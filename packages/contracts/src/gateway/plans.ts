@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Environment } from './model.ts';
+import type { PublicKey } from './public-key.ts';
 
 /**
  * Plans, identities and credits: how much a customer may call, not only how fast. The request
@@ -237,4 +238,28 @@ export interface KeyBudget {
   limits: PlanLimit[];
   quotas: PlanQuota[];
   credits: CreditsConfig | null;
+}
+
+/** `PATCH /v2/auth/keys/{id}`: the key's plan, identity and overrides (each member given replaces the key's). */
+export const UpdateKeyBudgetInputSchema = z
+  .strictObject({
+    planId: z.string().min(1).max(64).nullable().optional(),
+    identityId: z.string().min(1).max(64).nullable().optional(),
+    limits: PlanLimitsSchema.optional(),
+    quotas: PlanQuotasSchema.optional(),
+  })
+  .refine((input) => Object.keys(input).length > 0, 'nothing to change');
+
+export type UpdateKeyBudgetInput = z.infer<typeof UpdateKeyBudgetInputSchema>;
+
+/** `GET /v2/auth/identities?environment&limit&cursor` (a key sees its own environment only). */
+export const ListIdentitiesQuerySchema = z.object({
+  environment: z.enum(['live', 'test']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+/** `GET /v2/auth/identities/{id}`: the identity and its keys (public views, newest first). */
+export interface IdentityWithKeys extends Identity {
+  keys: PublicKey[];
 }

@@ -7,6 +7,8 @@ internal static class OpenApiPaths
     /// <summary>Every documented path template, e.g. <c>/v2/carts/{id}:checkout</c>.</summary>
     public static readonly string[] All =
     [
+        "/v2/auth/identities",
+        "/v2/auth/identities/{id}",
         "/v2/auth/keys",
         "/v2/auth/keys/{id}",
         "/v2/auth/keys/{id}/activity",
@@ -15,6 +17,8 @@ internal static class OpenApiPaths
         "/v2/auth/keys/{id}/usage",
         "/v2/auth/keys/{id}:close-old-secret",
         "/v2/auth/keys/{id}:rotate",
+        "/v2/auth/plans",
+        "/v2/auth/plans/{id}",
         "/v2/carts",
         "/v2/carts/{id}",
         "/v2/carts/{id}/items",
