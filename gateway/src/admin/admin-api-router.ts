@@ -2,12 +2,15 @@ import type { Identity } from '@keygate/identity';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import type { IpRules } from '../auth/ip-rules.ts';
+import type { BudgetService } from '../budget/budget-service.ts';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayError } from '../errors.ts';
 import { createResolveClientIp } from '../http/request-context.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
 import type { KeyService } from '../keys/key-service.ts';
 import { addIdentityHandlers, addPlanHandlers } from '../keys-api/budget-handlers.ts';
+import { addBudgetHandlers, addUsageExportHandler } from '../keys-api/credits-handlers.ts';
+import { parseJsonBody } from '../keys-api/json-body.ts';
 import type { IdentityService } from '../plans/identity-service.ts';
 import type { PlanService } from '../plans/plan-service.ts';
 import { resetSandbox } from '../sandbox/reset-sandbox.ts';
@@ -25,7 +28,7 @@ export interface AdminDeps {
   hasher: SecretHasher;
   keyService: KeyService;
   /** Plans and identities at `/admin/api/plans` and `/admin/api/identities` (the handlers of the `/v2/auth` ones). */
-  budget?: { plans: PlanService; identities: IdentityService };
+  budget?: { plans: PlanService; identities: IdentityService; budgetService?: BudgetService };
   /** Proxies whose X-Forwarded-For / -Proto / -Host count (client IP, origin check, `Secure`). */
   trustedProxies: IpRules;
   /** Epoch ms. */
@@ -70,6 +73,21 @@ export function createAdminApiRouter(deps: AdminDeps): Router {
     logger: deps.logger,
     schemeOf: (req) => requestScheme(req, trustedProxies),
   });
+  const budgetService = deps.budget?.budgetService;
+  // Before the key routes: `/keys/:id/usage?period=…` is billing usage (see credits-handlers.ts).
+  if (budgetService) {
+    const creditsDeps = {
+      budgetService,
+      keyService: deps.keyService,
+      callerOf: adminCallerOf,
+      bodySteps: [parseJsonBody],
+    };
+    addBudgetHandlers(router, '/keys/:id', 'key', creditsDeps);
+    addBudgetHandlers(router, '/identities/:id', 'identity', creditsDeps);
+    const usage = Router({ caseSensitive: true, strict: false });
+    addUsageExportHandler(usage, creditsDeps);
+    router.use('/usage', usage);
+  }
   addKeyRoutes(router, deps.keyService);
   if (deps.budget) {
     const budgetDeps = { ...deps.budget, callerOf: adminCallerOf };

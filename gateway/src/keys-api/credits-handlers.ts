@@ -1,17 +1,21 @@
 import {
   CreditsOperationSchema,
+  KeyUsageQuerySchema,
   PeriodUsageQuerySchema,
   UsageExportQuerySchema,
 } from '@keygate/contracts/gateway';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { BudgetService, ExportRow } from '../budget/budget-service.ts';
-import { parseInput } from '../keys/key-input.ts';
+import { parseInput, validationError } from '../keys/key-input.ts';
+import type { KeyService } from '../keys/key-service.ts';
 import type { Caller } from './key-handlers.ts';
 import { idOf, queryOf } from './key-handlers.ts';
 
 /** What the credits and billing-usage handlers need from the API that mounts them. */
 export interface BudgetHandlerDeps {
   budgetService: BudgetService;
+  /** The keys' traffic usage, which a key's usage of a period carries beside its billing (keys only). */
+  keyService?: Pick<KeyService, 'getUsage'>;
   callerOf(res: Response): Caller;
   /** Body parsing and Idempotency-Key, as the API's other POSTs. */
   bodySteps: RequestHandler[];
@@ -48,13 +52,20 @@ export function addBudgetHandlers(
   });
   router.get(`${item}/usage`, async (req: Request, res: Response, next: NextFunction) => {
     if (kind === 'key' && req.query.period === undefined) return next();
-    const { period } = queryOf(PeriodUsageQuerySchema, req);
     const { actor } = callerOf(res);
-    res.json(
-      kind === 'key'
-        ? await budgetService.keyUsage(actor, idOf(req), period)
-        : await budgetService.identityUsage(actor, idOf(req), period),
-    );
+    if (kind === 'identity') {
+      const { period } = queryOf(PeriodUsageQuerySchema, req);
+      return res.json(await budgetService.identityUsage(actor, idOf(req), period));
+    }
+    const { period, from, to } = queryOf(KeyUsageQuerySchema, req);
+    if (period === undefined || from !== undefined || to !== undefined)
+      throw validationError([{ detail: 'give either period, or from and to', pointer: '/period' }]);
+    const range = { from: Date.parse(`${period.from}T00:00:00Z`), to: Date.parse(`${period.to}T00:00:00Z`) };
+    const [traffic, billing] = await Promise.all([
+      deps.keyService!.getUsage(actor, idOf(req), range),
+      budgetService.keyUsage(actor, idOf(req), period),
+    ]);
+    res.json({ ...traffic, billing });
   });
 }
 

@@ -1,13 +1,18 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import { principalOf } from '../auth/principal.ts';
 import { routeOf } from '../auth/steps.ts';
+import type { BudgetService } from '../budget/budget-service.ts';
 import type { KeyService } from '../keys/key-service.ts';
+import { addBudgetHandlers } from './credits-handlers.ts';
+import { parseJsonBody } from './json-body.ts';
 import { addKeyHandlers, type Caller } from './key-handlers.ts';
 import { ListKeysQuerySchema } from './query-schemas.ts';
 
 /** What the key-management API needs. */
 export interface KeysRouterDeps {
   keyService: KeyService;
+  /** Credits and billing usage of keys (`/:id/credits`, `/:id/usage?period`). */
+  budgetService?: BudgetService;
   /** Honours Idempotency-Key on every POST (createIdempotencyStep). */
   idempotency?: RequestHandler;
 }
@@ -60,7 +65,9 @@ export function createManagementRouter(): Router {
  * - `DELETE /:id` revoke → 200 with the revoked key (its final state, for the caller's records)
  * - `POST /:id:rotate` `{overlapDays?}` → 200 `{id, prefix, secret, …key}` (the new token)
  * - `POST /:id:close-old-secret` `{secretId?}` → key (closes the old secret of a rotation now)
- * - `GET /:id/usage?from&to` → totals and per-secret usage (default last 24 h, at most 31 days)
+ * - `GET /:id/usage?from&to` → totals and per-secret usage (default last 24 h, at most 31 days);
+ *   `GET /:id/usage?period=2026-11` → calls and spent cost of the period by outcome (billing)
+ * - `GET /:id/credits`, `POST /:id/credits` `{set}|{increment}|{decrement}` → the key's own balance
  * - `GET /:id/activity?action&from&to&limit&cursor` → `{items, nextCursor}`
  * - `GET /:id/logs?secretId&from&to&limit&cursor` → `{items, nextCursor}`
  * Every POST and PATCH honours `Idempotency-Key` (keys-api/idempotency.ts).
@@ -68,8 +75,16 @@ export function createManagementRouter(): Router {
  * matcher, and a request whose matched route (`routeOf(res)`) is not the management route is
  * refused with 500 (a wiring bug, logged).
  */
-export function createKeysRouter({ keyService, idempotency }: KeysRouterDeps): Router {
+export function createKeysRouter({ keyService, budgetService, idempotency }: KeysRouterDeps): Router {
   const router = createManagementRouter();
+  // Before the key handlers: `GET /:id/usage?period=…` is billing usage, without `period` traffic usage.
+  if (budgetService)
+    addBudgetHandlers(router, '/:id', 'key', {
+      budgetService,
+      keyService,
+      callerOf,
+      bodySteps: idempotency ? [parseJsonBody, idempotency] : [parseJsonBody],
+    });
   addKeyHandlers(router, {
     keyService,
     callerOf,

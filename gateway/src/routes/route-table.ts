@@ -13,6 +13,7 @@ import {
   RouteTableSchema,
   type Upstream,
   UpstreamSchema,
+  USAGE_PREFIX,
   VersionSchema,
 } from '@keygate/contracts/gateway';
 
@@ -31,6 +32,7 @@ export {
   RouteTableSchema,
   type Upstream,
   UpstreamSchema,
+  USAGE_PREFIX,
   VersionSchema,
 };
 

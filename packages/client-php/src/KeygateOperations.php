@@ -178,12 +178,13 @@ trait KeygateOperations
         string $id,
         ?\DateTimeInterface $from = null,
         ?\DateTimeInterface $to = null,
+        ?string $period = null,
     ): Model\KeyUsage {
         $data = $this->send(
             'GET',
             '/v2/auth/keys/{id}/usage',
             ['id' => $id],
-            ['from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP')],
+            ['from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP'), 'period' => $period],
             [],
             null,
         );
@@ -479,6 +480,120 @@ trait KeygateOperations
             '/v2/auth/identities/{id}',
             ['id' => $id],
             [],
+            [],
+            null,
+        );
+    }
+
+    /**
+     * Get an API key's credits (`GET /v2/auth/keys/{id}/credits`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function getKeyCredits(
+        string $id,
+    ): Model\Credits {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys/{id}/credits',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Credits::fromArray($data);
+    }
+
+    /**
+     * Set, add to or take from an API key's credits (`POST /v2/auth/keys/{id}/credits`).
+     * @param string $id The API key id (`key_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function changeKeyCredits(
+        string $id,
+        Model\CreditsOperation|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\Credits {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/keys/{id}/credits',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\Credits::fromArray($data);
+    }
+
+    /**
+     * Get an identity's credits (`GET /v2/auth/identities/{id}/credits`).
+     * @param string $id The identity id (`idt_…`).
+     */
+    public function getIdentityCredits(
+        string $id,
+    ): Model\Credits {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/identities/{id}/credits',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Credits::fromArray($data);
+    }
+
+    /**
+     * Set, add to or take from an identity's credits (`POST /v2/auth/identities/{id}/credits`).
+     * @param string $id The identity id (`idt_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function changeIdentityCredits(
+        string $id,
+        Model\CreditsOperation|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\Credits {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/identities/{id}/credits',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\Credits::fromArray($data);
+    }
+
+    /**
+     * Get an identity's usage in a period (`GET /v2/auth/identities/{id}/usage`).
+     * @param string $id The identity id (`idt_…`).
+     */
+    public function getIdentityUsage(
+        string $id,
+        string $period,
+    ): Model\PeriodUsage {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/identities/{id}/usage',
+            ['id' => $id],
+            ['period' => $period],
+            [],
+            null,
+        );
+        return Model\PeriodUsage::fromArray($data);
+    }
+
+    /**
+     * Export the usage of a period for billing (`GET /v2/auth/usage/export`).
+     */
+    public function exportUsage(
+        string $period,
+        ?Model\ExportUsageFormat $format = null,
+    ): void {
+        $this->send(
+            'GET',
+            '/v2/auth/usage/export',
+            [],
+            ['period' => $period, 'format' => $format?->value],
             [],
             null,
         );

@@ -158,7 +158,7 @@ export interface paths {
         };
         /**
          * Get the usage of an API key
-         * @description Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret.
+         * @description Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret. With `period` (`2026-11`, `2026-W48`, `2026-11-28`) instead, those of the period and its `billing`: calls and spent cost by outcome.
          *
          *     **Required scope:** `auth:rw` (every key-management call needs it).
          *
@@ -363,6 +363,118 @@ export interface paths {
          *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
          */
         patch: operations["updateIdentity"];
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an API key's credits
+         * @description The key's own balance, refilled if a refill came due. A key of an identity spends the identity's (409 CREDITS_NOT_HELD).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getKeyCredits"];
+        put?: never;
+        /**
+         * Set, add to or take from an API key's credits
+         * @description Exactly one of `{set}`, `{increment}` or `{decrement}` (never below zero). Honours `Idempotency-Key`, so a retried top-up counts once.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["changeKeyCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/identities/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an identity's credits
+         * @description The balance all its keys spend from, refilled if a refill came due.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getIdentityCredits"];
+        put?: never;
+        /**
+         * Set, add to or take from an identity's credits
+         * @description Exactly one of `{set}`, `{increment}` or `{decrement}` (never below zero). Honours `Idempotency-Key`, so a retried top-up counts once.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["changeIdentityCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/identities/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an identity's usage in a period
+         * @description Calls and spent cost of all its keys in a month (`2026-11`), ISO week (`2026-W48`) or day (`2026-11-28`), UTC, by outcome.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getIdentityUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the usage of a period for billing
+         * @description Every identity of the caller's environment, and every key without an identity, so each call is billed once. Two exports of a closed period are byte-identical.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["exportUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/channels": {
@@ -1886,10 +1998,26 @@ export interface components {
             /** @default true */
             enabled?: boolean;
         };
+        Credits: {
+            remaining: number;
+            refill: {
+                /** @enum {string} */
+                interval: "daily" | "monthly";
+                amount: number;
+                day?: number;
+            } | null;
+            /** @description The next refill (UTC), or null when none. */
+            refillsAt: string | null;
+        };
         /** @description Non-null when credits are held (each call spends its cost); null: none. */
         CreditsConfig: {
             refill: components["schemas"]["CreditsRefill"] | null;
         } | null;
+        CreditsOperation: {
+            set?: number;
+            increment?: number;
+            decrement?: number;
+        };
         /** @description The balance is set back to `amount` daily at 00:00 UTC, or monthly at 00:00 UTC of `day` (default 1; the month’s last day when shorter). */
         CreditsRefill: {
             /** @enum {string} */
@@ -2183,6 +2311,8 @@ export interface components {
                 lastCallAt: string | null;
                 secretId: string;
             }[];
+            /** @description With `period`: calls and spent cost of the period by outcome, as billed. */
+            billing?: components["schemas"]["PeriodUsage"];
         };
         LoggedBody: {
             contentType: string;
@@ -2293,6 +2423,24 @@ export interface components {
                 oldStatus: components["schemas"]["OrderStatus"];
                 newStatus: components["schemas"]["OrderStatus"];
                 order: components["schemas"]["Order"];
+            };
+        };
+        PeriodUsage: {
+            /** @description As asked: `2026-11`, `2026-W48` or `2026-11-28`. */
+            period: string;
+            /** @description First day (UTC), YYYY-MM-DD. */
+            from: string;
+            /** @description The day after the last, YYYY-MM-DD. */
+            to: string;
+            total: {
+                calls: number;
+                cost: number;
+            };
+            outcomes: {
+                [key: string]: {
+                    calls: number;
+                    cost: number;
+                };
             };
         };
         Plan: {
@@ -2641,6 +2789,8 @@ export interface components {
             eventTypes?: string[] | null;
             enabled?: boolean;
         };
+        /** @description One line per subject (identity, or key without identity) and outcome, sorted by subject id then outcome. CSV: `period,subject_type,subject_id,external_id,environment,outcome,calls,cost`; JSON lines: one object per line with `period, subjectType, subjectId, externalId, environment, outcome, calls, cost`. */
+        UsageExport: string;
         UsageStats: {
             calls: number;
             errors4xx: number;
@@ -2908,6 +3058,7 @@ export interface components {
          * @description Conflict. Problem types:
          *     - `CART_CHECKED_OUT`: Cart already checked out
          *     - `CONFLICT`: Concurrent change
+         *     - `CREDITS_NOT_HELD`: No credit balance held
          *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
          *     - `ENDPOINT_DISABLED`: Endpoint disabled
          *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
@@ -3884,6 +4035,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                period?: string;
             };
             header?: never;
             path: {
@@ -4962,6 +5114,516 @@ export interface operations {
              *     - `STORE_UNAVAILABLE`: Key store unavailable
              *     - `VERIFICATION_BUSY`: Too many key verifications in progress
              *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKeyCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API key id (`key_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeKeyCredits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The API key id (`key_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditsOperation"];
+            };
+        };
+        responses: {
+            /** @description The balance after the change. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIdentityCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeIdentityCredits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditsOperation"];
+            };
+        };
+        responses: {
+            /** @description The balance after the change. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIdentityUsage: {
+        parameters: {
+            query: {
+                period: string;
+            };
+            header?: never;
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeriodUsage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportUsage: {
+        parameters: {
+            query: {
+                period: string;
+                format?: "csv" | "jsonl";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["UsageExport"];
+                    "application/x-ndjson": components["schemas"]["UsageExport"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
              */
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -15,7 +15,7 @@ import { CART_OPERATIONS } from './paths/carts.ts';
 import { CATALOG_OPERATIONS } from './paths/catalog.ts';
 import { DOCS_OPERATIONS } from './paths/docs.ts';
 import { KEY_OPERATIONS } from './paths/keys.ts';
-import { IDENTITY_OPERATIONS, PLAN_OPERATIONS } from './paths/plans.ts';
+import { BUDGET_OPERATIONS, IDENTITY_OPERATIONS, PLAN_OPERATIONS } from './paths/plans.ts';
 import { PRICING_OPERATIONS } from './paths/pricing.ts';
 import { STOCK_OPERATIONS } from './paths/stock.ts';
 import { WEBHOOK_OPERATIONS } from './paths/webhook-endpoints.ts';
@@ -30,6 +30,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...KEY_OPERATIONS,
   ...PLAN_OPERATIONS,
   ...IDENTITY_OPERATIONS,
+  ...BUDGET_OPERATIONS,
   ...CATALOG_OPERATIONS,
   ...CART_OPERATIONS,
   ...PRICING_OPERATIONS,

@@ -6,6 +6,7 @@ import {
   MANAGEMENT_PREFIX,
   MANAGEMENT_SCOPE,
   PLANS_PREFIX,
+  USAGE_PREFIX,
 } from '@keygate/contracts/gateway';
 import type { Router } from 'express';
 import { DEFAULT_OPENAPI_FILE } from '../../../src/config.ts';
@@ -45,12 +46,19 @@ function routesOf(prefix: string, mounted: Router): string[] {
 
 /** Every route the keys, plans and identities routers serve. */
 function servedRoutes(): string[] {
-  const budget = createBudgetRouters({ plans: {} as never, identities: {} as never });
-  return [
-    ...routesOf(MANAGEMENT_PREFIX, createKeysRouter({ keyService: {} as never })),
+  const budget = createBudgetRouters({
+    plans: {} as never,
+    identities: {} as never,
+    budgetService: {} as never,
+  });
+  // A key's usage has two handlers (billing with `period`, traffic without): one documented operation.
+  const served = [
+    ...routesOf(MANAGEMENT_PREFIX, createKeysRouter({ keyService: {} as never, budgetService: {} as never })),
     ...routesOf(PLANS_PREFIX, budget.plans),
     ...routesOf(IDENTITIES_PREFIX, budget.identities),
+    ...routesOf(USAGE_PREFIX, budget.usage),
   ];
+  return [...new Set(served)];
 }
 
 describe('the OpenAPI document (packages/openapi/openapi.json)', () => {

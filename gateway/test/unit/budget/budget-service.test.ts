@@ -94,7 +94,7 @@ describe('the budget service', () => {
 
   it('exports each billable call once: identities, and keys without one, in a stable order', async () => {
     const rows: BudgetUsageRow[] = [
-      { subject: 'key_b', day: '2026-11-02', outcome: 'VALID', calls: 2, cost: 2 },
+      { subject: 'key_~lost', day: '2026-11-02', outcome: 'VALID', calls: 2, cost: 2 },
       { subject: 'idt_1', day: '2026-11-02', outcome: 'VALID', calls: 2, cost: 7 },
       { subject: 'idt_1', day: '2026-11-03', outcome: 'QUOTA_EXCEEDED', calls: 1, cost: 0 },
       { subject: 'idt_1', day: '2026-11-04', outcome: 'VALID', calls: 1, cost: 1 },
@@ -110,7 +110,7 @@ describe('the budget service', () => {
     const exported = await service.exportUsage(ADMIN, periodSpanOf('2026-11')!);
     assert.deepEqual(
       exported.map((row) => `${row.subjectId} ${row.outcome} ${row.calls} ${row.cost}`),
-      ['idt_1 VALID 3 8', 'idt_1 QUOTA_EXCEEDED 1 0', `${alone.id} VALID 4 4`, 'key_b VALID 2 2'],
+      ['idt_1 VALID 3 8', 'idt_1 QUOTA_EXCEEDED 1 0', `${alone.id} VALID 4 4`, 'key_~lost VALID 2 2'],
       'the identity member is billed through its identity; a key the store lost is still billed',
     );
     const csv = renderExport(exported, 'csv');

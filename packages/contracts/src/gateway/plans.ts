@@ -213,14 +213,30 @@ export interface Identity {
   version: number;
 }
 
-/** `POST /v2/auth/keys/{id}/credits` (and the identity's): exactly one operation. */
-export const CreditsOperationSchema = z.union([
-  z.strictObject({ set: z.number().int().min(0).max(MAX_BUDGET_AMOUNT) }),
-  z.strictObject({ increment: z.number().int().min(1).max(MAX_BUDGET_AMOUNT) }),
-  z.strictObject({ decrement: z.number().int().min(1).max(MAX_BUDGET_AMOUNT) }),
-]);
+/**
+ * `POST /v2/auth/keys/{id}/credits` (and the identity's): exactly one of `set`, `increment`,
+ * `decrement`. One object with three optional members rather than a union, so every client
+ * generates one plain type for it; "exactly one" is checked here (and documented as 1 property).
+ */
+export const CreditsOperationSchema = z
+  .strictObject({
+    set: z.number().int().min(0).max(MAX_BUDGET_AMOUNT).optional(),
+    increment: z.number().int().min(1).max(MAX_BUDGET_AMOUNT).optional(),
+    decrement: z.number().int().min(1).max(MAX_BUDGET_AMOUNT).optional(),
+  })
+  .refine((operation) => Object.keys(operation).length === 1, 'give exactly one of set, increment, decrement')
+  .meta({ minProperties: 1, maxProperties: 1 })
+  .transform(
+    (operation): CreditsOperation =>
+      operation.set !== undefined
+        ? { set: operation.set }
+        : operation.increment !== undefined
+          ? { increment: operation.increment }
+          : { decrement: operation.decrement! },
+  );
 
-export type CreditsOperation = z.infer<typeof CreditsOperationSchema>;
+/** One credits operation, as the API takes it. */
+export type CreditsOperation = { set: number } | { increment: number } | { decrement: number };
 
 /** Budget fields a key creation accepts beside the existing ones. */
 export const KeyBudgetInputSchema = z.strictObject({

@@ -43,3 +43,6 @@ export const UsageExportQuerySchema = z.object({
   period: UsagePeriodSchema,
   format: z.enum(['csv', 'jsonl']).default('csv'),
 });
+
+/** `GET /v2/auth/keys/{id}/usage?from&to` (traffic) or `?period` (traffic of the period's days, with its billing usage). */
+export const KeyUsageQuerySchema = UsageQuerySchema.extend({ period: UsagePeriodSchema.optional() });

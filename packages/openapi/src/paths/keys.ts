@@ -3,11 +3,11 @@ import {
   ChangeScopesInputSchema,
   CloseSecretInputSchema,
   CreateKeyInputSchema,
+  KeyUsageQuerySchema,
   ListKeysQuerySchema,
   LogsQuerySchema,
   RotateKeyInputSchema,
   UpdateKeyBudgetInputSchema,
-  UsageQuerySchema,
 } from '@keygate/contracts/gateway';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
@@ -196,8 +196,8 @@ export const KEY_OPERATIONS: readonly OperationSpec[] = [
     kind: 'management',
     summary: 'Get the usage of an API key',
     description:
-      'Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret.',
-    query: UsageQuerySchema,
+      'Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret. With `period` (`2026-11`, `2026-W48`, `2026-11-28`) instead, those of the period and its `billing`: calls and spent cost by outcome.',
+    query: KeyUsageQuerySchema,
     success: { status: 200, description: 'The usage.', schema: KeyUsageSchema },
     errors: managementErrors(['VALIDATION_FAILED', 'KEY_NOT_FOUND']),
   },

@@ -1,21 +1,34 @@
 import {
   CreateIdentityInputSchema,
   CreatePlanInputSchema,
+  CreditsOperationSchema,
   IDENTITIES_PREFIX,
   ListIdentitiesQuerySchema,
+  PeriodUsageQuerySchema,
   PLANS_PREFIX,
   UpdateIdentityInputSchema,
   UpdatePlanInputSchema,
+  USAGE_PREFIX,
+  UsageExportQuerySchema,
 } from '@keygate/contracts/gateway';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import { IdentityWithKeysSchema } from '../schemas/keys.ts';
-import { IdentityPageSchema, IdentitySchema, PlanListSchema, PlanSchema } from '../schemas/plans.ts';
+import {
+  CreditsSchema,
+  IdentityPageSchema,
+  IdentitySchema,
+  PeriodUsageSchema,
+  PlanListSchema,
+  PlanSchema,
+  UsageExportSchema,
+} from '../schemas/plans.ts';
 import { managementErrors } from './errors.ts';
 
 const CreatePlanRequest = requestComponent('CreatePlanRequest', CreatePlanInputSchema);
 const UpdatePlanRequest = requestComponent('UpdatePlanRequest', UpdatePlanInputSchema);
 const CreateIdentityRequest = requestComponent('CreateIdentityRequest', CreateIdentityInputSchema);
+const CreditsOperationRequest = requestComponent('CreditsOperation', CreditsOperationSchema);
 const UpdateIdentityRequest = requestComponent('UpdateIdentityRequest', UpdateIdentityInputSchema);
 
 const CHANGE_ERRORS = ['CONFLICT', 'OUTCOME_UNKNOWN'] as const;
@@ -147,5 +160,90 @@ export const IDENTITY_OPERATIONS: readonly OperationSpec[] = [
     description: 'Refused (409 IDENTITY_HAS_KEYS) while a key, revoked ones included, belongs to it.',
     success: { status: 204, description: 'Deleted.' },
     errors: managementErrors(['IDENTITY_NOT_FOUND', 'IDENTITY_HAS_KEYS', ...CHANGE_ERRORS]),
+  },
+];
+
+const CREDITS_DESCRIPTION =
+  'Exactly one of `{set}`, `{increment}` or `{decrement}` (never below zero). Honours `Idempotency-Key`, so a retried top-up counts once.';
+
+/** Credits of a key or an identity, billing usage by period, and the billing export. */
+export const BUDGET_OPERATIONS: readonly OperationSpec[] = [
+  {
+    method: 'GET',
+    path: '/v2/auth/keys/{id}/credits',
+    operationId: 'getKeyCredits',
+    tag: 'API keys',
+    kind: 'management',
+    summary: "Get an API key's credits",
+    description:
+      "The key's own balance, refilled if a refill came due. A key of an identity spends the identity's (409 CREDITS_NOT_HELD).",
+    success: { status: 200, description: 'The balance.', schema: CreditsSchema },
+    errors: managementErrors(['KEY_NOT_FOUND', 'CREDITS_NOT_HELD']),
+  },
+  {
+    method: 'POST',
+    path: '/v2/auth/keys/{id}/credits',
+    operationId: 'changeKeyCredits',
+    tag: 'API keys',
+    kind: 'management',
+    summary: "Set, add to or take from an API key's credits",
+    description: CREDITS_DESCRIPTION,
+    body: { schema: CreditsOperationRequest, required: true },
+    success: { status: 200, description: 'The balance after the change.', schema: CreditsSchema },
+    errors: managementErrors(['VALIDATION_FAILED', 'KEY_NOT_FOUND', 'CREDITS_NOT_HELD'], { body: true }),
+  },
+  {
+    method: 'GET',
+    path: `${IDENTITIES_PREFIX}/{id}/credits`,
+    operationId: 'getIdentityCredits',
+    tag: 'Identities',
+    kind: 'management',
+    summary: "Get an identity's credits",
+    description: 'The balance all its keys spend from, refilled if a refill came due.',
+    success: { status: 200, description: 'The balance.', schema: CreditsSchema },
+    errors: managementErrors(['IDENTITY_NOT_FOUND', 'CREDITS_NOT_HELD']),
+  },
+  {
+    method: 'POST',
+    path: `${IDENTITIES_PREFIX}/{id}/credits`,
+    operationId: 'changeIdentityCredits',
+    tag: 'Identities',
+    kind: 'management',
+    summary: "Set, add to or take from an identity's credits",
+    description: CREDITS_DESCRIPTION,
+    body: { schema: CreditsOperationRequest, required: true },
+    success: { status: 200, description: 'The balance after the change.', schema: CreditsSchema },
+    errors: managementErrors(['VALIDATION_FAILED', 'IDENTITY_NOT_FOUND', 'CREDITS_NOT_HELD'], { body: true }),
+  },
+  {
+    method: 'GET',
+    path: `${IDENTITIES_PREFIX}/{id}/usage`,
+    operationId: 'getIdentityUsage',
+    tag: 'Identities',
+    kind: 'management',
+    summary: "Get an identity's usage in a period",
+    description:
+      'Calls and spent cost of all its keys in a month (`2026-11`), ISO week (`2026-W48`) or day (`2026-11-28`), UTC, by outcome.',
+    query: PeriodUsageQuerySchema,
+    success: { status: 200, description: 'The usage.', schema: PeriodUsageSchema },
+    errors: managementErrors(['VALIDATION_FAILED', 'IDENTITY_NOT_FOUND']),
+  },
+  {
+    method: 'GET',
+    path: `${USAGE_PREFIX}/export`,
+    operationId: 'exportUsage',
+    tag: 'Identities',
+    kind: 'management',
+    summary: 'Export the usage of a period for billing',
+    description:
+      "Every identity of the caller's environment, and every key without an identity, so each call is billed once. Two exports of a closed period are byte-identical.",
+    query: UsageExportQuerySchema,
+    success: {
+      status: 200,
+      description: 'The export.',
+      schema: UsageExportSchema,
+      contentTypes: ['text/csv', 'application/x-ndjson'],
+    },
+    errors: managementErrors(['VALIDATION_FAILED']),
   },
 ];

@@ -3,7 +3,7 @@ import { RESOURCES } from '@keygate/identity';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { NextCursorSchema, timestamp } from './common.ts';
-import { IdentitySchema, keyBudgetFields } from './plans.ts';
+import { IdentitySchema, keyBudgetFields, PeriodUsageSchema } from './plans.ts';
 
 const EnvironmentSchema = responseComponent(
   'Environment',
@@ -120,6 +120,9 @@ export const KeyUsageSchema = responseComponent(
     to: timestamp(),
     totals: UsageStatsSchema,
     secrets: z.array(UsageStatsSchema.extend({ secretId: z.string() })),
+    billing: PeriodUsageSchema.optional().meta({
+      description: 'With `period`: calls and spent cost of the period by outcome, as billed.',
+    }),
   }),
 );
 

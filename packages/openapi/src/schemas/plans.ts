@@ -1,4 +1,4 @@
-import { CreditsRefillSchema, LIMIT_WINDOWS, QUOTA_PERIODS } from '@keygate/contracts/gateway';
+import { CALL_OUTCOMES, CreditsRefillSchema, LIMIT_WINDOWS, QUOTA_PERIODS } from '@keygate/contracts/gateway';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { NextCursorSchema, timestamp } from './common.ts';
@@ -95,4 +95,37 @@ export const IdentitySchema = responseComponent('Identity', z.object(identityFie
 export const IdentityPageSchema = responseComponent(
   'IdentityPage',
   z.object({ items: z.array(IdentitySchema), nextCursor: NextCursorSchema }),
+);
+
+const CountSchema = z.object({ calls: z.number().int(), cost: z.number().int() });
+
+/** A credit balance: what remains, its refill and when it refills next. */
+export const CreditsSchema = responseComponent(
+  'Credits',
+  z.object({
+    remaining: z.number().int(),
+    refill: CreditsRefillSchema.nullable(),
+    refillsAt: z.iso.datetime().nullable().meta({ description: 'The next refill (UTC), or null when none.' }),
+  }),
+);
+
+/** Calls and spent cost of one key or identity in one period, by outcome. */
+export const PeriodUsageSchema = responseComponent(
+  'PeriodUsage',
+  z.object({
+    period: z.string().meta({ description: 'As asked: `2026-11`, `2026-W48` or `2026-11-28`.' }),
+    from: z.string().meta({ description: 'First day (UTC), YYYY-MM-DD.' }),
+    to: z.string().meta({ description: 'The day after the last, YYYY-MM-DD.' }),
+    total: CountSchema,
+    outcomes: z.partialRecord(z.enum(CALL_OUTCOMES), CountSchema),
+  }),
+);
+
+/** The billing export of a period: CSV or JSON lines. */
+export const UsageExportSchema = responseComponent(
+  'UsageExport',
+  z.string().meta({
+    description:
+      'One line per subject (identity, or key without identity) and outcome, sorted by subject id then outcome. CSV: `period,subject_type,subject_id,external_id,environment,outcome,calls,cost`; JSON lines: one object per line with `period, subjectType, subjectId, externalId, environment, outcome, calls, cost`.',
+  }),
 );

@@ -3,6 +3,7 @@
 using Keygate.Client.Generated.V2.Auth.Identities;
 using Keygate.Client.Generated.V2.Auth.Keys;
 using Keygate.Client.Generated.V2.Auth.Plans;
+using Keygate.Client.Generated.V2.Auth.Usage;
 using Microsoft.Kiota.Abstractions.Extensions;
 using Microsoft.Kiota.Abstractions;
 using System.Collections.Generic;
@@ -31,6 +32,11 @@ namespace Keygate.Client.Generated.V2.Auth
         public global::Keygate.Client.Generated.V2.Auth.Plans.PlansRequestBuilder Plans
         {
             get => new global::Keygate.Client.Generated.V2.Auth.Plans.PlansRequestBuilder(PathParameters, RequestAdapter);
+        }
+        /// <summary>The usage property</summary>
+        public global::Keygate.Client.Generated.V2.Auth.Usage.UsageRequestBuilder Usage
+        {
+            get => new global::Keygate.Client.Generated.V2.Auth.Usage.UsageRequestBuilder(PathParameters, RequestAdapter);
         }
         /// <summary>
         /// Instantiates a new <see cref="global::Keygate.Client.Generated.V2.Auth.AuthRequestBuilder"/> and sets the default values.
