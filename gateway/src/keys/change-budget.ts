@@ -3,7 +3,7 @@ import type { KeyBudget } from '../model/budget.ts';
 import type { Actor } from '../model/model.ts';
 import { applyChange, loadKeyState } from './change-runner.ts';
 import { assertCanTouch } from './escalation.ts';
-import { assertBudgetRefs, budgetOf } from './key-budget.ts';
+import { assertBudgetRefs, budgetOf, ownCreditsInIdentity } from './key-budget.ts';
 import { parseInput } from './key-input.ts';
 import { prepare, viewOf } from './modify-key.ts';
 import type { PublicKey } from './public-key.ts';
@@ -37,6 +37,7 @@ export async function changeBudget(
       (field) => input[field] !== undefined && JSON.stringify(input[field]) !== JSON.stringify(budget[field]),
     );
     if (changed.length === 0) return null;
+    if (input.identityId && budget.credits) throw ownCreditsInIdentity('/identityId');
     const next: KeyBudget = { ...budget };
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};

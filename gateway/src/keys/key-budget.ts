@@ -10,7 +10,9 @@ import { validationError } from './key-input.ts';
  * - a plan named must exist (404 PLAN_NOT_FOUND);
  * - an identity named must exist in the key's environment: for a key actor one of another
  *   environment is not revealed (404 IDENTITY_NOT_FOUND), an administrator is told (422);
- * - credits given at creation become the key's credits config (`{refill}`) and its starting balance.
+ * - credits given at creation become the key's credits config (`{refill}`) and its starting balance;
+ * - a key of an identity spends the identity's credits and holds none of its own (422): its budget
+ *   then lives in one place, the identity's, which on a Redis Cluster is one slot.
  * No other escalation rule applies: a budget only ever narrows what a key may call.
  */
 
@@ -48,6 +50,17 @@ export async function assertBudgetRefs(
   }
 }
 
+/** 422: a key of an identity spends the identity's credits (see the rules above). */
+export function ownCreditsInIdentity(pointer: string): GatewayError {
+  return validationError([
+    {
+      detail:
+        "a key of an identity spends the identity's credits and holds none of its own: give the identity credits instead",
+      pointer,
+    },
+  ]);
+}
+
 /** The budget fields of a new key from its creation input, and its starting balance if it holds credits. */
 export function newKeyBudget(
   input: Partial<Pick<KeyBudget, 'identityId' | 'planId' | 'limits' | 'quotas'>> & {
@@ -55,6 +68,7 @@ export function newKeyBudget(
   },
   nowMs: number,
 ): { budget: KeyBudget; creditsBalance?: CreditsBalance } {
+  if (input.identityId && input.credits) throw ownCreditsInIdentity('/credits');
   const budget: KeyBudget = {
     identityId: input.identityId ?? null,
     planId: input.planId ?? null,
