@@ -19,19 +19,24 @@ for (const backend of ['sqlite', 'redis'] as const) {
         const res = await api.call('post', '/v2/auth/keys').send({
           name: 'budgeted',
           scopes: ['order:r'],
-          identityId,
           planId,
           credits: { remaining: 20, refill: { interval: 'daily', amount: 20 } },
           limits: [{ name: 'burst', window: 'second', limit: 3 }],
         });
         assert.equal(res.status, 201, res.text);
-        assert.equal(res.body.identityId, identityId);
+        assert.equal(res.body.identityId, null);
         assert.equal(res.body.planId, planId);
         assert.deepEqual(res.body.credits, { refill: { interval: 'daily', amount: 20 } });
         assert.deepEqual(res.body.limits, [{ name: 'burst', window: 'second', limit: 3 }]);
         assert.deepEqual(res.body.quotas, []);
         const read = await api.call('get', `/v2/auth/keys/${res.body.id}`);
         assert.equal(read.body.planId, planId);
+        const member = await api
+          .call('post', '/v2/auth/keys')
+          .send({ name: 'member', scopes: ['order:r'], identityId, planId });
+        assert.equal(member.status, 201, member.text);
+        assert.equal(member.body.identityId, identityId);
+        assert.equal(member.body.credits, null, "a key of an identity spends the identity's credits");
         const plain = await api.call('post', '/v2/auth/keys').send({ name: 'plain', scopes: ['order:r'] });
         const { identityId: i, planId: p, limits, quotas, credits } = plain.body;
         assert.deepEqual(
