@@ -1,72 +1,20 @@
 import type Database from 'better-sqlite3';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
-import type { CreditsBalance, Identity, Plan } from '../../model/budget.ts';
+import type { CreditsBalance } from '../../model/budget.ts';
 import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
 import type { BudgetConfigMethods, IdentityFilter } from '../store.ts';
+import {
+  identityFromRaw,
+  identityFromRow,
+  planFromRaw,
+  planFromRow,
+  type RawIdentityRow,
+  type RawPlanRow,
+} from './budget-rows.ts';
 import type { SqliteDb } from './db.ts';
 import { keyFromRow } from './rows.ts';
 import { creditBalances, identities, keys, plans } from './schema.ts';
 import { bumpKeyGeneration } from './writes.ts';
-
-type PlanRow = typeof plans.$inferSelect;
-type IdentityRow = typeof identities.$inferSelect;
-
-function planFromRow(row: PlanRow): Plan {
-  return { ...row, credits: row.credits as Plan['credits'] };
-}
-
-function identityFromRow(row: IdentityRow): Identity {
-  return { ...row };
-}
-
-/** A plans row as a prepared statement returns it (snake_case, JSON as text). */
-interface RawPlanRow {
-  id: string;
-  name: string;
-  limits: string;
-  quotas: string;
-  credits: string | null;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-
-/** An identities row as a prepared statement returns it. */
-interface RawIdentityRow extends Omit<RawPlanRow, 'name'> {
-  external_id: string;
-  environment: Identity['environment'];
-  plan_id: string | null;
-  meta: string;
-}
-
-function planFromRaw(row: RawPlanRow): Plan {
-  return {
-    id: row.id,
-    name: row.name,
-    limits: JSON.parse(row.limits),
-    quotas: JSON.parse(row.quotas),
-    credits: row.credits === null ? null : JSON.parse(row.credits),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    version: row.version,
-  };
-}
-
-function identityFromRaw(row: RawIdentityRow): Identity {
-  return {
-    id: row.id,
-    externalId: row.external_id,
-    environment: row.environment,
-    planId: row.plan_id,
-    meta: JSON.parse(row.meta),
-    limits: JSON.parse(row.limits),
-    quotas: JSON.parse(row.quotas),
-    credits: row.credits === null ? null : JSON.parse(row.credits),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    version: row.version,
-  };
-}
 
 /**
  * Plans and identities in SQLite. Every write is one IMMEDIATE transaction that also advances the

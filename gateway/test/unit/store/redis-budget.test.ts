@@ -67,7 +67,7 @@ describe('Redis key store: plans, identities and credit balances', () => {
     }
   });
 
-  it('refuses a key change newly naming a plan or an identity that does not exist, writing nothing', async () => {
+  it('refuses a key or identity newly naming a plan or an identity that does not exist, writing nothing', async () => {
     const keyPrefix = `${redis.keyPrefix}${++prefixes}:`;
     const store = await openRedisKeyStore(redis.url, { keyPrefix, ...FAST });
     try {
@@ -82,6 +82,13 @@ describe('Redis key store: plans, identities and credit balances', () => {
         assert.equal(await store.commitChange(change), false);
         assert.equal(await store.getKey(key.id), null);
       }
+      const orphan = makeIdentity({ planId: 'plan_gone' });
+      assert.equal(await store.createIdentity({ identity: orphan }), false);
+      assert.equal(
+        await store.findIdentityByExternalId('live', orphan.externalId),
+        null,
+        'its claim was kept',
+      );
       const plan = makePlan();
       await store.createPlan(plan);
       const key = makeKey({ planId: plan.id });
