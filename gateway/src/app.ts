@@ -5,10 +5,16 @@ import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
+import { createBudgetService } from './budget/budget-service.ts';
 import type { BudgetLedger } from './budget/ledger.ts';
 import { createMemoryLedger } from './budget/memory-ledger.ts';
 import { createPolicyCache } from './budget/policy-cache.ts';
-import type { UsageMeter } from './budget/usage-meter.ts';
+import {
+  type BudgetUsageStore,
+  createMemoryBudgetUsage,
+  createUsageMeter,
+  type UsageMeter,
+} from './budget/usage-meter.ts';
 import type { GatewayConfig } from './config.ts';
 import { createCallObserver } from './data-plane/call-observer.ts';
 import { createCallTracing, traceRateLimiter } from './data-plane/call-trace.ts';
@@ -30,15 +36,18 @@ import { assertionSigningOf, createAssertionCache } from './identity/assertion-c
 import { createJwksHandler } from './identity/jwks-route.ts';
 import type { SecretHasher } from './keys/hasher.ts';
 import type { KeyService } from './keys/key-service.ts';
+import { createBudgetRouters } from './keys-api/budget-router.ts';
 import { createIdempotencyStep } from './keys-api/idempotency.ts';
 import { createKeysRouter } from './keys-api/router.ts';
 import type { KeyEvents } from './model/events.ts';
 import type { ApiKey } from './model/model.ts';
 import { createMetrics, type GatewayMetrics } from './ops/metrics.ts';
 import { createOpsRouter } from './ops/ops-router.ts';
+import { createIdentityService } from './plans/identity-service.ts';
+import { createPlanService } from './plans/plan-service.ts';
 import { createMemoryRateLimiter, type KeyRateLimiter } from './rate-limit/key-rate-limiter.ts';
 import { compileRoutes } from './routes/route-matcher.ts';
-import { MANAGEMENT_PREFIX } from './routes/route-table.ts';
+import { IDENTITIES_PREFIX, MANAGEMENT_PREFIX, PLANS_PREFIX, USAGE_PREFIX } from './routes/route-table.ts';
 import type { KeyStore } from './store/store.ts';
 import { createUsageRecorder, type UsageRecorder } from './usage/usage-recorder.ts';
 
@@ -61,7 +70,9 @@ export interface AppDeps {
   ledger?: BudgetLedger;
   /** Replaces the budget gate built from the store's plans and identities and `ledger` (tests). */
   budgets?: BudgetGate;
-  /** Billing usage by day and outcome (policies on). */
+  /** Where billing usage by day and outcome is written; default this process's memory (tests). */
+  budgetUsage?: BudgetUsageStore;
+  /** Replaces the meter built on `budgetUsage` (tests that flush it themselves). */
   meter?: UsageMeter;
   /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
   tracer?: Tracer | null;
@@ -99,6 +110,14 @@ export function createApp(deps: AppDeps): GatewayApp {
   // Plans and identities are read once per key and kept until one of them changes, anywhere.
   const policies = createPolicyCache(store);
   const stopBudgetEvents = deps.events.subscribeBudget(() => policies.invalidate());
+  // Billing usage, counted per call and written in batches; flushed when the app closes.
+  const budgetUsage = deps.budgetUsage ?? createMemoryBudgetUsage();
+  const meter =
+    deps.meter ??
+    createUsageMeter({
+      store: budgetUsage,
+      onFlushError: (error) => logger.error({ err: error }, 'billing usage flush failed; will retry'),
+    });
   const budgets = deps.budgets ?? {
     policyOf: (key: ApiKey) => policies.policyOf(key),
     ledger: deps.ledger ?? createMemoryLedger(),
@@ -177,6 +196,12 @@ export function createApp(deps: AppDeps): GatewayApp {
   // Public documentation and the admin interface: answered by the gateway itself, before any key check.
   app.use(createDocsRouter({ openapiFile: config.openapiFile, routeTable: config.routes }));
   const trustedProxies = compileIpRules(config.trustedProxies);
+  const budgetDeps = { store, events: deps.events, clock };
+  const budget = {
+    plans: createPlanService(budgetDeps),
+    identities: createIdentityService(budgetDeps),
+    budgetService: createBudgetService({ store, ledger: budgets.ledger, usage: budgetUsage, clock }),
+  };
   if (config.policies === 'on' && deps.keyService) {
     app.use(
       '/admin',
@@ -185,6 +210,7 @@ export function createApp(deps: AppDeps): GatewayApp {
         store,
         hasher: deps.hasher,
         keyService: deps.keyService,
+        budget,
         trustedProxies,
         clock,
         logger,
@@ -214,7 +240,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       budgets,
     });
-    const observer = createCallObserver({ metrics, recorder, meter: deps.meter, logger, clock });
+    const observer = createCallObserver({ metrics, recorder, meter, logger, clock });
     flushAccessLog = observer.flush;
     streams = createStreamWatch({ verifier, events: deps.events });
     const tracing = deps.tracer ? createCallTracing(deps.tracer, config.traceIncoming) : undefined;
@@ -229,8 +255,14 @@ export function createApp(deps: AppDeps): GatewayApp {
     app.use(createKeyPipelineMiddleware({ routes, keyCheck, observer, tracing }));
     const idempotency = createIdempotencyStep({ store, clock, logger });
     const keysRouter =
-      deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService, idempotency }));
+      deps.keysRouter ??
+      (deps.keyService &&
+        createKeysRouter({ keyService: deps.keyService, budgetService: budget.budgetService, idempotency }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
+    const budgetRouters = createBudgetRouters({ ...budget, idempotency });
+    app.use(PLANS_PREFIX, budgetRouters.plans);
+    app.use(IDENTITIES_PREFIX, budgetRouters.identities);
+    app.use(USAGE_PREFIX, budgetRouters.usage);
   }
   app.use(notFound);
   app.use(createErrorHandler(logger));
@@ -248,6 +280,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       streams?.close();
       verifier.close();
       await recorder.close();
+      if (!deps.meter) await meter.close();
       pipe.close();
     },
   };

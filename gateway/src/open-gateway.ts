@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { startTracing } from '@keygate/tracing';
 import type { Logger } from 'pino';
 import { createApp, type GatewayApp } from './app.ts';
-import { createUsageMeter } from './budget/usage-meter.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadIdentityKey } from './identity/identity-key.ts';
 import { createGatewayIdentitySigner } from './identity/identity-signer.ts';
@@ -92,15 +91,11 @@ export async function openGateway(
         expiryReminderDays: config.expiryReminderDays,
       },
     });
-    const meter = createUsageMeter({
-      store: backend.budgetUsage,
-      onFlushError: (error) => logger.error({ err: error }, 'billing usage flush failed; will retry'),
-    });
     const gateway = createApp({
       config,
       store,
       ledger: backend.ledger,
-      meter,
+      budgetUsage: backend.budgetUsage,
       hasher,
       events,
       signer,
@@ -117,9 +112,6 @@ export async function openGateway(
       keyService,
       async close() {
         await gateway.close();
-        await meter
-          .close()
-          .catch((error: unknown) => logger.error({ err: error }, 'billing usage lost at close'));
         await signer.close();
         await backend.close();
         await tracer?.shutdown();

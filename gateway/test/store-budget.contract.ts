@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Identity, Plan } from '../src/model/budget.ts';
+import { InvalidCursorError } from '../src/store/cursor.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import {
   iso,
@@ -140,6 +141,11 @@ export function describeBudgetConfigContract(
         all.items.map((identity) => identity.id),
         [...made].reverse().map((identity) => identity.id),
       );
+    });
+
+    it('refuses a list cursor it did not make with InvalidCursorError', async () => {
+      const { store } = current();
+      await assert.rejects(store.listIdentities({ cursor: 'not-a-cursor' }), InvalidCursorError);
     });
 
     it('updates an identity only at the expected version, keeping its environment and external id', async () => {

@@ -109,6 +109,49 @@ describe('the OpenAPI document against the running system', function () {
     await call('revokeKey', 200, { params: { id: String(throwaway.id) } });
   });
 
+  it('manages plans, identities and a key’s budget as documented', async () => {
+    const plan = await call('createPlan', 201, {
+      body: {
+        name: 'Pro',
+        limits: [{ name: 'minute', window: 'minute', limit: 100 }],
+        quotas: [{ period: 'month', limit: 10_000 }],
+        credits: { refill: { interval: 'monthly', amount: 500, day: 1 } },
+      },
+    });
+    const planParams = { id: String(plan.id) };
+    await call('listPlans', 200);
+    await call('getPlan', 200, { params: planParams });
+    await call('updatePlan', 200, { params: planParams, body: { quotas: [{ period: 'day', limit: 500 }] } });
+    const identity = await call('createIdentity', 201, {
+      body: {
+        externalId: `cus_${Date.now()}`,
+        planId: plan.id,
+        meta: { company: 'Acme' },
+        credits: { remaining: 50 },
+      },
+    });
+    const identityParams = { id: String(identity.id) };
+    await call('listIdentities', 200, { query: { limit: '10' } });
+    const key = await call('createKey', 201, {
+      body: { name: 'customer', scopes: ['article:r'], identityId: identity.id, credits: { remaining: 5 } },
+    });
+    await call('getIdentity', 200, { params: identityParams });
+    await call('deleteIdentity', 409, { params: identityParams });
+    await call('deletePlan', 409, { params: planParams });
+    await call('updateKeyBudget', 200, {
+      params: { id: String(key.id) },
+      body: { identityId: null, planId: plan.id },
+    });
+    await call('updateIdentity', 200, {
+      params: identityParams,
+      body: { planId: null, meta: { company: 'Acme AG' } },
+    });
+    await call('deleteIdentity', 204, { params: identityParams });
+    await call('updateKeyBudget', 200, { params: { id: String(key.id) }, body: { planId: null } });
+    await call('deletePlan', 204, { params: planParams });
+    await call('getPlan', 404, { params: planParams });
+  });
+
   describe('refusals', () => {
     let reader: string;
     before(async () => {

@@ -9,7 +9,7 @@ import {
 import { sessionOf } from './admin-session-routes.ts';
 
 /** The logged-in administrator as the actor, and the client IP as the change's source. */
-function callerOf(res: Response): Caller {
+export function adminCallerOf(res: Response): Caller {
   return {
     actor: { type: 'admin', id: sessionOf(res).userId },
     origin: { sourceIp: res.locals.clientIp as string },
@@ -25,7 +25,7 @@ function callerOf(res: Response): Caller {
 export function addKeyRoutes(router: Router, keyService: KeyService): void {
   addKeyHandlers(router, {
     keyService,
-    callerOf,
+    callerOf: adminCallerOf,
     listQuerySchema: AdminListKeysQuerySchema,
     paths: {
       collection: '/keys',
@@ -38,7 +38,7 @@ export function addKeyRoutes(router: Router, keyService: KeyService): void {
   router.get('/keys/:id/usage/series', async (req, res) => {
     const query = queryOf(UsageSeriesQuerySchema, req);
     const range = { from: msOf(query.from), to: msOf(query.to), stepMinutes: query.stepMinutes };
-    res.json(await keyService.getUsageSeries(callerOf(res).actor, idOf(req), range));
+    res.json(await keyService.getUsageSeries(adminCallerOf(res).actor, idOf(req), range));
   });
 
   router.get('/activity', async (req, res) => {

@@ -99,3 +99,26 @@ export function createUsageMeter(options: {
     },
   };
 }
+
+/** Billing usage kept in this process's memory only: the default of an app built without a store (tests). */
+export function createMemoryBudgetUsage(): BudgetUsageStore {
+  const rows = new Map<string, BudgetUsageRow>();
+  const applied = new Set<string>();
+  const inDays = (from: string, to: string) => [...rows.values()].filter((r) => r.day >= from && r.day < to);
+  return {
+    async addBudgetUsage(batch, flushId) {
+      if (applied.has(flushId)) return;
+      applied.add(flushId);
+      for (const row of batch) {
+        const id = `${row.subject}\n${row.day}\n${row.outcome}`;
+        const sum = rows.get(id);
+        if (sum) {
+          sum.calls += row.calls;
+          sum.cost += row.cost;
+        } else rows.set(id, { ...row });
+      }
+    },
+    readBudgetUsage: async (subject, from, to) => inDays(from, to).filter((r) => r.subject === subject),
+    listBudgetUsage: async (from, to) => inDays(from, to),
+  };
+}

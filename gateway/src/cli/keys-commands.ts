@@ -14,7 +14,8 @@ export const KEYS_HELP = `Usage: keygate keys <command> [options]
 
 Commands:
   create --name NAME --env live|test --scopes a:r,b:rw [--expires YYYY-MM-DD]
-         [--ip ADDRESS|CIDR]... [--rate-limit N] [--json]
+         [--ip ADDRESS|CIDR]... [--rate-limit N] [--identity ID] [--plan ID]
+         [--credits N] [--json]
                                create a key (may grant auth:rw); prints the secret once
   list [--env live|test] [--status active|revoked] [--json]
   show ID [--json]
@@ -25,9 +26,10 @@ Commands:
                                close the old secret of a rotation now
 `;
 
-type Values = Record<string, string | boolean | string[] | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
-function parse(args: string[], options: ParseArgsOptionsConfig = {}) {
+/** Parses a command's flags (`--json` always allowed); a mistake is a UsageError. */
+export function parse(args: string[], options: ParseArgsOptionsConfig = {}) {
   try {
     const parsed = parseArgs({
       args,
@@ -40,7 +42,8 @@ function parse(args: string[], options: ParseArgsOptionsConfig = {}) {
   }
 }
 
-function required(values: Values, name: string): string {
+/** The value of a required string flag. */
+export function required(values: Values, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
@@ -51,7 +54,8 @@ function oneId(positionals: string[], command: string): string {
   return positionals[0]!;
 }
 
-function integer(value: string | undefined, flag: string): number | undefined {
+/** A whole-number flag, or undefined when absent. */
+export function integer(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number`);
   return Number(value);
@@ -124,9 +128,13 @@ async function createCommand(io: CliIo, open: OpenServices, args: string[]): Pro
     expires: { type: 'string' },
     ip: { type: 'string', multiple: true },
     'rate-limit': { type: 'string' },
+    identity: { type: 'string' },
+    plan: { type: 'string' },
+    credits: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const perMinute = integer(values['rate-limit'] as string | undefined, 'rate-limit');
+  const credits = integer(values.credits as string | undefined, 'credits');
   const input = {
     name: required(values, 'name'),
     environment: required(values, 'env') as 'live' | 'test',
@@ -137,6 +145,9 @@ async function createCommand(io: CliIo, open: OpenServices, args: string[]): Pro
     expiresAt: (values.expires as string | undefined) ?? null,
     ipAllowlist: (values.ip as string[] | undefined) ?? [],
     ...(perMinute === undefined ? {} : { rateLimit: { perMinute } }),
+    ...(values.identity ? { identityId: values.identity as string } : {}),
+    ...(values.plan ? { planId: values.plan as string } : {}),
+    ...(credits === undefined ? {} : { credits: { remaining: credits } }),
   };
   const { keyService } = await open();
   const { key, secret } = await keyService.createKey(cliActor(io), input, ORIGIN);

@@ -4,9 +4,10 @@ import { RedisEnvSchema, type RedisTarget, redisTargetOf } from '../store/redis/
 import { ADMIN_HELP, runAdminCommand } from './admin-commands.ts';
 import { type CliIo, type CliServices, UsageError } from './cli-io.ts';
 import { KEYS_HELP, runKeysCommand } from './keys-commands.ts';
+import { IDENTITIES_HELP, PLANS_HELP, runIdentitiesCommand, runPlansCommand } from './plans-commands.ts';
 import { runSandboxCommand, SANDBOX_HELP } from './sandbox-commands.ts';
 
-export const HELP = `Usage: keygate <keys|admin|sandbox> <command> [options]
+export const HELP = `Usage: keygate <keys|plans|identities|admin|sandbox> <command> [options]
 
 The keygate operator CLI. It works on the gateway's store: the shared Redis at $REDIS_URL, or the
 Cluster at $KEYGATE_REDIS_CLUSTER_NODES, or the master $KEYGATE_REDIS_SENTINEL_NAME found through
@@ -15,6 +16,8 @@ Running gateways see every change on their next request. While the store is unre
 are refused (STORE_UNAVAILABLE) and nothing is written.
 
 ${KEYS_HELP}
+${PLANS_HELP}
+${IDENTITIES_HELP}
 ${ADMIN_HELP}
 ${SANDBOX_HELP}
 Errors are printed as one line on stderr; the exit code is then 2.
@@ -133,6 +136,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     if (group === 'keys') return await runKeysCommand(io, open, rest);
+    if (group === 'plans') return await runPlansCommand(io, open, rest);
+    if (group === 'identities') return await runIdentitiesCommand(io, open, rest);
     if (group === 'admin') return await runAdminCommand(io, open, rest);
     if (group === 'sandbox') return await runSandboxCommand(io, open, rest);
     throw new UsageError(`unknown command "${group}" (see keygate --help)`);

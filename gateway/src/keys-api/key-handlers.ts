@@ -34,7 +34,7 @@ export interface KeyHandlerDeps {
   paths: KeyHandlerPaths;
   /** The list query (`status`, and for the admin API `environment`). */
   listQuerySchema: z.ZodType<KeyFilter>;
-  /** Honours Idempotency-Key on the POSTs, after their body is parsed (the API-key API only). */
+  /** Honours Idempotency-Key on the POSTs and the PATCH, after their body is parsed (the API-key API only). */
   idempotency?: RequestHandler;
 }
 
@@ -53,7 +53,7 @@ export const msOf = (iso: string | undefined): number | undefined =>
 /**
  * The key routes both key APIs share (`/v2/auth/keys` for an `auth:rw` key, `/admin/api/keys` for
  * an administrator): create (201 + Location, the only time the secret is shown), list, read,
- * scopes, rotate, close the old secret, revoke, usage, logs and activity. Only the actor, the
+ * scopes, budget (PATCH), rotate, close the old secret, revoke, usage, logs and activity. Only the actor, the
  * paths and the list filter differ; the key service applies the actor's rules.
  */
 export function addKeyHandlers(router: Router, deps: KeyHandlerDeps): void {
@@ -93,6 +93,11 @@ export function addKeyHandlers(router: Router, deps: KeyHandlerDeps): void {
     const { actor, origin } = callerOf(res);
     const { scopes } = parseInput(ChangeScopesInputSchema, req.body);
     res.json(await keyService.changeScopes(actor, idOf(req), scopes, origin));
+  });
+
+  router.patch(paths.item, ...bodySteps, async (req, res) => {
+    const { actor, origin } = callerOf(res);
+    res.json(await keyService.changeBudget(actor, idOf(req), req.body, origin));
   });
 
   router.delete(paths.item, async (req, res) => {

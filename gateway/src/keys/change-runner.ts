@@ -108,7 +108,10 @@ export function assertKeyActive(key: ApiKey, nowMs: number, options: { allowExpi
  * The acting key, read fresh from the store, for an actor of type `key`; null for administrators
  * and the system. A calling key that has meanwhile been revoked or expired is refused (401).
  */
-export async function resolveActorKey(deps: ChangeDeps, actor: Actor): Promise<ApiKey | null> {
+export async function resolveActorKey(
+  deps: Pick<ChangeDeps, 'store' | 'clock'>,
+  actor: Actor,
+): Promise<ApiKey | null> {
   if (actor.type !== 'key') return null;
   const key = await deps.store.getKey(actor.id);
   if (!key) throw new GatewayError('UNKNOWN_KEY', 'The calling API key no longer exists.');

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import { GatewayError } from '../errors.ts';
+import type { CreditsBalance, KeyBudget } from '../model/budget.ts';
 import { utcDate } from '../model/lifecycle.ts';
 import type { Actor, ApiKey, KeyChange } from '../model/model.ts';
 import { resolveActorKey } from './change-runner.ts';
 import { assertGrantWithin, type Grant } from './escalation.ts';
+import { assertBudgetRefs, newKeyBudget } from './key-budget.ts';
 import { CreateKeyInputSchema, parseInput, validationError } from './key-input.ts';
 import { type PublicKey, snapshotKey, toPublicKey } from './public-key.ts';
 import { newSecretRecord } from './rotation.ts';
@@ -48,11 +50,15 @@ export async function createKey(
     rateLimit: { perMinute: input.rateLimit?.perMinute ?? defaultLimit },
   };
   if (actorKey) assertGrantWithin(actorKey, grant);
+  await assertBudgetRefs(ctx.store, environment, input, actorKey !== null);
+  const { budget, creditsBalance } = newKeyBudget(input, nowMs);
 
   const token = generateToken(environment);
   const change = newKeyChange({
     name: input.name,
     grant,
+    budget,
+    creditsBalance,
     token,
     hash: await ctx.hasher.hash(token.token),
     tag: ctx.hasher.tag?.(token.token) ?? null,
@@ -61,7 +67,11 @@ export async function createKey(
     sourceIp: origin.sourceIp,
   });
   const committed = await ctx.store.commitChange(change);
-  if (!committed) throw new GatewayError('CONFLICT', 'The key could not be created; retry the request.');
+  if (!committed) {
+    // The plan or identity may have gone since it was checked: say so rather than "retry".
+    await assertBudgetRefs(ctx.store, environment, input, actorKey !== null);
+    throw new GatewayError('CONFLICT', 'The key could not be created; retry the request.');
+  }
   ctx.events.publish(
     change.key.id,
     change.secrets.map((secret) => secret.lookup),
@@ -79,6 +89,10 @@ export async function createKey(
 export function newKeyChange(params: {
   name: string;
   grant: Grant;
+  /** The key's plan, identity, overrides and credits config; none when absent. */
+  budget?: KeyBudget;
+  /** The starting credit balance, written with the key. */
+  creditsBalance?: CreditsBalance;
   token: { lookup: string; prefix: string };
   hash: string;
   tag?: string | null;
@@ -91,6 +105,7 @@ export function newKeyChange(params: {
     id: newId('key'),
     name: params.name,
     ...grant,
+    ...(params.budget ?? { identityId: null, planId: null, limits: [], quotas: [], credits: null }),
     prefix: token.prefix,
     status: 'active',
     revokedAt: null,
@@ -104,6 +119,7 @@ export function newKeyChange(params: {
   return {
     key,
     expectedVersion: null,
+    ...(params.creditsBalance ? { creditsBalance: params.creditsBalance } : {}),
     secrets: [secret],
     activity: {
       id: newId('act'),

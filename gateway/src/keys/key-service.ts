@@ -1,5 +1,6 @@
 import type { ActivityEntry, Actor, ApiLogEntry } from '../model/model.ts';
 import type { ActivityFilter, KeyFilter, LogFilter, Page } from '../store/store.ts';
+import { changeBudget } from './change-budget.ts';
 import { type CreatedKey, type CreateKeyRequest, createKey } from './create-key.ts';
 import { changeScopes, closeSecret, revokeKey, rotateKey } from './modify-key.ts';
 import type { PublicKey } from './public-key.ts';
@@ -34,6 +35,8 @@ export interface KeyService {
     scopes: readonly string[],
     ctx: RequestContext,
   ): Promise<PublicKey>;
+  /** Replaces the key's plan, identity and overrides (`{planId?, identityId?, limits?, quotas?}`). */
+  changeBudget(actor: Actor, keyId: string, input: unknown, ctx: RequestContext): Promise<PublicKey>;
   /** Revokes the key and closes all its secrets. */
   revokeKey(actor: Actor, keyId: string, ctx: RequestContext): Promise<PublicKey>;
   /** Adds a new secret; the old one stays open for the overlap. The new token is returned here only. */
@@ -80,6 +83,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
     getKey: (actor, keyId) => getKey(ctx, actor, keyId),
     listKeys: (actor, filter) => listKeys(ctx, actor, filter),
     changeScopes: (actor, keyId, scopes, origin) => changeScopes(ctx, actor, keyId, scopes, origin),
+    changeBudget: (actor, keyId, input, origin) => changeBudget(ctx, actor, keyId, input, origin),
     revokeKey: (actor, keyId, origin) => revokeKey(ctx, actor, keyId, origin),
     rotateKey: (actor, keyId, input, origin) => rotateKey(ctx, actor, keyId, input, origin),
     closeSecret: (actor, keyId, secretId, origin) => closeSecret(ctx, actor, keyId, secretId, origin),

@@ -23,7 +23,7 @@ export function viewOf(ctx: ServiceContext, state: KeyState): PublicKey {
 }
 
 /** Loads the acting key and checks, before any work, that it may see the target (404 otherwise). */
-async function prepare(ctx: ServiceContext, actor: Actor, keyId: string): Promise<ApiKey | null> {
+export async function prepare(ctx: ServiceContext, actor: Actor, keyId: string): Promise<ApiKey | null> {
   const actorKey = await resolveActorKey(ctx, actor);
   if (actorKey) {
     const target = await ctx.store.getKey(keyId);

@@ -48,6 +48,11 @@ export function toPublicKey(
     createdAt: key.createdAt,
     updatedAt: key.updatedAt,
     version: key.version,
+    identityId: key.identityId ?? null,
+    planId: key.planId ?? null,
+    limits: structuredClone(key.limits ?? []),
+    quotas: structuredClone(key.quotas ?? []),
+    credits: key.credits ? { refill: key.credits.refill && { ...key.credits.refill } } : null,
     rotation: {
       inProgress: key.status === 'active' && openOldSecrets(key, secrets, nowMs).length > 0,
       secrets: secrets.slice(0, MAX_LISTED_SECRETS).map((secret) => toPublicSecret(secret, nowMs)),

@@ -1,7 +1,7 @@
 import { MANAGEMENT_SCOPE } from '@keygate/contracts/gateway';
 import type { Environment } from '../model/model.ts';
 import { compileDeprecation, type Deprecation, type DeprecationHeaders } from './deprecation.ts';
-import { MANAGEMENT_PREFIX, type RouteTable, type Upstream } from './route-table.ts';
+import { isManagementPath, MANAGEMENT_PREFIX, type RouteTable, type Upstream } from './route-table.ts';
 
 export { MANAGEMENT_SCOPE };
 
@@ -119,7 +119,7 @@ export function compileRoutes(table: RouteTable): RouteMatcher {
   return {
     upstreamTargets,
     match(method, path) {
-      if (path === MANAGEMENT_PREFIX || path.startsWith(`${MANAGEMENT_PREFIX}/`)) return management;
+      if (isManagementPath(path)) return management;
       // HEAD follows the GET rules, as Express and HTTP semantics do.
       const candidates = byMethod.get(method === 'HEAD' ? 'GET' : method) ?? [];
       for (const candidate of candidates) {

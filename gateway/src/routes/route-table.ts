@@ -1,7 +1,11 @@
 import {
   type ApiVersion,
+  IDENTITIES_PREFIX,
+  isManagementPath,
   isRoutePattern,
   MANAGEMENT_PREFIX,
+  MANAGEMENT_PREFIXES,
+  PLANS_PREFIX,
   ROUTE_METHODS,
   type RouteEntry,
   RouteSchema,
@@ -9,13 +13,18 @@ import {
   RouteTableSchema,
   type Upstream,
   UpstreamSchema,
+  USAGE_PREFIX,
   VersionSchema,
 } from '@keygate/contracts/gateway';
 
 export {
   type ApiVersion,
+  IDENTITIES_PREFIX,
+  isManagementPath,
   isRoutePattern,
   MANAGEMENT_PREFIX,
+  MANAGEMENT_PREFIXES,
+  PLANS_PREFIX,
   ROUTE_METHODS,
   type RouteEntry,
   RouteSchema,
@@ -23,6 +32,7 @@ export {
   RouteTableSchema,
   type Upstream,
   UpstreamSchema,
+  USAGE_PREFIX,
   VersionSchema,
 };
 

@@ -1,5 +1,6 @@
 import type { BudgetLedger } from '../budget/ledger.ts';
 import { GatewayError } from '../errors.ts';
+import { InvalidCursorError } from './cursor.ts';
 
 /**
  * Drops what a driver attached about the failed command (ioredis sets `command` = name and
@@ -40,7 +41,8 @@ export function withUnavailableErrors<S extends object>(store: S, onError?: (met
     const method = value as (...args: unknown[]) => unknown;
     wrapped[name] = (...args: unknown[]) => {
       const fail = (cause: unknown): never => {
-        if (cause instanceof GatewayError) throw cause;
+        // A cursor the store did not make is the caller's mistake (422), not the store failing.
+        if (cause instanceof GatewayError || cause instanceof InvalidCursorError) throw cause;
         onError?.(name);
         throw storeUnavailableError(cause);
       };

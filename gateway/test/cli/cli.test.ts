@@ -95,6 +95,79 @@ describe('keygate CLI', function () {
     });
   });
 
+  describe('keygate plans and identities', () => {
+    it('creates a plan and an identity on it, a key of the identity, and refuses deleting what is in use', async () => {
+      const plan = await keygate(dataDir, [
+        'plans',
+        'create',
+        '--name',
+        'Pro',
+        '--limit',
+        'minute:minute:100',
+        '--quota',
+        'month:10000',
+        '--refill',
+        'monthly:500:1',
+        '--json',
+      ]);
+      assert.equal(plan.code, 0, plan.stderr);
+      const planId = JSON.parse(plan.stdout).id as string;
+      assert.deepEqual(JSON.parse(plan.stdout).quotas, [{ period: 'month', limit: 10000 }]);
+      const identity = await keygate(dataDir, [
+        'identities',
+        'create',
+        '--external-id',
+        'cus_1',
+        '--env',
+        'live',
+        '--plan',
+        planId,
+        '--credits',
+        '50',
+        '--json',
+      ]);
+      assert.equal(identity.code, 0, identity.stderr);
+      const identityId = JSON.parse(identity.stdout).id as string;
+      const key = await createKey('--identity', identityId, '--plan', planId, '--credits', '5');
+      const shown = await keygate(dataDir, ['identities', 'show', identityId]);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.match(shown.stdout, new RegExp(`keys: ${key.id}`));
+      assertFails(await keygate(dataDir, ['plans', 'delete', planId]), /PLAN_IN_USE/);
+      assertFails(await keygate(dataDir, ['identities', 'delete', identityId]), /IDENTITY_HAS_KEYS/);
+      const updated = await keygate(dataDir, ['plans', 'update', planId, '--refill', 'none', '--json']);
+      assert.equal(JSON.parse(updated.stdout).credits, null);
+      assert.equal(JSON.parse(updated.stdout).version, 2);
+      const listed = await keygate(dataDir, ['identities', 'list']);
+      assert.match(listed.stdout, /cus_1/);
+    });
+
+    it('exits 2 with one line for a malformed limit or an unknown plan, creating nothing', async () => {
+      assertFails(
+        await keygate(dataDir, ['plans', 'create', '--name', 'X', '--limit', 'm:minute:many']),
+        /--limit/,
+      );
+      assertFails(
+        await keygate(dataDir, ['plans', 'create', '--name', 'X', '--limit', 'm:fortnight:5']),
+        /VALIDATION_FAILED/,
+      );
+      assertFails(
+        await keygate(dataDir, [
+          'identities',
+          'create',
+          '--external-id',
+          'c',
+          '--env',
+          'live',
+          '--plan',
+          'plan_no',
+        ]),
+        /PLAN_NOT_FOUND/,
+      );
+      const list = await keygate(dataDir, ['plans', 'list']);
+      assert.equal(list.stdout, 'No plans.\n');
+    });
+  });
+
   describe('keygate keys create --json', () => {
     it('prints exactly {id, prefix, secret}, may grant auth:rw, and stores the key under KEYGATE_DATA_DIR', async () => {
       const created = await createKey(

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { generateIdentityKeyPair } from '@keygate/identity';
 import type { JWK } from 'jose';
 import { createApp, type GatewayApp } from '../../src/app.ts';
+import { createMemoryLedger } from '../../src/budget/memory-ledger.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatewayIdentitySigner, type SyncIdentitySigner } from '../../src/identity/identity-signer.ts';
 import { createLocalKeyEvents, type KeyEvents } from '../../src/model/events.ts';
@@ -59,6 +60,24 @@ export interface TestGatewayOptions {
   /** Plans, quotas and credits, given the gateway's clock. */
   budgets?: (clock: TestClock) => Parameters<typeof createApp>[0]['budgets'];
   meter?: Parameters<typeof createApp>[0]['meter'];
+  budgetUsage?: Parameters<typeof createApp>[0]['budgetUsage'];
+}
+
+/**
+ * The in-process ledger on the memory store: it reads the starting balances the store wrote with
+ * a key or an identity (as the SQLite storage reads credit_balances), and keeps the rest in memory.
+ */
+function memoryStoreLedger(store: MemoryStore) {
+  return createMemoryLedger({
+    storage: {
+      load: (subject) => ({ counters: [], credits: store.balances.get(subject) ?? null }),
+      save: (_counters, credits) => {
+        for (const { subject, state } of credits) store.balances.set(subject, { ...state });
+      },
+      prune: () => {},
+    },
+    flushIntervalMs: 3_600_000,
+  });
 }
 
 /**
@@ -94,7 +113,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     logger: options.logger,
     rateLimiter: options.rateLimiter,
     budgets: options.budgets?.(clock),
+    ledger: memoryStoreLedger(store),
     meter: options.meter,
+    budgetUsage: options.budgetUsage,
   });
   return {
     ...gateway,

@@ -38,6 +38,11 @@ function key(secrets: PublicSecret[], inProgress = true): PublicKey {
     createdAt: minutesAgo(900),
     updatedAt: minutesAgo(60),
     version: 2,
+    identityId: null,
+    planId: null,
+    limits: [],
+    quotas: [],
+    credits: null,
     rotation: { inProgress, secrets },
   };
 }

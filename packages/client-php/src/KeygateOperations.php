@@ -69,6 +69,27 @@ trait KeygateOperations
     }
 
     /**
+     * Change the plan, identity and overrides of an API key (`PATCH /v2/auth/keys/{id}`).
+     * @param string $id The API key id (`key_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function updateKeyBudget(
+        string $id,
+        Model\UpdateKeyBudgetRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\ApiKey {
+        $data = $this->send(
+            'PATCH',
+            '/v2/auth/keys/{id}',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\ApiKey::fromArray($data);
+    }
+
+    /**
      * Revoke an API key (`DELETE /v2/auth/keys/{id}`).
      * @param string $id The API key id (`key_…`).
      */
@@ -157,12 +178,13 @@ trait KeygateOperations
         string $id,
         ?\DateTimeInterface $from = null,
         ?\DateTimeInterface $to = null,
+        ?string $period = null,
     ): Model\KeyUsage {
         $data = $this->send(
             'GET',
             '/v2/auth/keys/{id}/usage',
             ['id' => $id],
-            ['from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP')],
+            ['from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP'), 'period' => $period],
             [],
             null,
         );
@@ -256,6 +278,324 @@ trait KeygateOperations
             $cursor,
             'items',
             'GET /v2/auth/keys/{id}/logs',
+        );
+    }
+
+    /**
+     * Create a plan (`POST /v2/auth/plans`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function createPlan(
+        Model\CreatePlanRequest|array $body,
+        ?string $idempotencyKey = null,
+    ): Model\Plan {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/plans',
+            [],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body,
+        );
+        return Model\Plan::fromArray($data);
+    }
+
+    /**
+     * List plans (`GET /v2/auth/plans`).
+     */
+    public function listPlans(): Model\PlanList
+    {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/plans',
+            [],
+            [],
+            [],
+            null,
+        );
+        return Model\PlanList::fromArray($data);
+    }
+
+    /**
+     * Get a plan (`GET /v2/auth/plans/{id}`).
+     * @param string $id The plan id (`plan_…`).
+     */
+    public function getPlan(
+        string $id,
+    ): Model\Plan {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/plans/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Plan::fromArray($data);
+    }
+
+    /**
+     * Change a plan (`PATCH /v2/auth/plans/{id}`).
+     * @param string $id The plan id (`plan_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function updatePlan(
+        string $id,
+        Model\UpdatePlanRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\Plan {
+        $data = $this->send(
+            'PATCH',
+            '/v2/auth/plans/{id}',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\Plan::fromArray($data);
+    }
+
+    /**
+     * Delete a plan (`DELETE /v2/auth/plans/{id}`).
+     * @param string $id The plan id (`plan_…`).
+     */
+    public function deletePlan(
+        string $id,
+    ): void {
+        $this->send(
+            'DELETE',
+            '/v2/auth/plans/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+    }
+
+    /**
+     * Create an identity (`POST /v2/auth/identities`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function createIdentity(
+        Model\CreateIdentityRequest|array $body,
+        ?string $idempotencyKey = null,
+    ): Model\Identity {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/identities',
+            [],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body,
+        );
+        return Model\Identity::fromArray($data);
+    }
+
+    /**
+     * List identities (`GET /v2/auth/identities`).
+     */
+    public function listIdentities(
+        ?Model\Environment $environment = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): Model\IdentityPage {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/identities',
+            [],
+            ['environment' => $environment?->value, 'limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor],
+            [],
+            null,
+        );
+        return Model\IdentityPage::fromArray($data);
+    }
+
+    /**
+     * Every entry of `items` of `listIdentities` (`GET /v2/auth/identities`), page after page: a
+     * generator that fetches each page (one `listIdentities` call) only when the loop reaches it, and
+     * stops after the last one.
+     * @return \Generator<int, Model\Identity>
+     */
+    public function listIdentitiesAutoPaging(
+        ?Model\Environment $environment = null,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\IdentityPage => $this->listIdentities(environment: $environment, limit: $limit, cursor: $cursor),
+            $cursor,
+            'items',
+            'GET /v2/auth/identities',
+        );
+    }
+
+    /**
+     * Get an identity and its keys (`GET /v2/auth/identities/{id}`).
+     * @param string $id The identity id (`idt_…`).
+     */
+    public function getIdentity(
+        string $id,
+    ): Model\IdentityWithKeys {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/identities/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\IdentityWithKeys::fromArray($data);
+    }
+
+    /**
+     * Change an identity (`PATCH /v2/auth/identities/{id}`).
+     * @param string $id The identity id (`idt_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function updateIdentity(
+        string $id,
+        Model\UpdateIdentityRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\Identity {
+        $data = $this->send(
+            'PATCH',
+            '/v2/auth/identities/{id}',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\Identity::fromArray($data);
+    }
+
+    /**
+     * Delete an identity (`DELETE /v2/auth/identities/{id}`).
+     * @param string $id The identity id (`idt_…`).
+     */
+    public function deleteIdentity(
+        string $id,
+    ): void {
+        $this->send(
+            'DELETE',
+            '/v2/auth/identities/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+    }
+
+    /**
+     * Get an API key's credits (`GET /v2/auth/keys/{id}/credits`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function getKeyCredits(
+        string $id,
+    ): Model\Credits {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys/{id}/credits',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Credits::fromArray($data);
+    }
+
+    /**
+     * Set, add to or take from an API key's credits (`POST /v2/auth/keys/{id}/credits`).
+     * @param string $id The API key id (`key_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function changeKeyCredits(
+        string $id,
+        Model\CreditsOperation|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\Credits {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/keys/{id}/credits',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\Credits::fromArray($data);
+    }
+
+    /**
+     * Get an identity's credits (`GET /v2/auth/identities/{id}/credits`).
+     * @param string $id The identity id (`idt_…`).
+     */
+    public function getIdentityCredits(
+        string $id,
+    ): Model\Credits {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/identities/{id}/credits',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\Credits::fromArray($data);
+    }
+
+    /**
+     * Set, add to or take from an identity's credits (`POST /v2/auth/identities/{id}/credits`).
+     * @param string $id The identity id (`idt_…`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function changeIdentityCredits(
+        string $id,
+        Model\CreditsOperation|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\Credits {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/identities/{id}/credits',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\Credits::fromArray($data);
+    }
+
+    /**
+     * Get an identity's usage in a period (`GET /v2/auth/identities/{id}/usage`).
+     * @param string $id The identity id (`idt_…`).
+     */
+    public function getIdentityUsage(
+        string $id,
+        string $period,
+    ): Model\PeriodUsage {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/identities/{id}/usage',
+            ['id' => $id],
+            ['period' => $period],
+            [],
+            null,
+        );
+        return Model\PeriodUsage::fromArray($data);
+    }
+
+    /**
+     * Export the usage of a period for billing (`GET /v2/auth/usage/export`).
+     */
+    public function exportUsage(
+        string $period,
+        ?Model\ExportUsageFormat $format = null,
+    ): string {
+        return $this->sendForText(
+            'GET',
+            '/v2/auth/usage/export',
+            [],
+            ['period' => $period, 'format' => $format?->value],
+            [],
+            'text/csv',
         );
     }
 

@@ -24,7 +24,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates a key in the caller's environment (or the given one, which must be the caller's). The token (`secret`) is in this response only. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).
+         * @description Creates a key in the caller's environment (or the given one, which must be the caller's). The token (`secret`) is in this response only. `identityId` (an identity of the key's environment), `planId`, `limits`, `quotas` and `credits` set the key's budget. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).
          *
          *     **Required scope:** `auth:rw` (every key-management call needs it).
          *
@@ -66,7 +66,15 @@ export interface paths {
         delete: operations["revokeKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the plan, identity and overrides of an API key
+         * @description Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. Credits change through their own endpoint.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        patch: operations["updateKeyBudget"];
         trace?: never;
     };
     "/v2/auth/keys/{id}/scopes": {
@@ -150,7 +158,7 @@ export interface paths {
         };
         /**
          * Get the usage of an API key
-         * @description Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret.
+         * @description Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret. With `period` (`2026-11`, `2026-W48`, `2026-11-28`) instead, those of the period and its `billing`: calls and spent cost by outcome.
          *
          *     **Required scope:** `auth:rw` (every key-management call needs it).
          *
@@ -205,6 +213,262 @@ export interface paths {
          *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
          */
         get: operations["listKeyLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List plans
+         * @description Every plan, newest first.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listPlans"];
+        put?: never;
+        /**
+         * Create a plan
+         * @description A plan holds named rate limits (second, minute, hour windows), quotas per calendar period (day, week, month; UTC) and an optional credits refill. Plans belong to no environment.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["createPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a plan
+         * @description Get a plan
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a plan
+         * @description Refused (409 PLAN_IN_USE) while a key or an identity names the plan.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        delete: operations["deletePlan"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a plan
+         * @description Replaces the members given (limits and quotas as whole lists). Every key and identity on the plan follows the change at once, on every gateway instance.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        patch: operations["updatePlan"];
+        trace?: never;
+    };
+    "/v2/auth/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List identities
+         * @description Identities of the caller's environment, newest first, a page at a time.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listIdentities"];
+        put?: never;
+        /**
+         * Create an identity
+         * @description An identity is your customer (`externalId`, unique per environment). Its keys share its plan's limits, quotas and credits. Created in the caller's environment (another is 403 ESCALATION_DENIED).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["createIdentity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/identities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an identity and its keys
+         * @description Get an identity and its keys
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getIdentity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an identity
+         * @description Refused (409 IDENTITY_HAS_KEYS) while a key, revoked ones included, belongs to it.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        delete: operations["deleteIdentity"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an identity
+         * @description Replaces the members given (plan, meta, overrides); its keys follow at once.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        patch: operations["updateIdentity"];
+        trace?: never;
+    };
+    "/v2/auth/keys/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an API key's credits
+         * @description The key's own balance, refilled if a refill came due. A key of an identity spends the identity's (409 CREDITS_NOT_HELD).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getKeyCredits"];
+        put?: never;
+        /**
+         * Set, add to or take from an API key's credits
+         * @description Exactly one of `{set}`, `{increment}` or `{decrement}` (never below zero). Honours `Idempotency-Key`, so a retried top-up counts once.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["changeKeyCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/identities/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an identity's credits
+         * @description The balance all its keys spend from, refilled if a refill came due.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getIdentityCredits"];
+        put?: never;
+        /**
+         * Set, add to or take from an identity's credits
+         * @description Exactly one of `{set}`, `{increment}` or `{decrement}` (never below zero). Honours `Idempotency-Key`, so a retried top-up counts once.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["changeIdentityCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/identities/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an identity's usage in a period
+         * @description Calls and spent cost of all its keys in a month (`2026-11`), ISO week (`2026-W48`) or day (`2026-11-28`), UTC, by outcome.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getIdentityUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the usage of a period for billing
+         * @description Every identity of the caller's environment, and every key without an identity, so each call is billed once. Two exports of a closed period are byte-identical.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["exportUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1424,7 +1688,7 @@ export interface components {
             keyId: string;
             environment: components["schemas"]["Environment"];
             /** @enum {string} */
-            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "sandbox.reset";
+            action: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "key.budget_changed" | "sandbox.reset";
             actor: {
                 /** @enum {string} */
                 type: "key" | "admin" | "system";
@@ -1509,6 +1773,15 @@ export interface components {
             updatedAt: string;
             /** @description Bumped on every change. */
             version: number;
+            /** @description The identity (`idt_…`) whose budget the key shares. */
+            identityId: string | null;
+            /** @description The plan (`plan_…`) the key follows. */
+            planId: string | null;
+            /** @description The key’s own limits (override the plan’s by name). */
+            limits: components["schemas"]["PlanLimit"][];
+            /** @description The key’s own quotas (override by period). */
+            quotas: components["schemas"]["PlanQuota"][];
+            credits: components["schemas"]["CreditsConfig"];
             rotation: {
                 /** @description True while an older secret still authenticates. */
                 inProgress: boolean;
@@ -1557,6 +1830,15 @@ export interface components {
             updatedAt: string;
             /** @description Bumped on every change. */
             version: number;
+            /** @description The identity (`idt_…`) whose budget the key shares. */
+            identityId: string | null;
+            /** @description The plan (`plan_…`) the key follows. */
+            planId: string | null;
+            /** @description The key’s own limits (override the plan’s by name). */
+            limits: components["schemas"]["PlanLimit"][];
+            /** @description The key’s own quotas (override by period). */
+            quotas: components["schemas"]["PlanQuota"][];
+            credits: components["schemas"]["CreditsConfig"];
             rotation: {
                 /** @description True while an older secret still authenticates. */
                 inProgress: boolean;
@@ -1678,6 +1960,35 @@ export interface components {
              */
             tier?: "retail" | "silver" | "gold";
         };
+        CreateIdentityRequest: {
+            externalId: string;
+            /** @enum {string} */
+            environment?: "live" | "test";
+            planId?: string | null;
+            meta?: {
+                [key: string]: unknown;
+            };
+            limits?: {
+                name: string;
+                /** @enum {string} */
+                window: "second" | "minute" | "hour";
+                limit: number;
+            }[];
+            quotas?: {
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+                limit: number;
+            }[];
+            credits?: {
+                remaining: number;
+                refill?: {
+                    /** @enum {string} */
+                    interval: "daily" | "monthly";
+                    amount: number;
+                    day?: number;
+                } | null;
+            } | null;
+        };
         CreateKeyRequest: {
             name: string;
             /** @enum {string} */
@@ -1688,6 +1999,52 @@ export interface components {
             rateLimit?: {
                 perMinute: number;
             };
+            identityId?: string | null;
+            planId?: string | null;
+            credits?: {
+                remaining: number;
+                refill?: {
+                    /** @enum {string} */
+                    interval: "daily" | "monthly";
+                    amount: number;
+                    day?: number;
+                } | null;
+            } | null;
+            limits?: {
+                name: string;
+                /** @enum {string} */
+                window: "second" | "minute" | "hour";
+                limit: number;
+            }[];
+            quotas?: {
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+                limit: number;
+            }[];
+        };
+        CreatePlanRequest: {
+            name: string;
+            /** @default [] */
+            limits?: {
+                name: string;
+                /** @enum {string} */
+                window: "second" | "minute" | "hour";
+                limit: number;
+            }[];
+            /** @default [] */
+            quotas?: {
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+                limit: number;
+            }[];
+            credits?: {
+                refill: {
+                    /** @enum {string} */
+                    interval: "daily" | "monthly";
+                    amount: number;
+                    day?: number;
+                };
+            } | null;
         };
         CreatePriceRequest: {
             sku: string;
@@ -1712,6 +2069,33 @@ export interface components {
             eventTypes?: string[] | null;
             /** @default true */
             enabled?: boolean;
+        };
+        Credits: {
+            remaining: number;
+            refill: {
+                /** @enum {string} */
+                interval: "daily" | "monthly";
+                amount: number;
+                day?: number;
+            } | null;
+            /** @description The next refill (UTC), or null when none. */
+            refillsAt: string | null;
+        };
+        /** @description Non-null when credits are held (each call spends its cost); null: none. */
+        CreditsConfig: {
+            refill: components["schemas"]["CreditsRefill"] | null;
+        } | null;
+        CreditsOperation: {
+            set?: number;
+            increment?: number;
+            decrement?: number;
+        };
+        /** @description The balance is set back to `amount` daily at 00:00 UTC, or monthly at 00:00 UTC of `day` (default 1; the month’s last day when shorter). */
+        CreditsRefill: {
+            /** @enum {string} */
+            interval: "daily" | "monthly";
+            amount: number;
+            day?: number;
         };
         /** @description ISO 4217 currency code, e.g. EUR. Money amounts are in its minor units. */
         Currency: string;
@@ -1888,6 +2272,71 @@ export interface components {
                 };
             }[];
         };
+        Identity: {
+            /** @description `idt_…` */
+            id: string;
+            /** @description Your own id of the customer; unique per environment. */
+            externalId: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            planId: string | null;
+            meta: {
+                [key: string]: unknown;
+            };
+            /** @description Overrides of the plan’s limits (by name), shared by its keys. */
+            limits: components["schemas"]["PlanLimit"][];
+            /** @description Overrides of the plan’s quotas (by period). */
+            quotas: components["schemas"]["PlanQuota"][];
+            credits: components["schemas"]["CreditsConfig"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+            /** @description Bumped on every change. */
+            version: number;
+        };
+        IdentityPage: {
+            items: components["schemas"]["Identity"][];
+            /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
+            nextCursor: string | null;
+        };
+        IdentityWithKeys: {
+            /** @description `idt_…` */
+            id: string;
+            /** @description Your own id of the customer; unique per environment. */
+            externalId: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            planId: string | null;
+            meta: {
+                [key: string]: unknown;
+            };
+            /** @description Overrides of the plan’s limits (by name), shared by its keys. */
+            limits: components["schemas"]["PlanLimit"][];
+            /** @description Overrides of the plan’s quotas (by period). */
+            quotas: components["schemas"]["PlanQuota"][];
+            credits: components["schemas"]["CreditsConfig"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+            /** @description Bumped on every change. */
+            version: number;
+            /** @description The identity’s keys (any status), newest first. */
+            keys: components["schemas"]["ApiKey"][];
+        };
         KeySecret: {
             /** @description `sec_…` */
             id: string;
@@ -1934,6 +2383,8 @@ export interface components {
                 lastCallAt: string | null;
                 secretId: string;
             }[];
+            /** @description With `period`: calls and spent cost of the period by outcome, as billed. */
+            billing?: components["schemas"]["PeriodUsage"];
         };
         LoggedBody: {
             contentType: string;
@@ -2045,6 +2496,63 @@ export interface components {
                 newStatus: components["schemas"]["OrderStatus"];
                 order: components["schemas"]["Order"];
             };
+        };
+        PeriodUsage: {
+            /** @description As asked: `2026-11`, `2026-W48` or `2026-11-28`. */
+            period: string;
+            /** @description First day (UTC), YYYY-MM-DD. */
+            from: string;
+            /** @description The day after the last, YYYY-MM-DD. */
+            to: string;
+            total: {
+                calls: number;
+                cost: number;
+            };
+            outcomes: {
+                [key: string]: {
+                    calls: number;
+                    cost: number;
+                };
+            };
+        };
+        Plan: {
+            /** @description `plan_…` */
+            id: string;
+            name: string;
+            limits: components["schemas"]["PlanLimit"][];
+            quotas: components["schemas"]["PlanQuota"][];
+            credits: {
+                refill: components["schemas"]["CreditsRefill"];
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+            /** @description Bumped on every change. */
+            version: number;
+        };
+        /** @description At most `limit` calls (cost units) per fixed window. */
+        PlanLimit: {
+            /** @description Names the policy in `RateLimit-Policy`. */
+            name: string;
+            /** @enum {string} */
+            window: "second" | "minute" | "hour";
+            limit: number;
+        };
+        PlanList: {
+            items: components["schemas"]["Plan"][];
+        };
+        /** @description At most `limit` cost units per calendar period (UTC; weeks start on Monday). */
+        PlanQuota: {
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            limit: number;
         };
         Price: {
             id: string;
@@ -2343,12 +2851,68 @@ export interface components {
             /** @enum {string} */
             tier?: "retail" | "silver" | "gold";
         };
+        UpdateIdentityRequest: {
+            planId?: string | null;
+            meta?: {
+                [key: string]: unknown;
+            };
+            limits?: {
+                name: string;
+                /** @enum {string} */
+                window: "second" | "minute" | "hour";
+                limit: number;
+            }[];
+            quotas?: {
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+                limit: number;
+            }[];
+        };
+        UpdateKeyBudgetRequest: {
+            planId?: string | null;
+            identityId?: string | null;
+            limits?: {
+                name: string;
+                /** @enum {string} */
+                window: "second" | "minute" | "hour";
+                limit: number;
+            }[];
+            quotas?: {
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+                limit: number;
+            }[];
+        };
+        UpdatePlanRequest: {
+            name?: string;
+            limits?: {
+                name: string;
+                /** @enum {string} */
+                window: "second" | "minute" | "hour";
+                limit: number;
+            }[];
+            quotas?: {
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+                limit: number;
+            }[];
+            credits?: {
+                refill: {
+                    /** @enum {string} */
+                    interval: "daily" | "monthly";
+                    amount: number;
+                    day?: number;
+                };
+            } | null;
+        };
         UpdateWebhookEndpointRequest: {
             url?: string;
             description?: string;
             eventTypes?: string[] | null;
             enabled?: boolean;
         };
+        /** @description One line per subject (identity, or key without identity) and outcome, sorted by subject id then outcome. CSV: `period,subject_type,subject_id,external_id,environment,outcome,calls,cost`; JSON lines: one object per line with `period, subjectType, subjectId, externalId, environment, outcome, calls, cost`. */
+        UsageExport: string;
         UsageStats: {
             calls: number;
             errors4xx: number;
@@ -2616,6 +3180,7 @@ export interface components {
          * @description Conflict. Problem types:
          *     - `CART_CHECKED_OUT`: Cart already checked out
          *     - `CONFLICT`: Concurrent change
+         *     - `CREDITS_NOT_HELD`: No credit balance held
          *     - `DELIVERY_IN_FLIGHT`: Delivery in flight
          *     - `ENDPOINT_DISABLED`: Endpoint disabled
          *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
@@ -2971,6 +3536,12 @@ export interface operations {
              */
             403: components["responses"]["Forbidden"];
             /**
+             * @description Not Found:
+             *     - `PLAN_NOT_FOUND`: Plan not found
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
              * @description Conflict:
              *     - `CONFLICT`: Concurrent change
              *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
@@ -3138,6 +3709,112 @@ export interface operations {
              *     - `CONFLICT`: Concurrent change
              */
             409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateKeyBudget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The API key id (`key_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateKeyBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed key. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ESCALATION_DENIED`: Privilege escalation refused
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             *     - `PLAN_NOT_FOUND`: Plan not found
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
@@ -3480,6 +4157,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                period?: string;
             };
             header?: never;
             path: {
@@ -3558,7 +4236,7 @@ export interface operations {
     listKeyActivity: {
         parameters: {
             query?: {
-                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "sandbox.reset";
+                action?: "key.created" | "key.scopes_changed" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.expiry_reminder" | "key.budget_changed" | "sandbox.reset";
                 from?: string;
                 to?: string;
                 limit?: number;
@@ -3698,6 +4376,1357 @@ export interface operations {
              *     - `KEY_NOT_FOUND`: API key not found
              */
             404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plans. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanList"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Conflict:
+             *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plan id (`plan_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PLAN_NOT_FOUND`: Plan not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plan id (`plan_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PLAN_NOT_FOUND`: Plan not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `PLAN_IN_USE`: Plan in use
+             *     - `CONFLICT`: Concurrent change
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The plan id (`plan_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed plan. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PLAN_NOT_FOUND`: Plan not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listIdentities: {
+        parameters: {
+            query?: {
+                environment?: "live" | "test";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of identities. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityPage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createIdentity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIdentityRequest"];
+            };
+        };
+        responses: {
+            /** @description The identity. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Identity"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             *     - `ESCALATION_DENIED`: Privilege escalation refused
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `PLAN_NOT_FOUND`: Plan not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `IDENTITY_EXISTS`: Identity already exists
+             *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity with its keys. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityWithKeys"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `IDENTITY_HAS_KEYS`: Identity still has keys
+             *     - `CONFLICT`: Concurrent change
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateIdentity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateIdentityRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed identity. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Identity"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             *     - `PLAN_NOT_FOUND`: Plan not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CONFLICT`: Concurrent change
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKeyCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API key id (`key_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeKeyCredits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The API key id (`key_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditsOperation"];
+            };
+        };
+        responses: {
+            /** @description The balance after the change. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIdentityCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeIdentityCredits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditsOperation"];
+            };
+        };
+        responses: {
+            /** @description The balance after the change. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIdentityUsage: {
+        parameters: {
+            query: {
+                period: string;
+            };
+            header?: never;
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeriodUsage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportUsage: {
+        parameters: {
+            query: {
+                period: string;
+                format?: "csv" | "jsonl";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["UsageExport"];
+                    "application/x-ndjson": components["schemas"]["UsageExport"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
             /**
              * @description Unprocessable Entity:
              *     - `VALIDATION_FAILED`: Invalid request

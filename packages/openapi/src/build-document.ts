@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  MANAGEMENT_PREFIX,
+  isManagementPath,
+  MANAGEMENT_PREFIXES,
   MANAGEMENT_SCOPE,
   markDeprecations,
   type RouteTable,
@@ -14,6 +15,7 @@ import { CART_OPERATIONS } from './paths/carts.ts';
 import { CATALOG_OPERATIONS } from './paths/catalog.ts';
 import { DOCS_OPERATIONS } from './paths/docs.ts';
 import { KEY_OPERATIONS } from './paths/keys.ts';
+import { BUDGET_OPERATIONS, IDENTITY_OPERATIONS, PLAN_OPERATIONS } from './paths/plans.ts';
 import { PRICING_OPERATIONS } from './paths/pricing.ts';
 import { STOCK_OPERATIONS } from './paths/stock.ts';
 import { WEBHOOK_OPERATIONS } from './paths/webhook-endpoints.ts';
@@ -26,6 +28,9 @@ export const DOCUMENT_VERSION = '2.0.0';
 /** Every operation an integrator can call through the gateway, in document order. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...KEY_OPERATIONS,
+  ...PLAN_OPERATIONS,
+  ...IDENTITY_OPERATIONS,
+  ...BUDGET_OPERATIONS,
   ...CATALOG_OPERATIONS,
   ...CART_OPERATIONS,
   ...PRICING_OPERATIONS,
@@ -38,6 +43,14 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   {
     name: 'Keys',
     description: 'API keys: create, scope, rotate, revoke; usage, activity and call logs. Scope `auth:rw`.',
+  },
+  {
+    name: 'Plans',
+    description: 'Limits, quotas and credits refills that keys and identities follow. Scope `auth:rw`.',
+  },
+  {
+    name: 'Identities',
+    description: 'Your customers: their keys share one budget. Scope `auth:rw`.',
   },
   { name: 'Catalogue', description: 'Channels and the products they sell, priced for a customer.' },
   { name: 'GraphQL', description: 'The catalogue over GraphQL.' },
@@ -83,8 +96,8 @@ export function loadDefaultRouteTable(): RouteTable {
 function scopeOf(spec: OperationSpec, table: RouteTable): string | null {
   if (spec.kind === 'public') return null;
   if (spec.kind === 'management') {
-    if (!spec.path.startsWith(MANAGEMENT_PREFIX))
-      throw new Error(`${spec.operationId} is not under ${MANAGEMENT_PREFIX}`);
+    if (!isManagementPath(spec.path))
+      throw new Error(`${spec.operationId} is not under ${MANAGEMENT_PREFIXES.join(', ')}`);
     return MANAGEMENT_SCOPE;
   }
   const route = table.routes.find((entry) => entry.method === spec.method && entry.path === spec.path);

@@ -68,6 +68,8 @@ export interface OperationContext {
 /** What `{id}` names, by the collection segment before it. */
 const ID_DESCRIPTIONS: Record<string, string> = {
   keys: 'The API key id (`key_…`).',
+  plans: 'The plan id (`plan_…`).',
+  identities: 'The identity id (`idt_…`).',
   carts: 'The cart id (`crt_…`).',
   orders: 'The order id (`ord_…`).',
   customers: 'The customer id (`cus_…`).',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ERROR_TABLE, EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/contracts/commerce';
-import { ERRORS, MANAGEMENT_PREFIX, type RouteTable } from '@keygate/contracts/gateway';
+import { ERRORS, isManagementPath, type RouteTable } from '@keygate/contracts/gateway';
 import { problemType } from '@keygate/problem';
 import { buildDocument, type JsonSchema, loadDefaultRouteTable } from '../src/index.ts';
 import { operationsOf, readCommittedDocument } from './document-file.ts';
@@ -22,7 +22,10 @@ describe('what the document covers', () => {
     const tableKeys = new Set(table.routes.map((route) => `${route.method} ${route.path}`));
     const extra = operations
       .map(({ key }) => key)
-      .filter((key) => !tableKeys.has(key) && !key.includes(` ${MANAGEMENT_PREFIX}`) && !PUBLIC.has(key));
+      .filter(
+        (key) =>
+          !tableKeys.has(key) && !isManagementPath(key.slice(key.indexOf(' ') + 1)) && !PUBLIC.has(key),
+      );
     assert.deepEqual(extra, []);
   });
 

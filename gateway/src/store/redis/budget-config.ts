@@ -25,11 +25,12 @@ const externalField = (environment: Environment, externalId: string) => `${envir
  * balance) in its own id's slot group, as a key does; the external-id index and the identity lists
  * in the plans group. Scripts publish `plan`/`identity` on the invalidation channel with the write.
  *
- * Outside a Cluster every name shares one server, and a delete checks in its script that nothing
- * names the plan or identity. On a Cluster the users sit in other slots: a delete counts them in
- * every group first, so a key created in the same instant may still name a deleted plan (the key
- * reads as on no plan). Creating an identity claims its external id, then writes it: a crash
- * between the two leaves the external id taken by an identity that does not exist.
+ * Outside a Cluster every name shares one server: a delete checks in its script that nothing names
+ * the plan or identity, and the scripts writing a key or an identity that nothing they name is
+ * missing. On a Cluster those sit in other slots: a delete counts the users in every group first
+ * and writers read the plan before, so a key created in the same instant may still name a deleted
+ * plan (the key reads as on no plan). Creating an identity claims its external id, then writes it:
+ * a crash between the two leaves the external id taken by an identity that does not exist.
  */
 export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMethods {
   const { client, layout, scripts } = ctx;
@@ -71,6 +72,7 @@ export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMet
       credits?.[1] ?? '',
       names.channel,
       message('identity', identity.id),
+      single ? '1' : '',
     );
     return written === 1;
   };
@@ -127,7 +129,8 @@ export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMet
       return outcome as 'deleted' | 'missing' | 'in_use';
     },
     async createIdentity({ identity, creditsBalance }) {
-      if (identity.planId !== null && (await readPlan(identity.planId)) === null) return false;
+      // Outside a Cluster the write script checks the plan itself, atomically.
+      if (!single && identity.planId !== null && (await readPlan(identity.planId)) === null) return false;
       const args = claimArgs(identity);
       if ((await scripts.claimIdentity(...args)) !== 1) return false;
       const credits = creditsBalance
@@ -164,7 +167,7 @@ export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMet
       };
     },
     async updateIdentity(identity, expectedVersion) {
-      if (identity.planId !== null && (await readPlan(identity.planId)) === null) return false;
+      if (!single && identity.planId !== null && (await readPlan(identity.planId)) === null) return false;
       const current = await readIdentity(identity.id);
       if (!current) return false;
       const { environment, externalId } = current;

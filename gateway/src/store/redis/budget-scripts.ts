@@ -71,7 +71,8 @@ return 1
 /**
  * KEYS: identity hash, its budget hash. ARGV: expected version ('' = create), new version, data
  * JSON, environment, externalId, identity id, starting credits ('' = none), their refill time (ms),
- * channel, message. Moves the identity between the `plan:<id>:identities` sets of its group (names
+ * channel, message, '1' to check that a plan newly named exists (outside a Cluster, where the plan
+ * shares the prefix). Moves the identity between the `plan:<id>:identities` sets of its group (names
  * sharing KEYS[1]'s prefix). Returns 1, or 0 when the version (or existence) does not match.
  */
 const PUT_IDENTITY = `${FIELD}
@@ -84,6 +85,9 @@ end
 local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[6] - 9)
 local oldPlan = field(redis.call('HGET', KEYS[1], 'data'), 'planId')
 local newPlan = field(ARGV[3], 'planId')
+if ARGV[11] == '1' and newPlan and newPlan ~= oldPlan and redis.call('EXISTS', prefix .. 'plan:' .. newPlan) == 0 then
+  return 0
+end
 if oldPlan then redis.call('SREM', prefix .. 'plan:' .. oldPlan .. ':identities', ARGV[6]) end
 if newPlan then redis.call('SADD', prefix .. 'plan:' .. newPlan .. ':identities', ARGV[6]) end
 redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[2], 'environment', ARGV[4], 'externalId', ARGV[5])

@@ -65,11 +65,18 @@ local function refs(json)
 end
 local oldPlan, oldIdentity = refs(redis.call('HGET', KEYS[1], 'data'))
 local newPlan, newIdentity = refs(ARGV[6])
+local expiryAt = 15 + secretCount * 7
+-- Outside a Cluster the plan and identity hashes share the prefix: a key never names a missing one.
+if ARGV[expiryAt + 3] == '1' then
+  if newPlan and newPlan ~= oldPlan and redis.call('EXISTS', prefix .. 'plan:' .. newPlan) == 0 then return 0 end
+  if newIdentity and newIdentity ~= oldIdentity and redis.call('EXISTS', prefix .. 'identity:' .. newIdentity) == 0 then
+    return 0
+  end
+end
 if oldPlan then redis.call('SREM', prefix .. 'plan:' .. oldPlan .. ':keys', ARGV[3]) end
 if oldIdentity then redis.call('SREM', prefix .. 'identity:' .. oldIdentity .. ':keys', ARGV[3]) end
 if newPlan then redis.call('SADD', prefix .. 'plan:' .. newPlan .. ':keys', ARGV[3]) end
 if newIdentity then redis.call('SADD', prefix .. 'identity:' .. newIdentity .. ':keys', ARGV[3]) end
-local expiryAt = 15 + secretCount * 7
 if ARGV[4] == '' and ARGV[expiryAt + 1] ~= '' then
   redis.call('HSET', prefix .. 'budget:' .. ARGV[3], 'credits', ARGV[expiryAt + 1], 'refilledAt', ARGV[expiryAt + 2])
 end

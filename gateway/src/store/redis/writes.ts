@@ -50,7 +50,8 @@ const PRUNE_BATCH = 1000;
  * 12 activity JSON, 13 number of filtered indexes, 14 number of secrets, then per secret: id,
  * keyId, lookup, createdAt score, data JSON, closing JSON, sweep:closing score ('' = remove);
  * then the key's sweep:expiry score ('' = remove), and a created key's starting credit balance and
- * its refill time in ms ('' and '' = none), written to `budget:<keyId>` in the key's group.
+ * its refill time in ms ('' and '' = none), written to `budget:<keyId>` in the key's group, and
+ * '1' outside a Cluster: refuse (0) a plan or identity newly named that does not exist.
  * The script also moves the key between the `plan:<id>:keys` and `identity:<id>:keys` sets of its
  * group, from the plan and identity of the stored JSON to those of the new one.
  */
@@ -109,6 +110,7 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     expiryScore(key) ?? '',
     change.creditsBalance?.remaining ?? '',
     change.creditsBalance?.refilledAt ?? '',
+    ctx.layout.groups.length === 1 ? '1' : '',
   ];
   return [keys.length, ...keys, ...args];
 }

@@ -1,29 +1,36 @@
+import type Database from 'better-sqlite3';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
-import type { CreditsBalance, Identity, Plan } from '../../model/budget.ts';
+import type { CreditsBalance } from '../../model/budget.ts';
 import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
 import type { BudgetConfigMethods, IdentityFilter } from '../store.ts';
+import {
+  identityFromRaw,
+  identityFromRow,
+  planFromRaw,
+  planFromRow,
+  type RawIdentityRow,
+  type RawPlanRow,
+} from './budget-rows.ts';
 import type { SqliteDb } from './db.ts';
 import { keyFromRow } from './rows.ts';
 import { creditBalances, identities, keys, plans } from './schema.ts';
 import { bumpKeyGeneration } from './writes.ts';
-
-type PlanRow = typeof plans.$inferSelect;
-type IdentityRow = typeof identities.$inferSelect;
-
-function planFromRow(row: PlanRow): Plan {
-  return { ...row, credits: row.credits as Plan['credits'] };
-}
-
-function identityFromRow(row: IdentityRow): Identity {
-  return { ...row };
-}
 
 /**
  * Plans and identities in SQLite. Every write is one IMMEDIATE transaction that also advances the
  * key generation, so every gateway sharing the file drops what it cached (as for a revocation);
  * deletes check in the same transaction that nothing names the row any more.
  */
-export function createSqliteBudgetConfig(db: SqliteDb): BudgetConfigMethods {
+export function createSqliteBudgetConfig(db: SqliteDb, client: Database.Database): BudgetConfigMethods {
+  // The budget engine reads plans and identities on the request path: statements prepared once,
+  // not built by drizzle for every read.
+  const selectPlan = client.prepare<[string], RawPlanRow>(
+    'SELECT id, name, limits, quotas, credits, created_at, updated_at, version FROM plans WHERE id = ?',
+  );
+  const selectIdentity = client.prepare<[string], RawIdentityRow>(
+    'SELECT id, external_id, environment, plan_id, meta, limits, quotas, credits, created_at, updated_at, ' +
+      'version FROM identities WHERE id = ?',
+  );
   const write = <T>(work: (tx: SqliteDb) => T): T =>
     db.transaction((tx) => work(tx as unknown as SqliteDb), { behavior: 'immediate' });
   const insertBalance = (tx: SqliteDb, subject: string, balance: CreditsBalance | undefined) => {
@@ -42,8 +49,8 @@ export function createSqliteBudgetConfig(db: SqliteDb): BudgetConfigMethods {
       });
     },
     async getPlan(id) {
-      const row = db.select().from(plans).where(eq(plans.id, id)).get();
-      return row ? planFromRow(row) : null;
+      const row = selectPlan.get(id);
+      return row ? planFromRaw(row) : null;
     },
     async listPlans() {
       return db.select().from(plans).orderBy(desc(plans.createdAt), desc(plans.id)).all().map(planFromRow);
@@ -93,8 +100,8 @@ export function createSqliteBudgetConfig(db: SqliteDb): BudgetConfigMethods {
       });
     },
     async getIdentity(id) {
-      const row = db.select().from(identities).where(eq(identities.id, id)).get();
-      return row ? identityFromRow(row) : null;
+      const row = selectIdentity.get(id);
+      return row ? identityFromRaw(row) : null;
     },
     async findIdentityByExternalId(environment, externalId) {
       const row = db

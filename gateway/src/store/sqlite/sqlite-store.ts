@@ -211,7 +211,7 @@ function createSqliteKeyStore(
     },
     ...createSqliteAdminSessions(db),
     ...createSqliteIdempotency(client),
-    ...createSqliteBudgetConfig(db),
+    ...createSqliteBudgetConfig(db, client),
     changeMarker() {
       const now = performance.now();
       if (now - readAt < MARKER_REUSE_MS) return generation;

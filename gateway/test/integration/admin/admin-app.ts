@@ -128,7 +128,12 @@ export async function logIn(
 }
 
 /** A state-changing call with session cookie and CSRF token, as the interface sends it. */
-export function send(app: GatewayListener, method: 'post' | 'delete', path: string, session: LoggedIn) {
+export function send(
+  app: GatewayListener,
+  method: 'post' | 'patch' | 'delete',
+  path: string,
+  session: LoggedIn,
+) {
   return request(app)
     [method](`/admin/api${path}`)
     .set('Cookie', session.cookie)

@@ -67,6 +67,43 @@ describe('Redis key store: plans, identities and credit balances', () => {
     }
   });
 
+  it('refuses a key or identity newly naming a plan or an identity that does not exist, writing nothing', async () => {
+    const keyPrefix = `${redis.keyPrefix}${++prefixes}:`;
+    const store = await openRedisKeyStore(redis.url, { keyPrefix, ...FAST });
+    try {
+      for (const over of [{ planId: 'plan_gone' }, { identityId: 'idt_gone' }]) {
+        const key = makeKey(over);
+        const change = {
+          key,
+          expectedVersion: null,
+          secrets: [makeSecret(key.id)],
+          activity: makeActivity(key),
+        };
+        assert.equal(await store.commitChange(change), false);
+        assert.equal(await store.getKey(key.id), null);
+      }
+      const orphan = makeIdentity({ planId: 'plan_gone' });
+      assert.equal(await store.createIdentity({ identity: orphan }), false);
+      assert.equal(
+        await store.findIdentityByExternalId('live', orphan.externalId),
+        null,
+        'its claim was kept',
+      );
+      const plan = makePlan();
+      await store.createPlan(plan);
+      const key = makeKey({ planId: plan.id });
+      const change = {
+        key,
+        expectedVersion: null,
+        secrets: [makeSecret(key.id)],
+        activity: makeActivity(key),
+      };
+      assert.equal(await store.commitChange(change), true);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('delivers publishBudget to another instance', async () => {
     const keyPrefix = `${redis.keyPrefix}${++prefixes}:`;
     const [a, b] = [

@@ -41,6 +41,21 @@ final class ApiKey implements \JsonSerializable
         public readonly \DateTimeImmutable $updatedAt,
         /** Bumped on every change. */
         public readonly int $version,
+        /** The identity (`idt_…`) whose budget the key shares. */
+        public readonly ?string $identityId,
+        /** The plan (`plan_…`) the key follows. */
+        public readonly ?string $planId,
+        /**
+         * The key’s own limits (override the plan’s by name).
+         * @var list<PlanLimit>
+         */
+        public readonly array $limits,
+        /**
+         * The key’s own quotas (override by period).
+         * @var list<PlanQuota>
+         */
+        public readonly array $quotas,
+        public readonly ?ApiKeyCredits $credits,
         public readonly ApiKeyRotation $rotation,
     ) {
     }
@@ -65,6 +80,11 @@ final class ApiKey implements \JsonSerializable
             new \DateTimeImmutable($data['createdAt']),
             new \DateTimeImmutable($data['updatedAt']),
             $data['version'],
+            $data['identityId'],
+            $data['planId'],
+            array_map(static fn ($i) => PlanLimit::fromArray($i), $data['limits']),
+            array_map(static fn ($i) => PlanQuota::fromArray($i), $data['quotas']),
+            (static fn ($v) => $v === null ? null : ApiKeyCredits::fromArray($v))($data['credits']),
             ApiKeyRotation::fromArray($data['rotation']),
         );
     }
@@ -89,6 +109,11 @@ final class ApiKey implements \JsonSerializable
         $data['createdAt'] = $this->createdAt->format('Y-m-d\TH:i:s.vP');
         $data['updatedAt'] = $this->updatedAt->format('Y-m-d\TH:i:s.vP');
         $data['version'] = $this->version;
+        $data['identityId'] = $this->identityId;
+        $data['planId'] = $this->planId;
+        $data['limits'] = array_map(static fn ($i) => $i->toArray(), $this->limits);
+        $data['quotas'] = array_map(static fn ($i) => $i->toArray(), $this->quotas);
+        $data['credits'] = $this->credits?->toArray();
         $data['rotation'] = $this->rotation->toArray();
         return $data;
     }

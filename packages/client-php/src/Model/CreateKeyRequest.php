@@ -18,6 +18,13 @@ final class CreateKeyRequest implements \JsonSerializable
         /** @var list<string>|null */
         public readonly ?array $ipAllowlist = null,
         public readonly ?CreateKeyRequestRateLimit $rateLimit = null,
+        public readonly ?string $identityId = null,
+        public readonly ?string $planId = null,
+        public readonly ?CreateIdentityRequestCredits $credits = null,
+        /** @var list<CreateIdentityRequestLimit>|null */
+        public readonly ?array $limits = null,
+        /** @var list<CreateIdentityRequestQuota>|null */
+        public readonly ?array $quotas = null,
     ) {
     }
 
@@ -31,6 +38,11 @@ final class CreateKeyRequest implements \JsonSerializable
             expiresAt: $data['expiresAt'] ?? null,
             ipAllowlist: $data['ipAllowlist'] ?? null,
             rateLimit: (static fn ($v) => $v === null ? null : CreateKeyRequestRateLimit::fromArray($v))($data['rateLimit'] ?? null),
+            identityId: $data['identityId'] ?? null,
+            planId: $data['planId'] ?? null,
+            credits: (static fn ($v) => $v === null ? null : CreateIdentityRequestCredits::fromArray($v))($data['credits'] ?? null),
+            limits: (static fn ($v) => $v === null ? null : array_map(static fn ($i) => CreateIdentityRequestLimit::fromArray($i), $v))($data['limits'] ?? null),
+            quotas: (static fn ($v) => $v === null ? null : array_map(static fn ($i) => CreateIdentityRequestQuota::fromArray($i), $v))($data['quotas'] ?? null),
         );
     }
 
@@ -51,6 +63,21 @@ final class CreateKeyRequest implements \JsonSerializable
         }
         if ($this->rateLimit !== null) {
             $data['rateLimit'] = $this->rateLimit?->toArray();
+        }
+        if ($this->identityId !== null) {
+            $data['identityId'] = $this->identityId;
+        }
+        if ($this->planId !== null) {
+            $data['planId'] = $this->planId;
+        }
+        if ($this->credits !== null) {
+            $data['credits'] = $this->credits?->toArray();
+        }
+        if ($this->limits !== null) {
+            $data['limits'] = $this->limits === null ? null : array_map(static fn ($i) => $i->toArray(), $this->limits);
+        }
+        if ($this->quotas !== null) {
+            $data['quotas'] = $this->quotas === null ? null : array_map(static fn ($i) => $i->toArray(), $this->quotas);
         }
         return $data;
     }

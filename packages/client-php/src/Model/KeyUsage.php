@@ -18,6 +18,8 @@ final class KeyUsage implements \JsonSerializable
         public readonly UsageStats $totals,
         /** @var list<KeyUsageSecret> */
         public readonly array $secrets,
+        /** With `period`: calls and spent cost of the period by outcome, as billed. */
+        public readonly ?PeriodUsage $billing = null,
     ) {
     }
 
@@ -30,6 +32,7 @@ final class KeyUsage implements \JsonSerializable
             new \DateTimeImmutable($data['to']),
             UsageStats::fromArray($data['totals']),
             array_map(static fn ($i) => KeyUsageSecret::fromArray($i), $data['secrets']),
+            billing: (static fn ($v) => $v === null ? null : PeriodUsage::fromArray($v))($data['billing'] ?? null),
         );
     }
 
@@ -42,6 +45,9 @@ final class KeyUsage implements \JsonSerializable
         $data['to'] = $this->to->format('Y-m-d\TH:i:s.vP');
         $data['totals'] = $this->totals->toArray();
         $data['secrets'] = array_map(static fn ($i) => $i->toArray(), $this->secrets);
+        if ($this->billing !== null) {
+            $data['billing'] = $this->billing?->toArray();
+        }
         return $data;
     }
 

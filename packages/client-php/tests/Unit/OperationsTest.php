@@ -51,6 +51,7 @@ final class OperationsTest extends MockClientTestCase
             'expiresAt' => null, 'ipAllowlist' => [], 'rateLimit' => ['perMinute' => 60], 'status' => 'active', 'revokedAt' => null,
             'expired' => false, 'expiryReminder' => null, 'lastCallAt' => null, 'createdAt' => '2026-11-26T11:00:00.000Z',
             'updatedAt' => '2026-11-26T11:00:00.000Z', 'version' => 1, 'rotation' => ['inProgress' => false, 'secrets' => []],
+            'identityId' => null, 'planId' => null, 'limits' => [], 'quotas' => [], 'credits' => null,
             'secret' => 'kg_test_abcdefgh_0123456789012345678901234567',
         ];
         $client = $this->client([self::json(201, $created)]);

@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'PLAN_IN_USE'
   | 'IDENTITY_HAS_KEYS'
   | 'IDENTITY_EXISTS'
+  | 'CREDITS_NOT_HELD'
   | 'SECRET_NOT_FOUND'
   | 'ROTATION_IN_PROGRESS'
   | 'NO_ROTATION_IN_PROGRESS'
@@ -86,6 +87,7 @@ export const ERRORS: Record<ErrorCode, ErrorSpec> = {
   PLAN_IN_USE: { status: 409, title: 'Plan in use' },
   IDENTITY_HAS_KEYS: { status: 409, title: 'Identity still has keys' },
   IDENTITY_EXISTS: { status: 409, title: 'Identity already exists' },
+  CREDITS_NOT_HELD: { status: 409, title: 'No credit balance held' },
   SECRET_NOT_FOUND: { status: 404, title: 'Secret not found' },
   ROTATION_IN_PROGRESS: { status: 409, title: 'A rotation is already in progress' },
   NO_ROTATION_IN_PROGRESS: { status: 409, title: 'No rotation in progress' },

@@ -1,6 +1,7 @@
 import { isScope, normalizeScopes, RESOURCES } from '@keygate/identity';
 import { z } from 'zod';
 import { formatIpRange, parseIpRange } from './ip-ranges.ts';
+import { KeyBudgetInputSchema } from './plans.ts';
 
 export const NAME_MAX_LENGTH = 100;
 
@@ -78,6 +79,8 @@ export const RateLimitSchema = z.strictObject({
  * - `ipAllowlist` (optional, ≤ 50 entries): IPv4/IPv6 addresses or CIDR ranges; empty or absent = any.
  * - `rateLimit.perMinute` (optional, 1–100000): defaults to the configured default (600), or to
  *   the creating key's own limit if that is lower.
+ * - `identityId`, `planId`, `credits`, `limits`, `quotas` (optional, plans.ts): the key's budget;
+ *   the identity must be in the key's environment.
  * Unknown members are refused.
  */
 export const CreateKeyInputSchema = z.strictObject({
@@ -91,6 +94,7 @@ export const CreateKeyInputSchema = z.strictObject({
   expiresAt: ExpiryDateSchema.nullable().optional(),
   ipAllowlist: IpAllowlistSchema.optional(),
   rateLimit: RateLimitSchema.optional(),
+  ...KeyBudgetInputSchema.shape,
 });
 
 export type CreateKeyInput = z.infer<typeof CreateKeyInputSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Environment } from './model.ts';
+import type { PublicKey } from './public-key.ts';
 
 /**
  * Plans, identities and credits: how much a customer may call, not only how fast. The request
@@ -212,14 +213,30 @@ export interface Identity {
   version: number;
 }
 
-/** `POST /v2/auth/keys/{id}/credits` (and the identity's): exactly one operation. */
-export const CreditsOperationSchema = z.union([
-  z.strictObject({ set: z.number().int().min(0).max(MAX_BUDGET_AMOUNT) }),
-  z.strictObject({ increment: z.number().int().min(1).max(MAX_BUDGET_AMOUNT) }),
-  z.strictObject({ decrement: z.number().int().min(1).max(MAX_BUDGET_AMOUNT) }),
-]);
+/**
+ * `POST /v2/auth/keys/{id}/credits` (and the identity's): exactly one of `set`, `increment`,
+ * `decrement`. One object with three optional members rather than a union, so every client
+ * generates one plain type for it; "exactly one" is checked here (and documented as 1 property).
+ */
+export const CreditsOperationSchema = z
+  .strictObject({
+    set: z.number().int().min(0).max(MAX_BUDGET_AMOUNT).optional(),
+    increment: z.number().int().min(1).max(MAX_BUDGET_AMOUNT).optional(),
+    decrement: z.number().int().min(1).max(MAX_BUDGET_AMOUNT).optional(),
+  })
+  .refine((operation) => Object.keys(operation).length === 1, 'give exactly one of set, increment, decrement')
+  .meta({ minProperties: 1, maxProperties: 1 })
+  .transform(
+    (operation): CreditsOperation =>
+      operation.set !== undefined
+        ? { set: operation.set }
+        : operation.increment !== undefined
+          ? { increment: operation.increment }
+          : { decrement: operation.decrement! },
+  );
 
-export type CreditsOperation = z.infer<typeof CreditsOperationSchema>;
+/** One credits operation, as the API takes it. */
+export type CreditsOperation = { set: number } | { increment: number } | { decrement: number };
 
 /** Budget fields a key creation accepts beside the existing ones. */
 export const KeyBudgetInputSchema = z.strictObject({
@@ -237,4 +254,28 @@ export interface KeyBudget {
   limits: PlanLimit[];
   quotas: PlanQuota[];
   credits: CreditsConfig | null;
+}
+
+/** `PATCH /v2/auth/keys/{id}`: the key's plan, identity and overrides (each member given replaces the key's). */
+export const UpdateKeyBudgetInputSchema = z
+  .strictObject({
+    planId: z.string().min(1).max(64).nullable().optional(),
+    identityId: z.string().min(1).max(64).nullable().optional(),
+    limits: PlanLimitsSchema.optional(),
+    quotas: PlanQuotasSchema.optional(),
+  })
+  .refine((input) => Object.keys(input).length > 0, 'nothing to change');
+
+export type UpdateKeyBudgetInput = z.infer<typeof UpdateKeyBudgetInputSchema>;
+
+/** `GET /v2/auth/identities?environment&limit&cursor` (a key sees its own environment only). */
+export const ListIdentitiesQuerySchema = z.object({
+  environment: z.enum(['live', 'test']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+/** `GET /v2/auth/identities/{id}`: the identity and its keys (public views, newest first). */
+export interface IdentityWithKeys extends Identity {
+  keys: PublicKey[];
 }

@@ -1,5 +1,6 @@
 import type { ExpiryReminder } from './lifecycle.ts';
 import type { ApiKey, SecretRecord } from './model.ts';
+import type { KeyBudget } from './plans.ts';
 
 /** Lead time (days) behind the `expiryReminder` of the public view unless the caller says otherwise. */
 export const DEFAULT_VIEW_REMINDER_DAYS = 7;
@@ -17,8 +18,11 @@ export interface PublicSecret
   usable: boolean;
 }
 
-/** A key as the API, the CLI and the admin interface show it: the stored fields but `remindersSent`, plus derived state. */
-export interface PublicKey extends Omit<ApiKey, 'remindersSent'> {
+/**
+ * A key as the API, the CLI and the admin interface show it: the stored fields but `remindersSent`
+ * (the budget fields always present: null, [] or null when the key has none), plus derived state.
+ */
+export interface PublicKey extends Omit<ApiKey, 'remindersSent' | keyof KeyBudget>, KeyBudget {
   /** True once the last valid day is over (the key no longer authenticates). */
   expired: boolean;
   /** Set while the key is within the reminder lead time of its expiry. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTIVITY_ACTIONS } from './model.ts';
+import { UsagePeriodSchema } from './outcomes.ts';
 
 /** An ISO-8601 instant with a zone (`2025-03-01T12:00:00Z`), turned into its ISO UTC form. */
 export const InstantSchema = z.iso
@@ -33,3 +34,15 @@ export const LogsQuerySchema = z.object({
   limit: LimitSchema.optional(),
   cursor: CursorSchema.optional(),
 });
+
+/** `GET …/usage?period=2026-11` (a month, an ISO week `2026-W48` or a day): billing usage of the period. */
+export const PeriodUsageQuerySchema = z.object({ period: UsagePeriodSchema });
+
+/** `GET /v2/auth/usage/export?period&format`: one period, CSV (default) or JSON lines. */
+export const UsageExportQuerySchema = z.object({
+  period: UsagePeriodSchema,
+  format: z.enum(['csv', 'jsonl']).default('csv'),
+});
+
+/** `GET /v2/auth/keys/{id}/usage?from&to` (traffic) or `?period` (traffic of the period's days, with its billing usage). */
+export const KeyUsageQuerySchema = UsageQuerySchema.extend({ period: UsagePeriodSchema.optional() });

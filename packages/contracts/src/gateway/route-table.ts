@@ -2,11 +2,39 @@ import { isScope } from '@keygate/identity';
 import { z } from 'zod';
 import { DeprecationSchema, SUPPORTED_VERSIONS, VERSION_SEGMENT } from './deprecation.ts';
 
-/** Management routes the gateway answers itself; the route table may not claim them. */
+/** The key-management routes the gateway answers itself; the route table may not claim them. */
 export const MANAGEMENT_PREFIX = '/v2/auth/keys';
 
 /** The most a route's call may cost (and the most an upstream's `Keygate-Cost` may charge). */
 export const MAX_ROUTE_COST = 100_000;
+
+/** The plans API (DESIGN.md, "Plans, quotas, credits and identities"). */
+export const PLANS_PREFIX = '/v2/auth/plans';
+
+/** The identities API. */
+export const IDENTITIES_PREFIX = '/v2/auth/identities';
+
+/** Billing usage of every identity (`/v2/auth/usage/export`). */
+export const USAGE_PREFIX = '/v2/auth/usage';
+
+/** Every prefix the gateway answers itself (keys, plans, identities, usage); the route table may claim none. */
+export const MANAGEMENT_PREFIXES = [
+  MANAGEMENT_PREFIX,
+  PLANS_PREFIX,
+  IDENTITIES_PREFIX,
+  USAGE_PREFIX,
+] as const;
+
+/** True when `path` is one of the management prefixes or lies below one. */
+export function isManagementPath(path: string): boolean {
+  // Asked for every request: most paths leave at the first comparison.
+  if (!path.startsWith('/v2/auth/')) return false;
+  for (const prefix of MANAGEMENT_PREFIXES) {
+    if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/'))
+      return true;
+  }
+  return false;
+}
 
 export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -60,8 +88,8 @@ export const RouteSchema = z.strictObject({
     .string()
     .refine(isRoutePattern, 'must start with /v2/ and hold only literal segments and {name} placeholders')
     .refine(
-      (path) => path !== MANAGEMENT_PREFIX && !path.startsWith(`${MANAGEMENT_PREFIX}/`),
-      `${MANAGEMENT_PREFIX} is served by the gateway itself`,
+      (path) => !isManagementPath(path),
+      `${MANAGEMENT_PREFIXES.join(', ')} are served by the gateway itself`,
     ),
   scope: z.string().refine(isScope, 'must be a known scope such as article:r or order:rw'),
   upstream: z.string().min(1).optional(),

@@ -3,10 +3,11 @@ import {
   ChangeScopesInputSchema,
   CloseSecretInputSchema,
   CreateKeyInputSchema,
+  KeyUsageQuerySchema,
   ListKeysQuerySchema,
   LogsQuerySchema,
   RotateKeyInputSchema,
-  UsageQuerySchema,
+  UpdateKeyBudgetInputSchema,
 } from '@keygate/contracts/gateway';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
@@ -24,6 +25,7 @@ const CreateKeyRequest = requestComponent('CreateKeyRequest', CreateKeyInputSche
 const ChangeScopesRequest = requestComponent('ChangeScopesRequest', ChangeScopesInputSchema);
 const RotateKeyRequest = requestComponent('RotateKeyRequest', RotateKeyInputSchema);
 const CloseOldSecretRequest = requestComponent('CloseOldSecretRequest', CloseSecretInputSchema);
+const UpdateKeyBudgetRequest = requestComponent('UpdateKeyBudgetRequest', UpdateKeyBudgetInputSchema);
 
 const tag = 'Keys';
 const BASE = '/v2/auth/keys';
@@ -39,7 +41,7 @@ export const KEY_OPERATIONS: readonly OperationSpec[] = [
     tag,
     kind: 'management',
     summary: 'Create an API key',
-    description: `Creates a key in the caller's environment (or the given one, which must be the caller's). The token (\`secret\`) is in this response only.${ESCALATION}`,
+    description: `Creates a key in the caller's environment (or the given one, which must be the caller's). The token (\`secret\`) is in this response only. \`identityId\` (an identity of the key's environment), \`planId\`, \`limits\`, \`quotas\` and \`credits\` set the key's budget.${ESCALATION}`,
     body: { schema: CreateKeyRequest, required: true },
     success: {
       status: 201,
@@ -47,9 +49,17 @@ export const KEY_OPERATIONS: readonly OperationSpec[] = [
       schema: ApiKeyWithSecretSchema,
       location: true,
     },
-    errors: managementErrors(['VALIDATION_FAILED', 'ESCALATION_DENIED', 'CONFLICT', 'OUTCOME_UNKNOWN'], {
-      body: true,
-    }),
+    errors: managementErrors(
+      [
+        'VALIDATION_FAILED',
+        'ESCALATION_DENIED',
+        'PLAN_NOT_FOUND',
+        'IDENTITY_NOT_FOUND',
+        'CONFLICT',
+        'OUTCOME_UNKNOWN',
+      ],
+      { body: true },
+    ),
   },
   {
     method: 'GET',
@@ -72,6 +82,30 @@ export const KEY_OPERATIONS: readonly OperationSpec[] = [
     summary: 'Get an API key',
     success: { status: 200, description: 'The key (never its token).', schema: ApiKeySchema },
     errors: managementErrors(['KEY_NOT_FOUND']),
+  },
+  {
+    method: 'PATCH',
+    path: `${BASE}/{id}`,
+    operationId: 'updateKeyBudget',
+    tag,
+    kind: 'management',
+    summary: 'Change the plan, identity and overrides of an API key',
+    description:
+      'Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. Credits change through their own endpoint.',
+    body: { schema: UpdateKeyBudgetRequest, required: true },
+    success: { status: 200, description: 'The changed key.', schema: ApiKeySchema },
+    errors: managementErrors(
+      [
+        'VALIDATION_FAILED',
+        'KEY_NOT_FOUND',
+        'PLAN_NOT_FOUND',
+        'IDENTITY_NOT_FOUND',
+        'ESCALATION_DENIED',
+        'CONFLICT',
+        'OUTCOME_UNKNOWN',
+      ],
+      { body: true },
+    ),
   },
   {
     method: 'DELETE',
@@ -162,8 +196,8 @@ export const KEY_OPERATIONS: readonly OperationSpec[] = [
     kind: 'management',
     summary: 'Get the usage of an API key',
     description:
-      'Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret.',
-    query: UsageQuerySchema,
+      'Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret. With `period` (`2026-11`, `2026-W48`, `2026-11-28`) instead, those of the period and its `billing`: calls and spent cost by outcome.',
+    query: KeyUsageQuerySchema,
     success: { status: 200, description: 'The usage.', schema: KeyUsageSchema },
     errors: managementErrors(['VALIDATION_FAILED', 'KEY_NOT_FOUND']),
   },

@@ -3,6 +3,7 @@ import { RESOURCES } from '@keygate/identity';
 import { z } from 'zod';
 import { responseComponent } from '../registries.ts';
 import { NextCursorSchema, timestamp } from './common.ts';
+import { IdentitySchema, keyBudgetFields, PeriodUsageSchema } from './plans.ts';
 
 const EnvironmentSchema = responseComponent(
   'Environment',
@@ -60,6 +61,7 @@ const keyFields = {
   createdAt: timestamp(),
   updatedAt: timestamp(),
   version: z.number().int().min(1).meta({ description: 'Bumped on every change.' }),
+  ...keyBudgetFields,
   rotation: z.object({
     inProgress: z.boolean().meta({ description: 'True while an older secret still authenticates.' }),
     secrets: z
@@ -81,6 +83,14 @@ export const ApiKeyWithSecretSchema = responseComponent(
       .string()
       .regex(/^kg_(live|test)_[0-9A-Za-z]{8}_[0-9A-Za-z]{28}$/)
       .meta({ description: 'The API key token. Shown only in this response; store it now.' }),
+  }),
+);
+
+/** `GET /v2/auth/identities/{id}`: the identity and its keys. */
+export const IdentityWithKeysSchema = responseComponent(
+  'IdentityWithKeys',
+  IdentitySchema.extend({
+    keys: z.array(ApiKeySchema).meta({ description: 'The identity’s keys (any status), newest first.' }),
   }),
 );
 
@@ -110,6 +120,9 @@ export const KeyUsageSchema = responseComponent(
     to: timestamp(),
     totals: UsageStatsSchema,
     secrets: z.array(UsageStatsSchema.extend({ secretId: z.string() })),
+    billing: PeriodUsageSchema.optional().meta({
+      description: 'With `period`: calls and spent cost of the period by outcome, as billed.',
+    }),
   }),
 );
 

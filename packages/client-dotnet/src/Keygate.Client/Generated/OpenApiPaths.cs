@@ -7,14 +7,22 @@ internal static class OpenApiPaths
     /// <summary>Every documented path template, e.g. <c>/v2/carts/{id}:checkout</c>.</summary>
     public static readonly string[] All =
     [
+        "/v2/auth/identities",
+        "/v2/auth/identities/{id}",
+        "/v2/auth/identities/{id}/credits",
+        "/v2/auth/identities/{id}/usage",
         "/v2/auth/keys",
         "/v2/auth/keys/{id}",
         "/v2/auth/keys/{id}/activity",
+        "/v2/auth/keys/{id}/credits",
         "/v2/auth/keys/{id}/logs",
         "/v2/auth/keys/{id}/scopes",
         "/v2/auth/keys/{id}/usage",
         "/v2/auth/keys/{id}:close-old-secret",
         "/v2/auth/keys/{id}:rotate",
+        "/v2/auth/plans",
+        "/v2/auth/plans/{id}",
+        "/v2/auth/usage/export",
         "/v2/carts",
         "/v2/carts/{id}",
         "/v2/carts/{id}/items",

@@ -17,6 +17,14 @@ namespace Keygate.Client.Generated.Models
         public IDictionary<string, object> AdditionalData { get; set; }
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? CreatedAt { get; set; }
+        /// <summary>Non-null when credits are held (each call spends its cost); null: none.</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public global::Keygate.Client.Generated.Models.CreditsConfig? Credits { get; set; }
+#nullable restore
+#else
+        public global::Keygate.Client.Generated.Models.CreditsConfig Credits { get; set; }
+#endif
         /// <summary>A live key reaches only live data, a test key only test data.</summary>
         public global::Keygate.Client.Generated.Models.EnvironmentObject? Environment { get; set; }
         /// <summary>True once the last valid day is over.</summary>
@@ -39,6 +47,14 @@ namespace Keygate.Client.Generated.Models
 #else
         public string Id { get; set; }
 #endif
+        /// <summary>The identity (`idt_…`) whose budget the key shares.</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public string? IdentityId { get; set; }
+#nullable restore
+#else
+        public string IdentityId { get; set; }
+#endif
         /// <summary>IPv4/IPv6 addresses and CIDR ranges; empty: any.</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -49,6 +65,14 @@ namespace Keygate.Client.Generated.Models
 #endif
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? LastCallAt { get; set; }
+        /// <summary>The key’s own limits (override the plan’s by name).</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public List<global::Keygate.Client.Generated.Models.PlanLimit>? Limits { get; set; }
+#nullable restore
+#else
+        public List<global::Keygate.Client.Generated.Models.PlanLimit> Limits { get; set; }
+#endif
         /// <summary>The name property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -57,6 +81,14 @@ namespace Keygate.Client.Generated.Models
 #else
         public string Name { get; set; }
 #endif
+        /// <summary>The plan (`plan_…`) the key follows.</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public string? PlanId { get; set; }
+#nullable restore
+#else
+        public string PlanId { get; set; }
+#endif
         /// <summary>The displayed prefix of the newest secret, e.g. `kg_live_7Hq2xPab`.</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -64,6 +96,14 @@ namespace Keygate.Client.Generated.Models
 #nullable restore
 #else
         public string Prefix { get; set; }
+#endif
+        /// <summary>The key’s own quotas (override by period).</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public List<global::Keygate.Client.Generated.Models.PlanQuota>? Quotas { get; set; }
+#nullable restore
+#else
+        public List<global::Keygate.Client.Generated.Models.PlanQuota> Quotas { get; set; }
 #endif
         /// <summary>The rateLimit property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
@@ -123,15 +163,20 @@ namespace Keygate.Client.Generated.Models
             return new Dictionary<string, Action<IParseNode>>
             {
                 { "createdAt", n => { CreatedAt = n.GetDateTimeOffsetValue(); } },
+                { "credits", n => { Credits = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreditsConfig>(global::Keygate.Client.Generated.Models.CreditsConfig.CreateFromDiscriminatorValue); } },
                 { "environment", n => { Environment = n.GetEnumValue<global::Keygate.Client.Generated.Models.EnvironmentObject>(); } },
                 { "expired", n => { Expired = n.GetBoolValue(); } },
                 { "expiresAt", n => { ExpiresAt = n.GetDateValue() is { } date ? new DateOnly(date.Year, date.Month, date.Day) : null; } },
                 { "expiryReminder", n => { ExpiryReminder = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKey_expiryReminder>(global::Keygate.Client.Generated.Models.ApiKey_expiryReminder.CreateFromDiscriminatorValue); } },
                 { "id", n => { Id = n.GetStringValue(); } },
+                { "identityId", n => { IdentityId = n.GetStringValue(); } },
                 { "ipAllowlist", n => { IpAllowlist = n.GetCollectionOfPrimitiveValues<string>()?.AsList(); } },
                 { "lastCallAt", n => { LastCallAt = n.GetDateTimeOffsetValue(); } },
+                { "limits", n => { Limits = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.PlanLimit>(global::Keygate.Client.Generated.Models.PlanLimit.CreateFromDiscriminatorValue)?.AsList(); } },
                 { "name", n => { Name = n.GetStringValue(); } },
+                { "planId", n => { PlanId = n.GetStringValue(); } },
                 { "prefix", n => { Prefix = n.GetStringValue(); } },
+                { "quotas", n => { Quotas = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.PlanQuota>(global::Keygate.Client.Generated.Models.PlanQuota.CreateFromDiscriminatorValue)?.AsList(); } },
                 { "rateLimit", n => { RateLimit = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKey_rateLimit>(global::Keygate.Client.Generated.Models.ApiKey_rateLimit.CreateFromDiscriminatorValue); } },
                 { "revokedAt", n => { RevokedAt = n.GetDateTimeOffsetValue(); } },
                 { "rotation", n => { Rotation = n.GetObjectValue<global::Keygate.Client.Generated.Models.ApiKey_rotation>(global::Keygate.Client.Generated.Models.ApiKey_rotation.CreateFromDiscriminatorValue); } },
@@ -149,15 +194,20 @@ namespace Keygate.Client.Generated.Models
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
             writer.WriteDateTimeOffsetValue("createdAt", CreatedAt);
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreditsConfig>("credits", Credits);
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.EnvironmentObject>("environment", Environment);
             writer.WriteBoolValue("expired", Expired);
             writer.WriteDateValue("expiresAt", ExpiresAt.HasValue ? new global::Microsoft.Kiota.Abstractions.Date(ExpiresAt.Value.Year, ExpiresAt.Value.Month, ExpiresAt.Value.Day) : null);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKey_expiryReminder>("expiryReminder", ExpiryReminder);
             writer.WriteStringValue("id", Id);
+            writer.WriteStringValue("identityId", IdentityId);
             writer.WriteCollectionOfPrimitiveValues<string>("ipAllowlist", IpAllowlist);
             writer.WriteDateTimeOffsetValue("lastCallAt", LastCallAt);
+            writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.PlanLimit>("limits", Limits);
             writer.WriteStringValue("name", Name);
+            writer.WriteStringValue("planId", PlanId);
             writer.WriteStringValue("prefix", Prefix);
+            writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.PlanQuota>("quotas", Quotas);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKey_rateLimit>("rateLimit", RateLimit);
             writer.WriteDateTimeOffsetValue("revokedAt", RevokedAt);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.ApiKey_rotation>("rotation", Rotation);

@@ -13,10 +13,26 @@ namespace Keygate.Client.Generated.Models
     public partial class CreateKeyRequest : IParsable
     #pragma warning restore CS1591
     {
+        /// <summary>The credits property</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public global::Keygate.Client.Generated.Models.CreateKeyRequest_credits? Credits { get; set; }
+#nullable restore
+#else
+        public global::Keygate.Client.Generated.Models.CreateKeyRequest_credits Credits { get; set; }
+#endif
         /// <summary>The environment property</summary>
         public global::Keygate.Client.Generated.Models.CreateKeyRequest_environment? Environment { get; set; }
         /// <summary>The expiresAt property</summary>
         public DateOnly? ExpiresAt { get; set; }
+        /// <summary>The identityId property</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public string? IdentityId { get; set; }
+#nullable restore
+#else
+        public string IdentityId { get; set; }
+#endif
         /// <summary>The ipAllowlist property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -25,6 +41,14 @@ namespace Keygate.Client.Generated.Models
 #else
         public List<string> IpAllowlist { get; set; }
 #endif
+        /// <summary>The limits property</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public List<global::Keygate.Client.Generated.Models.CreateKeyRequest_limits>? Limits { get; set; }
+#nullable restore
+#else
+        public List<global::Keygate.Client.Generated.Models.CreateKeyRequest_limits> Limits { get; set; }
+#endif
         /// <summary>The name property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -32,6 +56,22 @@ namespace Keygate.Client.Generated.Models
 #nullable restore
 #else
         public string Name { get; set; }
+#endif
+        /// <summary>The planId property</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public string? PlanId { get; set; }
+#nullable restore
+#else
+        public string PlanId { get; set; }
+#endif
+        /// <summary>The quotas property</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public List<global::Keygate.Client.Generated.Models.CreateKeyRequest_quotas>? Quotas { get; set; }
+#nullable restore
+#else
+        public List<global::Keygate.Client.Generated.Models.CreateKeyRequest_quotas> Quotas { get; set; }
 #endif
         /// <summary>The rateLimit property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
@@ -67,10 +107,15 @@ namespace Keygate.Client.Generated.Models
         {
             return new Dictionary<string, Action<IParseNode>>
             {
+                { "credits", n => { Credits = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_credits>(global::Keygate.Client.Generated.Models.CreateKeyRequest_credits.CreateFromDiscriminatorValue); } },
                 { "environment", n => { Environment = n.GetEnumValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_environment>(); } },
                 { "expiresAt", n => { ExpiresAt = n.GetDateValue() is { } date ? new DateOnly(date.Year, date.Month, date.Day) : null; } },
+                { "identityId", n => { IdentityId = n.GetStringValue(); } },
                 { "ipAllowlist", n => { IpAllowlist = n.GetCollectionOfPrimitiveValues<string>()?.AsList(); } },
+                { "limits", n => { Limits = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.CreateKeyRequest_limits>(global::Keygate.Client.Generated.Models.CreateKeyRequest_limits.CreateFromDiscriminatorValue)?.AsList(); } },
                 { "name", n => { Name = n.GetStringValue(); } },
+                { "planId", n => { PlanId = n.GetStringValue(); } },
+                { "quotas", n => { Quotas = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.CreateKeyRequest_quotas>(global::Keygate.Client.Generated.Models.CreateKeyRequest_quotas.CreateFromDiscriminatorValue)?.AsList(); } },
                 { "rateLimit", n => { RateLimit = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_rateLimit>(global::Keygate.Client.Generated.Models.CreateKeyRequest_rateLimit.CreateFromDiscriminatorValue); } },
                 { "scopes", n => { Scopes = n.GetCollectionOfPrimitiveValues<string>()?.AsList(); } },
             };
@@ -82,10 +127,15 @@ namespace Keygate.Client.Generated.Models
         public virtual void Serialize(ISerializationWriter writer)
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_credits>("credits", Credits);
             writer.WriteEnumValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_environment>("environment", Environment);
             writer.WriteDateValue("expiresAt", ExpiresAt.HasValue ? new global::Microsoft.Kiota.Abstractions.Date(ExpiresAt.Value.Year, ExpiresAt.Value.Month, ExpiresAt.Value.Day) : null);
+            writer.WriteStringValue("identityId", IdentityId);
             writer.WriteCollectionOfPrimitiveValues<string>("ipAllowlist", IpAllowlist);
+            writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.CreateKeyRequest_limits>("limits", Limits);
             writer.WriteStringValue("name", Name);
+            writer.WriteStringValue("planId", PlanId);
+            writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.CreateKeyRequest_quotas>("quotas", Quotas);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_rateLimit>("rateLimit", RateLimit);
             writer.WriteCollectionOfPrimitiveValues<string>("scopes", Scopes);
         }

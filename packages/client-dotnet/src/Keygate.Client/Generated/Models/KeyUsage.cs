@@ -14,6 +14,14 @@ namespace Keygate.Client.Generated.Models
     {
         /// <summary>Stores additional data not described in the OpenAPI description found when deserializing. Can be used for serialization as well.</summary>
         public IDictionary<string, object> AdditionalData { get; set; }
+        /// <summary>With `period`: calls and spent cost of the period by outcome, as billed.</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public global::Keygate.Client.Generated.Models.PeriodUsage? Billing { get; set; }
+#nullable restore
+#else
+        public global::Keygate.Client.Generated.Models.PeriodUsage Billing { get; set; }
+#endif
         /// <summary>ISO 8601 instant (UTC).</summary>
         public DateTimeOffset? From { get; set; }
         /// <summary>The keyId property</summary>
@@ -67,6 +75,7 @@ namespace Keygate.Client.Generated.Models
         {
             return new Dictionary<string, Action<IParseNode>>
             {
+                { "billing", n => { Billing = n.GetObjectValue<global::Keygate.Client.Generated.Models.PeriodUsage>(global::Keygate.Client.Generated.Models.PeriodUsage.CreateFromDiscriminatorValue); } },
                 { "from", n => { From = n.GetDateTimeOffsetValue(); } },
                 { "keyId", n => { KeyId = n.GetStringValue(); } },
                 { "secrets", n => { Secrets = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.KeyUsage_secrets>(global::Keygate.Client.Generated.Models.KeyUsage_secrets.CreateFromDiscriminatorValue)?.AsList(); } },
@@ -81,6 +90,7 @@ namespace Keygate.Client.Generated.Models
         public virtual void Serialize(ISerializationWriter writer)
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.PeriodUsage>("billing", Billing);
             writer.WriteDateTimeOffsetValue("from", From);
             writer.WriteStringValue("keyId", KeyId);
             writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.KeyUsage_secrets>("secrets", Secrets);

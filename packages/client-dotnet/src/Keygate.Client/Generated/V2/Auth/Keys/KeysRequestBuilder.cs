@@ -82,7 +82,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys
             return await RequestAdapter.SendAsync<global::Keygate.Client.Generated.Models.ApiKeyList>(requestInfo, global::Keygate.Client.Generated.Models.ApiKeyList.CreateFromDiscriminatorValue, errorMapping, cancellationToken).ConfigureAwait(false);
         }
         /// <summary>
-        /// Creates a key in the caller&apos;s environment (or the given one, which must be the caller&apos;s). The token (`secret`) is in this response only. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Creates a key in the caller&apos;s environment (or the given one, which must be the caller&apos;s). The token (`secret`) is in this response only. `identityId` (an identity of the key&apos;s environment), `planId`, `limits`, `quotas` and `credits` set the key&apos;s budget. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ApiKeyWithSecret"/></returns>
         /// <param name="body">The request body</param>
@@ -91,6 +91,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 400 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 409 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 413 status code</exception>
         /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
@@ -112,6 +113,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys
                 { "400", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "409", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "413", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
                 { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
@@ -140,7 +142,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys
             return requestInfo;
         }
         /// <summary>
-        /// Creates a key in the caller&apos;s environment (or the given one, which must be the caller&apos;s). The token (`secret`) is in this response only. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Creates a key in the caller&apos;s environment (or the given one, which must be the caller&apos;s). The token (`secret`) is in this response only. `identityId` (an identity of the key&apos;s environment), `planId`, `limits`, `quotas` and `credits` set the key&apos;s budget. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="RequestInformation"/></returns>
         /// <param name="body">The request body</param>

@@ -2,6 +2,7 @@
 #pragma warning disable CS0618
 using Keygate.Client.Generated.Models;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Activity;
+using Keygate.Client.Generated.V2.Auth.Keys.Item.Credits;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Logs;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Scopes;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Usage;
@@ -25,6 +26,11 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item
         public global::Keygate.Client.Generated.V2.Auth.Keys.Item.Activity.ActivityRequestBuilder Activity
         {
             get => new global::Keygate.Client.Generated.V2.Auth.Keys.Item.Activity.ActivityRequestBuilder(PathParameters, RequestAdapter);
+        }
+        /// <summary>The credits property</summary>
+        public global::Keygate.Client.Generated.V2.Auth.Keys.Item.Credits.CreditsRequestBuilder Credits
+        {
+            get => new global::Keygate.Client.Generated.V2.Auth.Keys.Item.Credits.CreditsRequestBuilder(PathParameters, RequestAdapter);
         }
         /// <summary>The logs property</summary>
         public global::Keygate.Client.Generated.V2.Auth.Keys.Item.Logs.LogsRequestBuilder Logs
@@ -130,6 +136,47 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item
             return await RequestAdapter.SendAsync<global::Keygate.Client.Generated.Models.ApiKey>(requestInfo, global::Keygate.Client.Generated.Models.ApiKey.CreateFromDiscriminatorValue, errorMapping, cancellationToken).ConfigureAwait(false);
         }
         /// <summary>
+        /// Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. Credits change through their own endpoint.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// </summary>
+        /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ApiKey"/></returns>
+        /// <param name="body">The request body</param>
+        /// <param name="cancellationToken">Cancellation token to use when cancelling requests</param>
+        /// <param name="requestConfiguration">Configuration for the request such as headers, query parameters, and middleware options.</param>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 400 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 401 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 403 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 404 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 409 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 413 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 429 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 500 status code</exception>
+        /// <exception cref="global::Keygate.Client.Generated.Models.Problem">When receiving a 503 status code</exception>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public async Task<global::Keygate.Client.Generated.Models.ApiKey?> PatchAsync(global::Keygate.Client.Generated.Models.UpdateKeyBudgetRequest body, Action<RequestConfiguration<DefaultQueryParameters>>? requestConfiguration = default, CancellationToken cancellationToken = default)
+        {
+#nullable restore
+#else
+        public async Task<global::Keygate.Client.Generated.Models.ApiKey> PatchAsync(global::Keygate.Client.Generated.Models.UpdateKeyBudgetRequest body, Action<RequestConfiguration<DefaultQueryParameters>> requestConfiguration = default, CancellationToken cancellationToken = default)
+        {
+#endif
+            if(ReferenceEquals(body, null)) throw new ArgumentNullException(nameof(body));
+            var requestInfo = ToPatchRequestInformation(body, requestConfiguration);
+            var errorMapping = new Dictionary<string, ParsableFactory<IParsable>>
+            {
+                { "400", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "401", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "403", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "404", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "409", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "413", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "429", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "500", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+                { "503", global::Keygate.Client.Generated.Models.Problem.CreateFromDiscriminatorValue },
+            };
+            return await RequestAdapter.SendAsync<global::Keygate.Client.Generated.Models.ApiKey>(requestInfo, global::Keygate.Client.Generated.Models.ApiKey.CreateFromDiscriminatorValue, errorMapping, cancellationToken).ConfigureAwait(false);
+        }
+        /// <summary>
         /// Revokes the key and closes all its secrets; every gateway instance refuses it from the next request on. A key creates or changes keys only with scopes it holds itself, only in its own environment, and never grants `auth:rw` (403 ESCALATION_DENIED).**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="RequestInformation"/></returns>
@@ -165,6 +212,28 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item
             var requestInfo = new RequestInformation(Method.GET, UrlTemplate, PathParameters);
             requestInfo.Configure(requestConfiguration);
             requestInfo.Headers.TryAdd("Accept", "application/json");
+            return requestInfo;
+        }
+        /// <summary>
+        /// Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. Credits change through their own endpoint.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// </summary>
+        /// <returns>A <see cref="RequestInformation"/></returns>
+        /// <param name="body">The request body</param>
+        /// <param name="requestConfiguration">Configuration for the request such as headers, query parameters, and middleware options.</param>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public RequestInformation ToPatchRequestInformation(global::Keygate.Client.Generated.Models.UpdateKeyBudgetRequest body, Action<RequestConfiguration<DefaultQueryParameters>>? requestConfiguration = default)
+        {
+#nullable restore
+#else
+        public RequestInformation ToPatchRequestInformation(global::Keygate.Client.Generated.Models.UpdateKeyBudgetRequest body, Action<RequestConfiguration<DefaultQueryParameters>> requestConfiguration = default)
+        {
+#endif
+            if(ReferenceEquals(body, null)) throw new ArgumentNullException(nameof(body));
+            var requestInfo = new RequestInformation(Method.PATCH, UrlTemplate, PathParameters);
+            requestInfo.Configure(requestConfiguration);
+            requestInfo.Headers.TryAdd("Accept", "application/json");
+            requestInfo.SetContentFromParsable(RequestAdapter, "application/json", body);
             return requestInfo;
         }
         /// <summary>

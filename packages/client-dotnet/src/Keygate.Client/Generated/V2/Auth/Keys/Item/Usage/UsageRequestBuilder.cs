@@ -22,7 +22,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item.Usage
         /// </summary>
         /// <param name="pathParameters">Path parameters for the request</param>
         /// <param name="requestAdapter">The request adapter to use to execute the requests.</param>
-        public UsageRequestBuilder(Dictionary<string, object> pathParameters, IRequestAdapter requestAdapter) : base(requestAdapter, "{+baseurl}/v2/auth/keys/{id}/usage{?from*,to*}", pathParameters)
+        public UsageRequestBuilder(Dictionary<string, object> pathParameters, IRequestAdapter requestAdapter) : base(requestAdapter, "{+baseurl}/v2/auth/keys/{id}/usage{?from*,period*,to*}", pathParameters)
         {
         }
         /// <summary>
@@ -30,11 +30,11 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item.Usage
         /// </summary>
         /// <param name="rawUrl">The raw URL to use for the request builder.</param>
         /// <param name="requestAdapter">The request adapter to use to execute the requests.</param>
-        public UsageRequestBuilder(string rawUrl, IRequestAdapter requestAdapter) : base(requestAdapter, "{+baseurl}/v2/auth/keys/{id}/usage{?from*,to*}", rawUrl)
+        public UsageRequestBuilder(string rawUrl, IRequestAdapter requestAdapter) : base(requestAdapter, "{+baseurl}/v2/auth/keys/{id}/usage{?from*,period*,to*}", rawUrl)
         {
         }
         /// <summary>
-        /// Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret. With `period` (`2026-11`, `2026-W48`, `2026-11-28`) instead, those of the period and its `billing`: calls and spent cost by outcome.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="global::Keygate.Client.Generated.Models.KeyUsage"/></returns>
         /// <param name="cancellationToken">Cancellation token to use when cancelling requests</param>
@@ -69,7 +69,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item.Usage
             return await RequestAdapter.SendAsync<global::Keygate.Client.Generated.Models.KeyUsage>(requestInfo, global::Keygate.Client.Generated.Models.KeyUsage.CreateFromDiscriminatorValue, errorMapping, cancellationToken).ConfigureAwait(false);
         }
         /// <summary>
-        /// Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret. With `period` (`2026-11`, `2026-W48`, `2026-11-28`) instead, those of the period and its `billing`: calls and spent cost by outcome.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="RequestInformation"/></returns>
         /// <param name="requestConfiguration">Configuration for the request such as headers, query parameters, and middleware options.</param>
@@ -97,7 +97,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item.Usage
             return new global::Keygate.Client.Generated.V2.Auth.Keys.Item.Usage.UsageRequestBuilder(rawUrl, RequestAdapter);
         }
         /// <summary>
-        /// Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Calls, errors and gateway latency in [from, to) (default the last 24 h, at most 31 days), in total and per secret. With `period` (`2026-11`, `2026-W48`, `2026-11-28`) instead, those of the period and its `billing`: calls and spent cost by outcome.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         [global::System.CodeDom.Compiler.GeneratedCode("Kiota", "1.0.0")]
         public partial class UsageRequestBuilderGetQueryParameters 
@@ -106,6 +106,19 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item.Usage
             [QueryParameter("from")]
             public DateTimeOffset? From { get; set; }
             #pragma warning restore CS1591
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+            #pragma warning disable CS1591
+            [QueryParameter("period")]
+            public string? Period { get; set; }
+            #pragma warning restore CS1591
+#nullable restore
+#else
+            #pragma warning disable CS1591
+            [QueryParameter("period")]
+            public string Period { get; set; }
+            #pragma warning restore CS1591
+#endif
             #pragma warning disable CS1591
             [QueryParameter("to")]
             public DateTimeOffset? To { get; set; }

@@ -1,0 +1,78 @@
+import type { RequestHandler, Response, Router } from 'express';
+import type { IdentityService } from '../plans/identity-service.ts';
+import type { PlanService } from '../plans/plan-service.ts';
+import { parseJsonBody } from './json-body.ts';
+import { type Caller, idOf } from './key-handlers.ts';
+
+/** What the shared plan and identity handlers need from the API that mounts them. */
+export interface BudgetHandlerDeps {
+  plans: PlanService;
+  identities: IdentityService;
+  /** The caller of a request that passed the API's own authentication. */
+  callerOf(res: Response): Caller;
+  /** Honours Idempotency-Key on POST and PATCH, after their body is parsed (the API-key API only). */
+  idempotency?: RequestHandler;
+}
+
+/** The body steps of a POST or PATCH: the JSON body, then Idempotency-Key when the API honours it. */
+function bodyStepsOf(deps: BudgetHandlerDeps): RequestHandler[] {
+  return deps.idempotency ? [parseJsonBody, deps.idempotency] : [parseJsonBody];
+}
+
+/**
+ * The plan routes under `base` (`/v2/auth/plans` mounts them at `/`, the admin API at `/plans`):
+ * create (201 + Location), list (`{items}`), read, PATCH and DELETE (204).
+ */
+export function addPlanHandlers(router: Router, base: string, deps: BudgetHandlerDeps): void {
+  const { plans } = deps;
+  const item = `${base === '/' ? '' : base}/:id`;
+  router.post(base, ...bodyStepsOf(deps), async (req, res) => {
+    const plan = await plans.createPlan(req.body);
+    res
+      .status(201)
+      .location(`${req.baseUrl}${item.replace(':id', plan.id)}`)
+      .json(plan);
+  });
+  router.get(base, async (_req, res) => {
+    res.json({ items: await plans.listPlans() });
+  });
+  router.get(item, async (req, res) => {
+    res.json(await plans.getPlan(idOf(req)));
+  });
+  router.patch(item, ...bodyStepsOf(deps), async (req, res) => {
+    res.json(await plans.updatePlan(idOf(req), req.body));
+  });
+  router.delete(item, async (req, res) => {
+    await plans.deletePlan(idOf(req));
+    res.status(204).end();
+  });
+}
+
+/**
+ * The identity routes under `base` (`/v2/auth/identities` at `/`, the admin API at `/identities`):
+ * create (201 + Location), list (`{items, nextCursor}`), read (with its keys), PATCH and DELETE (204).
+ */
+export function addIdentityHandlers(router: Router, base: string, deps: BudgetHandlerDeps): void {
+  const { identities, callerOf } = deps;
+  const item = `${base === '/' ? '' : base}/:id`;
+  router.post(base, ...bodyStepsOf(deps), async (req, res) => {
+    const identity = await identities.createIdentity(callerOf(res).actor, req.body);
+    res
+      .status(201)
+      .location(`${req.baseUrl}${item.replace(':id', identity.id)}`)
+      .json(identity);
+  });
+  router.get(base, async (req, res) => {
+    res.json(await identities.listIdentities(callerOf(res).actor, req.query));
+  });
+  router.get(item, async (req, res) => {
+    res.json(await identities.getIdentity(callerOf(res).actor, idOf(req)));
+  });
+  router.patch(item, ...bodyStepsOf(deps), async (req, res) => {
+    res.json(await identities.updateIdentity(callerOf(res).actor, idOf(req), req.body));
+  });
+  router.delete(item, async (req, res) => {
+    await identities.deleteIdentity(callerOf(res).actor, idOf(req));
+    res.status(204).end();
+  });
+}

@@ -1,0 +1,54 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class CreatePlanRequest implements \JsonSerializable
+{
+    public function __construct(
+        public readonly string $name,
+        /** @var list<CreateIdentityRequestLimit>|null */
+        public readonly ?array $limits = null,
+        /** @var list<CreateIdentityRequestQuota>|null */
+        public readonly ?array $quotas = null,
+        public readonly ?CreatePlanRequestCredits $credits = null,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            $data['name'],
+            limits: (static fn ($v) => $v === null ? null : array_map(static fn ($i) => CreateIdentityRequestLimit::fromArray($i), $v))($data['limits'] ?? null),
+            quotas: (static fn ($v) => $v === null ? null : array_map(static fn ($i) => CreateIdentityRequestQuota::fromArray($i), $v))($data['quotas'] ?? null),
+            credits: (static fn ($v) => $v === null ? null : CreatePlanRequestCredits::fromArray($v))($data['credits'] ?? null),
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['name'] = $this->name;
+        if ($this->limits !== null) {
+            $data['limits'] = $this->limits === null ? null : array_map(static fn ($i) => $i->toArray(), $this->limits);
+        }
+        if ($this->quotas !== null) {
+            $data['quotas'] = $this->quotas === null ? null : array_map(static fn ($i) => $i->toArray(), $this->quotas);
+        }
+        if ($this->credits !== null) {
+            $data['credits'] = $this->credits?->toArray();
+        }
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}
