@@ -8,6 +8,10 @@
 // - BENCH_PEER_REDIS_URL=redis://…: the rate limit in Redis (RateLimiterRedis on ioredis), the peer
 //   of keygate's Redis mode;
 // - neither: the unlogged, in-memory peer (a row without a target).
+// Started with `--import @opentelemetry/auto-instrumentations-node/register` and `OTEL_*` settings,
+// the logged peer is also the traced peer (#44): the OpenTelemetry Node SDK as its docs start it.
+// Its 401 to an unknown token (a hash and a Map miss, a line per request and response) is the
+// refusal keygate's is held to.
 //   BENCH_PEER_TOKEN=… node bench/servers/fastify-peer.ts PORT UPSTREAM_URL
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
