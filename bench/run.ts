@@ -10,7 +10,8 @@
 //   BENCH_ONLY=id,id… to run some scenarios only (nothing is written then),
 //   BENCH_SMOKE=1: one round of one second, no warm-up, nothing written (does every scenario start
 //   and print its row and ratios? its figures mean nothing),
-//   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways,
+//   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' to profile the gateways (and
+//   BENCH_PEER_NODE_ARGS the Fastify peers),
 //   BENCH_KEEP=1 to keep the temp directory (each gateway's data and stdout log) afterwards,
 //   BENCH_CPU=1 to also report each gateway's garbage-collection pauses per request (from /metrics),
 //   BENCH_MAX_STEAL (5, in %) and BENCH_STEAL_RETRIES (2): a run during which the hypervisor took

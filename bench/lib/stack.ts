@@ -143,9 +143,12 @@ async function startServer(
   nodeArgs: string[] = [],
 ): Promise<string> {
   const port = await freePort();
+  // BENCH_PEER_NODE_ARGS: extra Node flags for the Fastify peers, e.g. to profile them beside the gateways.
+  const peerArgs =
+    script === 'fastify-peer.ts' ? (process.env.BENCH_PEER_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : [];
   const command: [string, string[]] = [
     NODE,
-    [...nodeArgs, join('bench/servers', script), String(port), ...args],
+    [...peerArgs, ...nodeArgs, join('bench/servers', script), String(port), ...args],
   ];
   const [file, argv] = LOAD_SIDE.has(script) ? command : onMeasuredCore(...command);
   const child = startChild(name, file, argv, env, stdoutFile);
