@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +15,38 @@ export interface Child {
 }
 
 const children = new Set<Child>();
+
+/**
+ * Where processes run (#44): each measured server (gateways, peers, reference proxies, commerce) on
+ * core 0, and the bench itself, wrk, the no-op upstream, the OTLP sink and Redis on the others. Unpinned,
+ * the scheduler moved a measured process and its load generator onto one core now and then, and the
+ * same target measured twice in a round drifted apart. BENCH_PIN=0 turns it off; it is off by itself
+ * on a single core or without `taskset` (util-linux).
+ */
+export const PINNED = process.env.BENCH_PIN !== '0' && availableParallelism() >= 2 && hasTaskset();
+const MEASURED_CORE = '0';
+const LOAD_CORES = `1-${availableParallelism() - 1}`;
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pins the bench process (every thread) to the load cores: what it starts unpinned inherits them. */
+export function pinBenchToLoadCores(): string {
+  if (!PINNED) return 'processes not pinned (BENCH_PIN=0, one core, or no taskset)';
+  execFileSync('taskset', ['-a', '-p', '-c', LOAD_CORES, String(process.pid)], { stdio: 'ignore' });
+  return `measured processes pinned to core ${MEASURED_CORE}; the bench, wrk, the upstream, the OTLP sink and Redis to cores ${LOAD_CORES}`;
+}
+
+/** `command args` as run on the measured core (`taskset` execs it: the pid stays the command's). */
+export function onMeasuredCore(command: string, args: string[]): [string, string[]] {
+  return PINNED ? ['taskset', ['-c', MEASURED_CORE, command, ...args]] : [command, args];
+}
 const tempDirs = new Set<string>();
 
 export { freePort } from '../../tests/support/processes.ts';

@@ -5,7 +5,15 @@ import { COMMERCE_NODE_FLAGS } from '../../commerce/src/node-flags.ts';
 import { GATEWAY_MALLOC_ENV, GATEWAY_NODE_FLAGS } from '../../gateway/src/node-flags.ts';
 import { pingOnce } from '../../gateway/test/support/redis-server.ts';
 import { startRedisCluster } from '../../gateway/test/support/redis-topology.ts';
-import { type Child, freePort, runToEnd, startChild, tempDir, waitForOk } from './processes.ts';
+import {
+  type Child,
+  freePort,
+  onMeasuredCore,
+  runToEnd,
+  startChild,
+  tempDir,
+  waitForOk,
+} from './processes.ts';
 
 /** A gateway process under test and what the bench expects of it. */
 export interface BenchGateway {
@@ -30,6 +38,11 @@ export interface Stack {
   peerLoggedUrl: string;
   /** The logged peer with its rate limit in the bench's redis-server (RateLimiterRedis on ioredis). */
   peerRedisUrl: string;
+  /**
+   * The logged peer traced as a Node team would: the OpenTelemetry Node SDK with the
+   * auto-instrumentations, OTLP/HTTP protobuf to the sink, the root sampled at 1 % (`OTEL_*`).
+   */
+  peerTracedUrl: string;
   /** The redis-server of Redis mode: its CPU counts with the Redis-mode gateway's. */
   redisPid: number;
   redisUrl: string;
@@ -99,22 +112,46 @@ export function pidOf(url: string): number | undefined {
   return pidsByOrigin.get(new URL(url).origin);
 }
 
-/** `node bench/servers/<script> PORT …` once it answers. */
+/**
+ * The OpenTelemetry Node SDK's zero-code start (`--import …/register`), resolved from the bench
+ * package (its devDependency) since the servers run from the repository root.
+ */
+const PEER_TRACING = import.meta.resolve('@opentelemetry/auto-instrumentations-node/register');
+/** The traced peer's SDK settings: traces only, as keygate exports them, sampled as the traced gateway. */
+const PEER_OTEL_ENV = {
+  OTEL_SERVICE_NAME: 'fastify-peer',
+  OTEL_TRACES_EXPORTER: 'otlp',
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+  OTEL_TRACES_SAMPLER_ARG: '0.01',
+  OTEL_METRICS_EXPORTER: 'none',
+  OTEL_LOGS_EXPORTER: 'none',
+  // The cloud detectors probe metadata endpoints at start; none of them applies on this machine.
+  OTEL_NODE_RESOURCE_DETECTORS: 'env,host,os,process',
+};
+
+/** The bench's servers that are load, not measured: upstreams and the OTLP sink run beside wrk. */
+const LOAD_SIDE = new Set(['noop-upstream.ts', 'bare-express.ts', 'otlp-sink.ts']);
+
+/** `node bench/servers/<script> PORT …` once it answers; a measured server runs on its own core. */
 async function startServer(
   name: string,
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
   stdoutFile?: string,
+  nodeArgs: string[] = [],
 ): Promise<string> {
   const port = await freePort();
-  const child = startChild(
-    name,
+  // BENCH_PEER_NODE_ARGS: extra Node flags for the Fastify peers, e.g. to profile them beside the gateways.
+  const peerArgs =
+    script === 'fastify-peer.ts' ? (process.env.BENCH_PEER_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : [];
+  const command: [string, string[]] = [
     NODE,
-    [join('bench/servers', script), String(port), ...args],
-    env,
-    stdoutFile,
-  );
+    [...peerArgs, ...nodeArgs, join('bench/servers', script), String(port), ...args],
+  ];
+  const [file, argv] = LOAD_SIDE.has(script) ? command : onMeasuredCore(...command);
+  const child = startChild(name, file, argv, env, stdoutFile);
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(child, `${url}/healthz`);
   if (child.process.pid) pidsByOrigin.set(url, child.process.pid);
@@ -165,8 +202,7 @@ export async function startGateway(
   // Access log lines (info) are written, as in production, to a file beside the gateway's data.
   const child: Child = startChild(
     name,
-    NODE,
-    [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'gateway/src/main.ts'],
+    ...onMeasuredCore(NODE, [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'gateway/src/main.ts']),
     // The allocator settings of the container image, so the RSS figures are the image's.
     {
       ...GATEWAY_MALLOC_ENV,
@@ -225,7 +261,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     startServer('fastify-peer', 'fastify-peer.ts', [noopUrl], { BENCH_PEER_TOKEN: peerToken }),
   ]);
   // The logged peers write their lines to a file, as the gateways write their access lines.
-  const [peerLoggedUrl, peerRedisUrl] = await Promise.all([
+  const [peerLoggedUrl, peerRedisUrl, peerTracedUrl] = await Promise.all([
     startServer(
       'fastify-peer-logged',
       'fastify-peer.ts',
@@ -239,6 +275,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       [noopUrl],
       { BENCH_PEER_TOKEN: peerToken, BENCH_PEER_LOGGER: '1', BENCH_PEER_REDIS_URL: redisUrl },
       data('peer-redis.log'),
+    ),
+    startServer(
+      'fastify-peer-traced',
+      'fastify-peer.ts',
+      [noopUrl],
+      {
+        BENCH_PEER_TOKEN: peerToken,
+        BENCH_PEER_LOGGER: '1',
+        ...PEER_OTEL_ENV,
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlpSinkUrl,
+      },
+      data('peer-traced.log'),
+      ['--import', PEER_TRACING],
     ),
   ]);
 
@@ -409,6 +458,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     peerUrl,
     peerLoggedUrl,
     peerRedisUrl,
+    peerTracedUrl,
     redisPid: redisServer.pid,
     redisUrl,
     clusterPids: cluster.nodes.map((node) => node.pid),

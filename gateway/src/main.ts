@@ -5,8 +5,8 @@ import { type GatewayConfig, loadConfig } from './config.ts';
 import { createLogger, createStdoutDestination } from './http/logger.ts';
 import { startSweeper } from './keys/sweeper.ts';
 import { type OpenedGateway, openGateway } from './open-gateway.ts';
-import { releaseStartupGarbage } from './ops/heap.ts';
 import { SHUTDOWN_OVERRUN_MS } from './ops/shutdown-deadline.ts';
+import { releaseStartupGarbage } from './runtime/heap.ts';
 import { describeRedisTarget } from './store/redis/target.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;

@@ -14,6 +14,11 @@ import { createNegativeCache } from './negative-cache.ts';
 import { createSnapshotCache, type KeySnapshot } from './snapshot-cache.ts';
 import { createVerificationGuard, type VerificationRefusal } from './verification-guard.ts';
 
+/** A lookup's row as the store gives it: the secret with its key, or null. */
+type FoundSecret = Awaited<ReturnType<KeyStore['findByLookup']>>;
+/** A token's secret, or null when it is refused; a promise while the store or argon2 is still at it. */
+type CheckedToken = SecretRef | null | Promise<SecretRef | null>;
+
 /** What a verified token stands for; immutable, so it may be cached for the life of the process. */
 interface SecretRef {
   keyId: string;
@@ -243,13 +248,33 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     marker = current;
   }
 
-  async function checkToken(
+  /**
+   * The store's row for the token's lookup, then its tag (else argon2): the secret, or null when the
+   * token is refused. A store that answers at once (SQLite) is answered at once: an unknown lookup,
+   * the common garbage, is refused without a promise or a turn of the event loop, as a peer's map
+   * miss is.
+   */
+  function checkToken(token: string, parsed: ParsedToken, fingerprint: string): CheckedToken {
+    const since = negatives.epoch();
+    let found: FoundSecret | Promise<FoundSecret>;
+    try {
+      found = store.findByLookup(parsed.lookup);
+    } catch (cause) {
+      throw cause instanceof GatewayError ? cause : storeUnavailableError(cause);
+    }
+    if (found instanceof Promise) {
+      return fromStore(() => found).then((row) => checkFound(token, parsed, fingerprint, row, since));
+    }
+    return checkFound(token, parsed, fingerprint, found, since);
+  }
+
+  function checkFound(
     token: string,
     parsed: ParsedToken,
     fingerprint: string,
-  ): Promise<SecretRef | null> {
-    const since = negatives.epoch();
-    const found = await fromStore(() => store.findByLookup(parsed.lookup));
+    found: FoundSecret,
+    since: number,
+  ): CheckedToken {
     if (!found) {
       if (isListening()) negatives.rememberLookup(parsed.lookup, clock(), since);
       return null;
@@ -267,9 +292,11 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       verified.set(fingerprint, ref);
       return ref;
     }
-    if (!(await verifyUntagged(found.secret, token, parsed.lookup))) return refuseToken(fingerprint, since);
-    verified.set(fingerprint, ref);
-    return ref;
+    return verifyUntagged(found.secret, token, parsed.lookup).then((ok) => {
+      if (!ok) return refuseToken(fingerprint, since);
+      verified.set(fingerprint, ref);
+      return ref;
+    });
   }
 
   /**
@@ -297,12 +324,14 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     return ok;
   }
 
-  function resolveSecret(token: string, parsed: ParsedToken, fingerprint: string): Promise<SecretRef | null> {
-    let pending = verifying.get(fingerprint);
-    if (!pending) {
-      pending = checkToken(token, parsed, fingerprint).finally(() => verifying.delete(fingerprint));
-      verifying.set(fingerprint, pending);
-    }
+  /** The token's secret; concurrent first uses of one token share a check that waits (store or argon2). */
+  function resolveSecret(token: string, parsed: ParsedToken, fingerprint: string): CheckedToken {
+    const shared = verifying.get(fingerprint);
+    if (shared) return shared;
+    const checked = checkToken(token, parsed, fingerprint);
+    if (!(checked instanceof Promise)) return checked;
+    const pending = checked.finally(() => verifying.delete(fingerprint));
+    verifying.set(fingerprint, pending);
     return pending;
   }
 
@@ -344,16 +373,29 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     throw cause instanceof GatewayError ? cause : storeUnavailableError(cause);
   }
 
-  /** The token's secret once a cache miss was counted: by its tag (else argon2, once per secret), else 401. */
-  async function verifyMissed(token: string, parsed: ParsedToken, fingerprint: string, now: number) {
+  /**
+   * The checked state of the token's secret once a cache miss was counted: found by its tag (else
+   * argon2, once per secret), else 401 (thrown at once when the store answered at once).
+   */
+  function verifyMissed(
+    token: string,
+    parsed: ParsedToken,
+    fingerprint: string,
+    now: number,
+  ): VerifiedKey | Promise<VerifiedKey> {
     // Without tags the throttle is checked before the lookup; with tags only for untagged secrets, after it.
     if (!hasher.checkTag && guard.isThrottled(parsed.lookup, now)) {
       hooks.verificationRefused?.('throttled');
       throw unknownKey();
     }
-    const ref = await resolveSecret(token, parsed, fingerprint);
+    const ref = resolveSecret(token, parsed, fingerprint);
+    if (ref instanceof Promise) return ref.then((found) => stateOfFound(found, now));
+    return stateOfFound(ref, now);
+  }
+
+  function stateOfFound(ref: SecretRef | null, now: number): VerifiedKey | Promise<VerifiedKey> {
     if (!ref) throw unknownKey();
-    return ref;
+    return stateNow(ref, now);
   }
 
   /** The checked state of a known secret: from the cached snapshot right away, else loaded. */
@@ -386,7 +428,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       return stateNow(ref, now);
     }
     hooks.cacheMiss?.();
-    return verifyMissed(token, parsed, fingerprint, now).then((found) => stateNow(found, now));
+    return verifyMissed(token, parsed, fingerprint, now);
   }
 
   function verifyNow(

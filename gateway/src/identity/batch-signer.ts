@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { WORKER_RESOURCE_LIMITS } from '../ops/heap.ts';
-import { workerModuleUrl } from '../ops/worker-module.ts';
+import { WORKER_RESOURCE_LIMITS } from '../runtime/heap.ts';
+import { workerModuleUrl } from '../runtime/worker-module.ts';
 import type { SigningWorkerData } from './signing-worker.ts';
 
 /**

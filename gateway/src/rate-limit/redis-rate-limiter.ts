@@ -1,5 +1,4 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RedisKeyStore } from '../store/redis/redis-store.ts';
 import {
   createLimiterPool,
   decisionOf,
@@ -33,9 +32,22 @@ export async function consumeOne(
 /** Which limiter decided a call: the shared Redis one, or this instance's insurance limiter. */
 export type LimiterSource = 'redis' | 'fallback';
 
+/**
+ * The shared counters the limiter reads (the Redis store implements it, with its script in
+ * store/redis/scripts.ts): the limiter is below the store and does not import it.
+ */
+export interface SharedCallCounter {
+  /** Counts one call of `keyId`: the calls in its window so far, this one included, and the ms left. */
+  countKeyCall(
+    keyId: string,
+    quota: number,
+    windowSeconds: number,
+  ): Promise<{ count: number; msLeft: number }>;
+}
+
 export interface RedisRateLimiterOptions {
   /** Counts calls on the shared counters (failing at once while Redis is away). */
-  store: Pick<RedisKeyStore, 'countKeyCall'>;
+  store: SharedCallCounter;
   /** Told which limiter decided each call. */
   onDecision?(source: LimiterSource): void;
 }
@@ -63,7 +75,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): KeyRat
   };
   return {
     consume(keyId, perMinute) {
-      let counting: ReturnType<typeof store.countKeyCall>;
+      let counting: ReturnType<SharedCallCounter['countKeyCall']>;
       try {
         counting = store.countKeyCall(keyId, perMinute, RATE_LIMIT_WINDOW_SECONDS);
       } catch (error) {

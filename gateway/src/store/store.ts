@@ -129,8 +129,13 @@ export interface KeyStore extends BudgetConfigMethods {
    * a Redis Cluster).
    */
   setSecretTag(secret: { id: string; keyId: string }, tag: string): Promise<void>;
-  /** The secret with this token lookup id together with its key, or null. */
-  findByLookup(lookup: string): Promise<{ key: ApiKey; secret: SecretRecord } | null>;
+  /**
+   * The secret with this token lookup id together with its key, or null. SQLite answers at once (no
+   * promise), so the key check refuses an unknown lookup within the request's own turn.
+   */
+  findByLookup(
+    lookup: string,
+  ): { key: ApiKey; secret: SecretRecord } | null | Promise<{ key: ApiKey; secret: SecretRecord } | null>;
   /** Activity entries matching the filter, newest first. */
   listActivity(filter: ActivityFilter): Promise<Page<ActivityEntry>>;
   /** Appends an activity entry about no key (`keyId` null, e.g. `sandbox.reset`); key changes go through `commitChange`. */

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { ApiLogEntry } from '../../model/model.ts';
-import { WORKER_RESOURCE_LIMITS } from '../../ops/heap.ts';
-import { workerModuleUrl } from '../../ops/worker-module.ts';
+import { WORKER_RESOURCE_LIMITS } from '../../runtime/heap.ts';
+import { workerModuleUrl } from '../../runtime/worker-module.ts';
 import { createLogRowInserter, logRowsOf, packLogRows } from './log-rows.ts';
 import type { LogWriterJob } from './log-writer-worker.ts';
 import { createLogPruner, createUsagePruner } from './prune.ts';

@@ -148,7 +148,7 @@ function createSqliteKeyStore(
     async setSecretTag(secret, tag) {
       db.update(secrets).set({ tag }).where(eq(secrets.id, secret.id)).run();
     },
-    async findByLookup(lookup) {
+    findByLookup(lookup) {
       return findByLookup(lookup);
     },
     async listActivity(filter: ActivityFilter) {

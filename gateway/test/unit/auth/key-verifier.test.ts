@@ -64,6 +64,40 @@ describe('createKeyVerifier', () => {
     assert.equal(ctx.store.calls.findByLookup, 1);
   });
 
+  it('refuses an unknown lookup at once (no promise) when the store answers at once, as SQLite does', async () => {
+    const memory = createMemoryStore();
+    const hasher = createCountingHasher();
+    const { token, key } = await seedKey(memory, hasher);
+    let reads = 0;
+    // The memory store's rows, answered without a promise.
+    const store = {
+      ...memory,
+      findByLookup(lookup: string) {
+        reads++;
+        const secret = [...memory.secrets.values()].find((row) => row.lookup === lookup);
+        const owner = secret && memory.keys.get(secret.keyId);
+        return secret && owner ? { key: owner, secret } : null;
+      },
+    };
+    verifier = createKeyVerifier({
+      store,
+      hasher,
+      events: createLocalKeyEvents(),
+      clock: createTestClock(),
+      maxEntries: 100,
+    });
+    const unknown = wrongTokenFor(randomBase62(8));
+    const refusedNow = (candidate: string) =>
+      assert.throws(
+        () => verifier!.verifyNow(candidate, parseToken(candidate)!),
+        (error: unknown) => error instanceof GatewayError && error.code === 'UNKNOWN_KEY',
+      );
+    refusedNow(unknown);
+    refusedNow(unknown);
+    assert.equal(reads, 1, 'the second refusal comes from the negative cache');
+    assert.equal((await verifier.verifyNow(token, parseToken(token)!)).key.id, key.id);
+  });
+
   it('refuses a failed token by fingerprint until the negative entry expires', async () => {
     const ctx = setup({ negativeTtlMs: 5_000 });
     verifier = ctx.verifier;

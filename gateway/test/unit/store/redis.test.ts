@@ -247,7 +247,7 @@ describe('Redis key store with Redis killed and restarted', () => {
       getKey: () => s.getKey(key.id),
       listKeys: () => s.listKeys({ environment: 'live' }),
       listSecrets: () => s.listSecrets(key.id),
-      findByLookup: () => s.findByLookup(secret.lookup),
+      findByLookup: async () => s.findByLookup(secret.lookup),
       listActivity: () => s.listActivity({}),
       recordUsage: () =>
         s.recordUsage([

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { workerModuleUrl } from '../../../src/ops/worker-module.ts';
+import { workerModuleUrl } from '../../../src/runtime/worker-module.ts';
 
 /** Writes `files` (name → TypeScript source) to a new directory and returns its file URL. */
 function modules(files: Record<string, string>): URL {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { getHeapStatistics } from 'node:v8';
-import { releaseStartupGarbage } from '../../../src/ops/heap.ts';
+import { releaseStartupGarbage } from '../../../src/runtime/heap.ts';
 
 describe('releaseStartupGarbage', () => {
   it('gives back the heap that short-lived start-up objects grew, keeping what is still used', () => {
