@@ -45,13 +45,27 @@ const INTEGRATORS = 'docs/integrators.md';
 const CONFIGURATION = 'docs/configuration.md';
 const OPERATIONS = 'docs/operations.md';
 const UPSTREAM = 'docs/gateway-in-front-of-your-service.md';
-const FILES = [README, INTEGRATORS, CONFIGURATION, OPERATIONS, UPSTREAM];
+const PLANS = 'docs/plans.md';
+const FILES = [README, INTEGRATORS, CONFIGURATION, OPERATIONS, UPSTREAM, PLANS];
 const TEST_COMMAND = `${PNPM} install && ${PNPM} test`;
 const EXAMPLE_SERVER = 'docs/examples/express-upstream/server.ts';
 
 const json = (run: ShellRun) => jsonValues(run.stdout) as Array<Record<string, unknown>>;
 
 const ENTRIES: Entry[] = [
+  {
+    file: PLANS,
+    firstLine:
+      'ADMIN=$(pnpm keygate keys create --name sales-admin --env test --scopes auth:rw,article:r --json | jq -r .secret)',
+    context: 'system',
+    // The customer's two keys count down one day and one month quota: 999 left, then 998.
+    check(run) {
+      const lines = linesOf(run.stdout);
+      assert.equal(lines.length, 2, run.stdout);
+      assert.match(lines[0] ?? '', /"minute";r=99;t=\d+, "day";r=999;t=\d+, "month";r=9999;t=\d+/i);
+      assert.match(lines[1] ?? '', /"minute";r=98;t=\d+, "day";r=998;t=\d+, "month";r=9998;t=\d+/i);
+    },
+  },
   {
     file: README,
     firstLine: `${PNPM} install && ${PNPM} start`,

@@ -48,7 +48,9 @@ describe('the OpenAPI document against the running system', function () {
     const problems = checker.check(operationId, { status: res.status, headers: res.headers, text });
     assert.equal(res.status, expected, `${operationId} answered ${res.status}: ${text.slice(0, 500)}`);
     assert.deepEqual(problems, [], `${operationId} ${res.status} differs from the document`);
-    if (!/json/.test(res.headers.get('content-type') ?? '')) return { text, etag: res.headers.get('etag') };
+    const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
+    // JSON and problem+json are parsed; text, images and JSON lines are kept as text.
+    if (!/[/+]json$/.test(mediaType)) return { text, etag: res.headers.get('etag') };
     return text ? (JSON.parse(text) as Node) : {};
   }
 
@@ -133,9 +135,28 @@ describe('the OpenAPI document against the running system', function () {
     const identityParams = { id: String(identity.id) };
     await call('listIdentities', 200, { query: { limit: '10' } });
     const key = await call('createKey', 201, {
-      body: { name: 'customer', scopes: ['article:r'], identityId: identity.id, credits: { remaining: 5 } },
+      body: { name: 'customer', scopes: ['article:r'], identityId: identity.id },
     });
     await call('getIdentity', 200, { params: identityParams });
+    await call('getIdentityCredits', 200, { params: identityParams });
+    await call('changeIdentityCredits', 200, { params: identityParams, body: { increment: 5 } });
+    await call('changeIdentityCredits', 422, { params: identityParams, body: { increment: 5, set: 1 } });
+    await call('getKeyCredits', 409, { params: { id: String(key.id) } });
+    await call('listChannels', 200, { key: String(key.secret) });
+    const period = new Date().toISOString().slice(0, 7);
+    await waitUntil('the call is billed to the identity', async () => {
+      const usage = await call('getIdentityUsage', 200, { params: identityParams, query: { period } });
+      return (usage.total as { calls: number }).calls > 0;
+    });
+    await call('getIdentityUsage', 422, { params: identityParams, query: { period: '2026-13' } });
+    await call('getKeyUsage', 200, { params: { id: String(key.id) }, query: { period } });
+    await call('exportUsage', 200, { query: { period, format: 'csv' } });
+    await call('exportUsage', 200, { query: { period, format: 'jsonl' } });
+    const prepaid = await call('createKey', 201, {
+      body: { name: 'prepaid', scopes: ['article:r'], credits: { remaining: 5 } },
+    });
+    await call('getKeyCredits', 200, { params: { id: String(prepaid.id) } });
+    await call('changeKeyCredits', 200, { params: { id: String(prepaid.id) }, body: { set: 7 } });
     await call('deleteIdentity', 409, { params: identityParams });
     await call('deletePlan', 409, { params: planParams });
     await call('updateKeyBudget', 200, {

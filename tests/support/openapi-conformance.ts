@@ -177,8 +177,9 @@ function checkResponse(
       ...problems,
       `content type ${type || '(none)'} is not documented (${Object.keys(content).join(', ')})`,
     ];
-  // A documented text body (the sandbox's event stream, an SVG image) is checked as the string it is.
-  if (type.startsWith('text/') || type.endsWith('+xml')) {
+  // A documented text body (the sandbox's event stream, an SVG image, a JSON-lines export) is
+  // checked as the string it is.
+  if (type.startsWith('text/') || type.endsWith('+xml') || type === 'application/x-ndjson') {
     return [...problems, ...validate(asNode(media).schema, response.text).map((error) => `body ${error}`)];
   }
   let body: unknown;

@@ -110,8 +110,9 @@ export function addUsageExportHandler(
   router.get('/export', async (req, res) => {
     const { period, format } = queryOf(UsageExportQuerySchema, req);
     const rows = await deps.budgetService.exportUsage(deps.callerOf(res).actor, period);
-    res.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+    // The file name first: attachment() would set a type from its extension.
     res.attachment(`keygate-usage-${period.period}.${format}`);
+    res.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
     res.send(renderExport(rows, format));
   });
 }

@@ -3369,13 +3369,13 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description The key's quota (IETF draft-ietf-httpapi-ratelimit-headers): `"per-key";q=<calls>;w=60`. The budget is shared by all secrets of a key.
-         * @example "per-key";q=600;w=60
+         * @description Every policy that applies (IETF draft-ietf-httpapi-ratelimit-headers): the key's own limit first, `"per-key";q=<calls>;w=60` (shared by all secrets of a key), then each limit and quota of its plan, named (`"minute";q=100;w=60, "month";q=10000;w=2592000`).
+         * @example "per-key";q=600;w=60, "day";q=1000;w=86400
          */
         "RateLimit-Policy": string;
         /**
-         * @description What is left: `"per-key";r=<remaining>;t=<seconds until the window resets>`.
-         * @example "per-key";r=597;t=42
+         * @description What is left of each policy, in the same order: `"<name>";r=<remaining>;t=<seconds until it resets>`.
+         * @example "per-key";r=597;t=42, "day";r=871;t=40222
          */
         RateLimit: string;
         /** @description Seconds to wait before retrying (at least 1). Takes precedence over `RateLimit`. */

@@ -19,15 +19,16 @@ export function headerComponents(): Record<string, JsonSchema> {
   return {
     'RateLimit-Policy': {
       required: true,
-      description: `The key's quota (IETF draft-ietf-httpapi-ratelimit-headers): \`"per-key";q=<calls>;w=${RATE_LIMIT_WINDOW_SECONDS}\`. The budget is shared by all secrets of a key.`,
-      schema: { ...string, pattern: '^"per-key";q=\\d+;w=\\d+$' },
-      example: `"per-key";q=600;w=${RATE_LIMIT_WINDOW_SECONDS}`,
+      description: `Every policy that applies (IETF draft-ietf-httpapi-ratelimit-headers): the key's own limit first, \`"per-key";q=<calls>;w=${RATE_LIMIT_WINDOW_SECONDS}\` (shared by all secrets of a key), then each limit and quota of its plan, named (\`"minute";q=100;w=60, "month";q=10000;w=2592000\`).`,
+      schema: { ...string, pattern: '^"per-key";q=\\d+;w=\\d+(, "[a-z][a-z0-9_-]*";q=\\d+;w=\\d+)*$' },
+      example: `"per-key";q=600;w=${RATE_LIMIT_WINDOW_SECONDS}, "day";q=1000;w=86400`,
     },
     RateLimit: {
       required: true,
-      description: 'What is left: `"per-key";r=<remaining>;t=<seconds until the window resets>`.',
-      schema: { ...string, pattern: '^"per-key";r=\\d+;t=\\d+$' },
-      example: '"per-key";r=597;t=42',
+      description:
+        'What is left of each policy, in the same order: `"<name>";r=<remaining>;t=<seconds until it resets>`.',
+      schema: { ...string, pattern: '^"per-key";r=\\d+;t=\\d+(, "[a-z][a-z0-9_-]*";r=\\d+;t=\\d+)*$' },
+      example: '"per-key";r=597;t=42, "day";r=871;t=40222',
     },
     'Retry-After': {
       required: true,
