@@ -3,6 +3,9 @@ import { registerDroppedSpans, type Tracer } from '@keygate/tracing';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
+import { createAlertRouter } from './alerts/alert-routes.ts';
+import type { AlertService } from './alerts/alert-service.ts';
+import type { BudgetAlerts } from './alerts/budget-alerts.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
 import type { BudgetLedger } from './budget/ledger.ts';
@@ -19,7 +22,7 @@ import {
   policiesOffFallback,
 } from './data-plane/data-plane.ts';
 import { createGatewayListener, type GatewayListener } from './data-plane/gateway-listener.ts';
-import { type BudgetGate, createKeyCheck } from './data-plane/key-check.ts';
+import { type BudgetGate, createKeyCheck, type KeyCheckDeps } from './data-plane/key-check.ts';
 import { createStreamWatch, type StreamWatch } from './data-plane/stream-watch.ts';
 import { chargeUpstreamCost } from './data-plane/upstream-cost.ts';
 import { createUpstreamPipe } from './data-plane/upstream-pipe.ts';
@@ -67,6 +70,8 @@ export interface AppDeps {
   tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
   metrics?: GatewayMetrics;
+  /** The alert endpoints API and the data plane's alert hooks (alerts/); absent: no alerts. */
+  alerts?: { service: AlertService; budget: BudgetAlerts };
 }
 
 export interface GatewayApp {
@@ -213,6 +218,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       logger,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       budgets,
+      ...alertHooks(deps.alerts?.budget, clock),
     });
     const observer = createCallObserver({ metrics, recorder, meter: deps.meter, logger, clock });
     flushAccessLog = observer.flush;
@@ -231,6 +237,7 @@ export function createApp(deps: AppDeps): GatewayApp {
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService, idempotency }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
+    if (deps.alerts) app.use('/v2/auth', createAlertRouter({ alerts: deps.alerts.service, idempotency }));
   }
   app.use(notFound);
   app.use(createErrorHandler(logger));
@@ -250,5 +257,17 @@ export function createApp(deps: AppDeps): GatewayApp {
       await recorder.close();
       pipe.close();
     },
+  };
+}
+
+/** The key check's alert hooks: budget crossings and rate-limit refusals of the call's key. */
+function alertHooks(
+  budget: BudgetAlerts | undefined,
+  clock: () => number,
+): Pick<KeyCheckDeps, 'onBudget' | 'onRateLimited'> {
+  if (!budget) return {};
+  return {
+    onBudget: (call, policy, verdict) => budget.onBudget(call.verified!.key, policy, verdict),
+    onRateLimited: (call) => budget.onRateLimited(call.verified!.key, clock()),
   };
 }

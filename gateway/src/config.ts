@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '@keygate/contracts/commerce';
 import { type TracingConfig, TracingEnvSchema, tracingConfigOf } from '@keygate/tracing';
 import type { JWK } from 'jose';
 import { z } from 'zod';
@@ -33,6 +34,17 @@ const commaList = (text: string) =>
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);
+
+/** Comma-separated seconds before each alert attempt, each 0..604800, the first 0. */
+const AlertScheduleSchema = z
+  .string()
+  .transform((value) => value.split(',').map((part) => (part.trim() === '' ? Number.NaN : Number(part))))
+  .refine(
+    (delays) => delays.every((d) => Number.isFinite(d) && d >= 0 && d <= 604_800),
+    'must be comma-separated seconds, each 0..604800',
+  )
+  .refine((delays) => delays.length <= 50, 'must have at most 50 entries')
+  .refine((delays) => delays[0] === 0, 'must start with 0 (the first attempt is immediate)');
 
 const EnvSchema = z.object({
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -116,6 +128,14 @@ const EnvSchema = z.object({
     .default('auto'),
   KEYGATE_ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
   KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES: positiveInt(15),
+  KEYGATE_WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
+    .default('false')
+    .transform((value) => value === 'true'),
+  KEYGATE_ALERTS_RETRY_SCHEDULE: AlertScheduleSchema.default([...DEFAULT_RETRY_SCHEDULE_SECONDS]),
+  KEYGATE_ALERTS_TIMEOUT_MS: positiveInt(10_000),
+  KEYGATE_ALERTS_CONCURRENCY: positiveInt(8),
+  KEYGATE_ALERTS_POLL_MS: positiveInt(1000),
 });
 
 /** Why KEYGATE_POLICIES=off alone is refused. */
@@ -249,6 +269,14 @@ export interface GatewayConfig {
    * together with KEYGATE_BENCH_MODE=1.
    */
   apiLog: 'on' | 'off';
+  /** Alerts (alerts/): where their webhooks may go and how they are retried (Svix's schedule by default). */
+  alerts: {
+    allowPrivateAddresses: boolean;
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    concurrency: number;
+    pollIntervalMs: number;
+  };
   /** OpenTelemetry tracing from the standard OTEL_* variables; null (the SDK never loaded) without an OTLP endpoint. */
   tracing: TracingConfig | null;
   /**
@@ -409,5 +437,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     adminCookieSecure: vars.KEYGATE_ADMIN_COOKIE_SECURE,
     adminLoginMaxFailures: vars.KEYGATE_ADMIN_LOGIN_MAX_FAILURES,
     adminLoginWindowMinutes: vars.KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES,
+    alerts: {
+      allowPrivateAddresses: vars.KEYGATE_WEBHOOKS_ALLOW_PRIVATE,
+      retryScheduleMs: vars.KEYGATE_ALERTS_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),
+      timeoutMs: vars.KEYGATE_ALERTS_TIMEOUT_MS,
+      concurrency: vars.KEYGATE_ALERTS_CONCURRENCY,
+      pollIntervalMs: vars.KEYGATE_ALERTS_POLL_MS,
+    },
   });
 }

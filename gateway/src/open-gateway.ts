@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { startTracing } from '@keygate/tracing';
 import type { Logger } from 'pino';
+import { openAlerts } from './alerts/open-alerts.ts';
 import { createApp, type GatewayApp } from './app.ts';
 import { createUsageMeter } from './budget/usage-meter.ts';
 import type { GatewayConfig } from './config.ts';
@@ -81,8 +82,9 @@ export async function openGateway(
     const tagKey = await loadTagKey({ key: config.secretTagKey, keyFile: config.secretTagKeyFile });
     const hasher = createArgon2Hasher({}, createSecretTagger(tagKey));
     const { store, events } = backend;
+    const alerts = openAlerts(config, backend, { logger, clock });
     const keyService = createKeyService({
-      store,
+      store: alerts.keyStore,
       hasher,
       events,
       clock,
@@ -110,13 +112,16 @@ export async function openGateway(
       metrics,
       rateLimiter: backend.rateLimiter,
       tracer,
+      alerts: { service: alerts.service, budget: alerts.budget },
     });
+    alerts.worker.start();
     return {
       gateway,
       backend,
       keyService,
       async close() {
         await gateway.close();
+        await alerts.worker.stop();
         await meter
           .close()
           .catch((error: unknown) => logger.error({ err: error }, 'billing usage lost at close'));

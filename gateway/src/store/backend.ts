@@ -1,3 +1,4 @@
+import type { AlertStore } from '../alerts/alert-store.ts';
 // What open-backend.ts opens, apart from how: both the SQLite and the Redis half implement it.
 import type { BudgetLedger } from '../budget/ledger.ts';
 import type { BudgetUsageStore } from '../budget/usage-meter.ts';
@@ -45,4 +46,6 @@ export interface GatewayBackend extends OpenedStore {
   ledger: BudgetLedger;
   /** Billing usage by day and outcome. */
   budgetUsage: BudgetUsageStore;
+  /** The alert outbox and its endpoints, shared by every instance. */
+  alerts: AlertStore;
 }

@@ -33,6 +33,7 @@ export async function openGatewayBackend(options: BackendOptions): Promise<Gatew
       events: createLocalKeyEvents(),
       ledger,
       budgetUsage: store.budgetStorage.usage,
+      alerts: store.alertStorage,
       async close() {
         // What the ledger holds is written before the file closes.
         ledger.close();

@@ -57,6 +57,7 @@ export async function openRedisGatewayBackend(
     rateLimiter,
     ledger: withLedgerUnavailableErrors(raw.ledger, (method) => options.onRedisError?.(method)),
     budgetUsage: raw.budgetUsage,
+    alerts: raw.alerts,
     isRedisUp,
     async close() {
       await events.close();

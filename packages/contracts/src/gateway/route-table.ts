@@ -5,6 +5,14 @@ import { DeprecationSchema, SUPPORTED_VERSIONS, VERSION_SEGMENT } from './deprec
 /** Management routes the gateway answers itself; the route table may not claim them. */
 export const MANAGEMENT_PREFIX = '/v2/auth/keys';
 
+/** The alert management routes (`auth:rw`), answered by the gateway like MANAGEMENT_PREFIX. */
+export const ALERT_MANAGEMENT_PREFIXES = ['/v2/auth/alert-endpoints', '/v2/auth/alert-deliveries'] as const;
+
+/** True when `path` is `prefix` or below it. */
+export function isUnderPrefix(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
 /** The most a route's call may cost (and the most an upstream's `Keygate-Cost` may charge). */
 export const MAX_ROUTE_COST = 100_000;
 
@@ -62,6 +70,10 @@ export const RouteSchema = z.strictObject({
     .refine(
       (path) => path !== MANAGEMENT_PREFIX && !path.startsWith(`${MANAGEMENT_PREFIX}/`),
       `${MANAGEMENT_PREFIX} is served by the gateway itself`,
+    )
+    .refine(
+      (path) => !ALERT_MANAGEMENT_PREFIXES.some((prefix) => isUnderPrefix(path, prefix)),
+      'the alert management routes are served by the gateway itself',
     ),
   scope: z.string().refine(isScope, 'must be a known scope such as article:r or order:rw'),
   upstream: z.string().min(1).optional(),
