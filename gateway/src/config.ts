@@ -136,6 +136,8 @@ const EnvSchema = z.object({
   KEYGATE_ALERTS_TIMEOUT_MS: positiveInt(10_000),
   KEYGATE_ALERTS_CONCURRENCY: positiveInt(8),
   KEYGATE_ALERTS_POLL_MS: positiveInt(1000),
+  KEYGATE_SWEEP_INTERVAL_MS: positiveInt(60_000),
+  KEYGATE_TEST_CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
 });
 
 /** Why KEYGATE_POLICIES=off alone is refused. */
@@ -269,6 +271,10 @@ export interface GatewayConfig {
    * together with KEYGATE_BENCH_MODE=1.
    */
   apiLog: 'on' | 'off';
+  /** How often expired overlaps are closed and expiry reminders written. */
+  sweepIntervalMs: number;
+  /** Tests only (with KEYGATE_BENCH_MODE=1): ms added to the clock of expiry, reminders and alerts. */
+  testClockOffsetMs: number;
   /** Alerts (alerts/): where their webhooks may go and how they are retried (Svix's schedule by default). */
   alerts: {
     allowPrivateAddresses: boolean;
@@ -364,6 +370,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   if (policiesRefused) problems.push(POLICIES_OFF_REFUSED);
   const apiLogRefused = present.KEYGATE_API_LOG === 'off' && present.KEYGATE_BENCH_MODE !== '1';
   if (apiLogRefused) problems.push(API_LOG_OFF_REFUSED);
+  if (present.KEYGATE_TEST_CLOCK_OFFSET_MS !== undefined && present.KEYGATE_BENCH_MODE !== '1')
+    problems.push('KEYGATE_TEST_CLOCK_OFFSET_MS moves the clock (tests only); set KEYGATE_BENCH_MODE=1 too');
   // Each instance would otherwise make a tag key of its own, and secrets tagged by one would go
   // through argon2 on every other: the cold-start 503s the tags exist to prevent.
   const isShared = redis.success && redisTargetOf(redis.data) !== null;
@@ -437,6 +445,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     adminCookieSecure: vars.KEYGATE_ADMIN_COOKIE_SECURE,
     adminLoginMaxFailures: vars.KEYGATE_ADMIN_LOGIN_MAX_FAILURES,
     adminLoginWindowMinutes: vars.KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES,
+    sweepIntervalMs: vars.KEYGATE_SWEEP_INTERVAL_MS,
+    testClockOffsetMs: vars.KEYGATE_TEST_CLOCK_OFFSET_MS,
     alerts: {
       allowPrivateAddresses: vars.KEYGATE_WEBHOOKS_ALLOW_PRIVATE,
       retryScheduleMs: vars.KEYGATE_ALERTS_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),

@@ -90,7 +90,9 @@ export function createAlertWorker(deps: {
     });
   }
 
-  async function deliver(claim: AlertClaim): Promise<void> {
+  async function deliver(claimed: AlertClaim): Promise<void> {
+    // Receivers compare webhook-timestamp with their own clock: it is always the wall clock's.
+    const claim = { ...claimed, webhookTimestamp: Math.floor(Date.now() / 1000) };
     const startedAt = new Date(clock()).toISOString();
     const result = await attempt(claim).catch(
       (error: unknown): AttemptResult => ({ ...NO_ANSWER, error: `failed before sending: ${String(error)}` }),

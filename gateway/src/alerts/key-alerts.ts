@@ -66,7 +66,7 @@ export async function recordKeyAlerts(outbox: AlertOutbox, change: KeyChange): P
  * between the two loses the alert, never the change). A failure to record is logged, not thrown:
  * the change is made and its caller must hear so.
  */
-export function withKeyAlerts(store: KeyStore, outbox: AlertOutbox, logger: Logger): KeyStore {
+export function withKeyAlerts(store: KeyStore, outbox: AlertOutbox, logger: Pick<Logger, 'error'>): KeyStore {
   const commitChange = async (change: KeyChange): Promise<boolean> => {
     const committed = await store.commitChange(change);
     if (committed) {

@@ -31,6 +31,8 @@ export interface BackendOptions extends ConnectionSettings {
 /** An opened store; on Redis it answers 503 STORE_UNAVAILABLE (GatewayError) for every failed call. */
 export interface OpenedStore {
   store: KeyStore;
+  /** The alert outbox on the same store (the CLI records the alerts of its key changes there). */
+  alerts?: AlertStore;
   /** Redis only: true while the command connection is ready. */
   isRedisUp?(): boolean;
   /** Closes the store and every connection opened with it. */

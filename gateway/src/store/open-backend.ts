@@ -13,7 +13,7 @@ const loadRedisBackend = () => import('./redis/open-redis-backend.ts');
 export async function openStore(options: BackendOptions): Promise<OpenedStore> {
   if (!options.redisUrl) {
     const store = openSqliteKeyStore(options.databaseFile);
-    return { store, close: () => store.close() };
+    return { store, alerts: store.alertStorage, close: () => store.close() };
   }
   return (await loadRedisBackend()).openRedisStore(options.redisUrl, options);
 }

@@ -27,7 +27,7 @@ async function openRedis(url: RedisTarget, options: BackendOptions) {
 /** The store alone (the CLI), with fail-fast connections. */
 export async function openRedisStore(url: RedisTarget, options: BackendOptions): Promise<OpenedStore> {
   const { raw, store, isRedisUp } = await openRedis(url, options);
-  return { store, isRedisUp, close: () => raw.close() };
+  return { store, alerts: raw.alerts, isRedisUp, close: () => raw.close() };
 }
 
 /** The store, key events over pub/sub and the shared rate limiter (see openGatewayBackend). */
