@@ -318,11 +318,12 @@ describe('alerts from the gateway', function () {
     const oldSecret = endpoint.secret;
     const rotated = await post(`/v2/auth/alert-endpoints/${endpoint.id}:rotate-secret`, { overlapHours: 1 });
     assert.equal(rotated.status, 200);
-    const { secret: newSecret, secretRotation } = await json<{ secret: string; secretRotation: unknown }>(
-      rotated,
-    );
+    const { secret: newSecret, previousSecretExpiresAt } = await json<{
+      secret: string;
+      previousSecretExpiresAt: string | null;
+    }>(rotated);
     assert.notEqual(newSecret, oldSecret);
-    assert.ok(secretRotation);
+    assert.ok(previousSecretExpiresAt);
     receiver.secret = oldSecret;
     assert.equal((await post(`/v2/auth/alert-endpoints/${endpoint.id}:test`)).status, 202);
     await waitUntil('the test alert verified with the old secret', () => receiver.verified.length === 1);

@@ -23,7 +23,7 @@ export interface AlertOutbox {
   /** Records the event (no-op when its dedupe key was recorded before); true when it was new. */
   record(type: AlertEventType, data: Record<string, unknown>, subject: AlertSubject): Promise<boolean>;
   /** A test event to one endpoint; returns its delivery id. */
-  recordTest(endpointId: string): Promise<string>;
+  recordTest(endpoint: { id: string; url: string }): Promise<string>;
 }
 
 export function createAlertOutbox(deps: {
@@ -63,8 +63,12 @@ export function createAlertOutbox(deps: {
       if (deliveries !== null && deliveries.length > 0) deps.notify();
       return deliveries !== null;
     },
-    async recordTest(endpointId) {
-      const data = { endpointId, message: 'A test alert from the keygate gateway; nothing happened.' };
+    async recordTest({ id: endpointId, url }) {
+      const data = {
+        endpointId,
+        endpointUrl: url,
+        message: 'A test alert from the keygate gateway; nothing happened.',
+      };
       const { event, nowMs } = envelope(ALERT_TEST_EVENT_TYPE, data, null);
       const id = await store.recordTest(endpointId, {
         id: event.id,

@@ -28,10 +28,7 @@ export function presentAlertEndpoint(endpoint: AlertEndpointRecord): AlertEndpoi
     identityIds: endpoint.identityIds,
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason,
-    secretRotation:
-      endpoint.previousSecretExpiresAt === null
-        ? null
-        : { previousSecretExpiresAt: endpoint.previousSecretExpiresAt },
+    previousSecretExpiresAt: endpoint.previousSecretExpiresAt,
     failingSince: endpoint.failingSince,
     createdAt: endpoint.createdAt,
     updatedAt: endpoint.updatedAt,

@@ -140,8 +140,9 @@ export function createAlertService(deps: {
       });
     },
     async sendTest(id) {
-      assertEnabled(await getEndpoint(id));
-      return getDelivery(await deps.outbox.recordTest(id));
+      const endpoint = await getEndpoint(id);
+      assertEnabled(endpoint);
+      return getDelivery(await deps.outbox.recordTest(endpoint));
     },
     async listDeliveries(id, page) {
       await getEndpoint(id);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  ALERT_MANAGEMENT_PREFIXES,
   MANAGEMENT_PREFIX,
   MANAGEMENT_SCOPE,
   markDeprecations,
@@ -10,6 +11,7 @@ import {
 import { headerComponents, parameterComponents } from './headers.ts';
 import { buildComponentSchemas, type JsonSchema } from './json-schema.ts';
 import { buildOperation, type OperationSpec } from './operation.ts';
+import { ALERT_OPERATIONS } from './paths/alert-endpoints.ts';
 import { CART_OPERATIONS } from './paths/carts.ts';
 import { CATALOG_OPERATIONS } from './paths/catalog.ts';
 import { DOCS_OPERATIONS } from './paths/docs.ts';
@@ -18,7 +20,7 @@ import { PRICING_OPERATIONS } from './paths/pricing.ts';
 import { STOCK_OPERATIONS } from './paths/stock.ts';
 import { WEBHOOK_OPERATIONS } from './paths/webhook-endpoints.ts';
 import { listProblemTypes, problemResponses, problemSchemas } from './problems.ts';
-import { buildWebhooks, WEBHOOK_TAG } from './webhooks.ts';
+import { ALERT_TAG, buildWebhooks, WEBHOOK_TAG } from './webhooks.ts';
 
 /** The version of the document (the API itself is `/v2`). */
 export const DOCUMENT_VERSION = '2.0.0';
@@ -26,6 +28,7 @@ export const DOCUMENT_VERSION = '2.0.0';
 /** Every operation an integrator can call through the gateway, in document order. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...KEY_OPERATIONS,
+  ...ALERT_OPERATIONS,
   ...CATALOG_OPERATIONS,
   ...CART_OPERATIONS,
   ...PRICING_OPERATIONS,
@@ -39,6 +42,11 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
     name: 'Keys',
     description: 'API keys: create, scope, rotate, revoke; usage, activity and call logs. Scope `auth:rw`.',
   },
+  {
+    name: 'Alerts',
+    description:
+      'Where the gateway sends its alerts (signed webhooks), and their deliveries. Scope `auth:rw`.',
+  },
   { name: 'Catalogue', description: 'Channels and the products they sell, priced for a customer.' },
   { name: 'GraphQL', description: 'The catalogue over GraphQL.' },
   { name: 'Carts', description: 'Carts belong to the key that created them.' },
@@ -49,6 +57,7 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Stock', description: 'Units on hand, allocated and available.' },
   { name: 'Webhooks', description: 'Webhook endpoints and their deliveries.' },
   { name: WEBHOOK_TAG, description: 'What keygate sends to your endpoints (Standard Webhooks 1.0).' },
+  { name: ALERT_TAG, description: 'What the gateway sends to your alert endpoints (Standard Webhooks 1.0).' },
   { name: 'Documentation', description: 'This document.' },
 ];
 
@@ -83,7 +92,8 @@ export function loadDefaultRouteTable(): RouteTable {
 function scopeOf(spec: OperationSpec, table: RouteTable): string | null {
   if (spec.kind === 'public') return null;
   if (spec.kind === 'management') {
-    if (!spec.path.startsWith(MANAGEMENT_PREFIX))
+    const underAlerts = ALERT_MANAGEMENT_PREFIXES.some((prefix) => spec.path.startsWith(prefix));
+    if (!spec.path.startsWith(MANAGEMENT_PREFIX) && !underAlerts)
       throw new Error(`${spec.operationId} is not under ${MANAGEMENT_PREFIX}`);
     return MANAGEMENT_SCOPE;
   }

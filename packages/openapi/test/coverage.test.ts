@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { ERROR_TABLE, EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/contracts/commerce';
-import { ERRORS, MANAGEMENT_PREFIX, type RouteTable } from '@keygate/contracts/gateway';
+import {
+  ALERT_EVENT_TYPES,
+  ALERT_MANAGEMENT_PREFIXES,
+  ALERT_TEST_EVENT_TYPE,
+  ERRORS,
+  MANAGEMENT_PREFIX,
+  type RouteTable,
+} from '@keygate/contracts/gateway';
 import { problemType } from '@keygate/problem';
 import { buildDocument, type JsonSchema, loadDefaultRouteTable } from '../src/index.ts';
 import { operationsOf, readCommittedDocument } from './document-file.ts';
@@ -22,7 +29,13 @@ describe('what the document covers', () => {
     const tableKeys = new Set(table.routes.map((route) => `${route.method} ${route.path}`));
     const extra = operations
       .map(({ key }) => key)
-      .filter((key) => !tableKeys.has(key) && !key.includes(` ${MANAGEMENT_PREFIX}`) && !PUBLIC.has(key));
+      .filter(
+        (key) =>
+          !tableKeys.has(key) &&
+          !key.includes(` ${MANAGEMENT_PREFIX}`) &&
+          !ALERT_MANAGEMENT_PREFIXES.some((prefix) => key.includes(` ${prefix}`)) &&
+          !PUBLIC.has(key),
+      );
     assert.deepEqual(extra, []);
   });
 
@@ -99,11 +112,14 @@ describe('what the document covers', () => {
     assert.deepEqual([...unauthorized].sort(), keyCodes.map(problemType).sort());
   });
 
-  it('has a webhook with a payload schema and the Standard Webhooks headers for every event type', () => {
+  it('has a webhook with a payload schema and the Standard Webhooks headers for every event and alert type', () => {
     type Webhook = { post: { parameters: Array<{ name: string }>; requestBody: JsonSchema } };
     const webhooks = document.webhooks as Record<string, Webhook>;
     const schemas = (document.components as { schemas: Record<string, JsonSchema> }).schemas;
-    assert.deepEqual(Object.keys(webhooks).sort(), [...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    assert.deepEqual(
+      Object.keys(webhooks).sort(),
+      [...EVENT_TYPES, TEST_EVENT_TYPE, ...ALERT_EVENT_TYPES, ALERT_TEST_EVENT_TYPE].sort(),
+    );
     for (const type of Object.keys(webhooks)) {
       const names = webhooks[type]?.post.parameters.map((parameter) => parameter.name);
       assert.deepEqual(names, ['webhook-id', 'webhook-timestamp', 'webhook-signature'], type);

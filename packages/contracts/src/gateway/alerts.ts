@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RotateSecretSchema } from '../commerce/webhook-endpoints.ts';
 
 /**
  * Alerts: the gateway's own Standard Webhooks (DESIGN.md, "Alerts and analytics"). Event names and
@@ -31,10 +32,6 @@ export function isAlertEventType(type: string): type is AlertEventType {
 export const QUOTA_THRESHOLDS = [80, 100] as const;
 
 export const MAX_ALERT_URL_LENGTH = 2048;
-
-export const MAX_ALERT_OVERLAP_HOURS = 168;
-
-export const DEFAULT_ALERT_OVERLAP_HOURS = 24;
 
 /** An absolute http(s) URL without credentials or fragment. */
 const AlertUrlSchema = z
@@ -99,13 +96,8 @@ export const UpdateAlertEndpointSchema = z
 
 export type UpdateAlertEndpointInput = z.infer<typeof UpdateAlertEndpointSchema>;
 
-/** `POST /v2/auth/alert-endpoints/{id}:rotate-secret` (body optional). */
-export const RotateAlertSecretSchema = z
-  .strictObject({
-    overlapHours: z.number().int().min(0).max(MAX_ALERT_OVERLAP_HOURS).default(DEFAULT_ALERT_OVERLAP_HOURS),
-  })
-  .optional()
-  .transform((body) => body ?? { overlapHours: DEFAULT_ALERT_OVERLAP_HOURS });
+/** `POST /v2/auth/alert-endpoints/{id}:rotate-secret` (body optional): the same overlap rules as commerce's endpoints. */
+export const RotateAlertSecretSchema = RotateSecretSchema;
 
 /** `GET /v2/auth/alert-endpoints/{id}/deliveries`. */
 export const ListAlertDeliveriesQuerySchema = z.object({
@@ -125,7 +117,8 @@ export interface AlertEndpointView {
   identityIds: string[] | null;
   enabled: boolean;
   disabledReason: AlertDisabledReason | null;
-  secretRotation: { previousSecretExpiresAt: string } | null;
+  /** While a rotated secret overlaps: when the previous one stops signing; else null. */
+  previousSecretExpiresAt: string | null;
   failingSince: string | null;
   createdAt: string;
   updatedAt: string;
