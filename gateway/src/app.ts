@@ -71,7 +71,7 @@ export interface AppDeps {
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
   metrics?: GatewayMetrics;
   /** The alert endpoints API and the data plane's alert hooks (alerts/); absent: no alerts. */
-  alerts?: { service: AlertService; budget: BudgetAlerts };
+  alerts?: { service: AlertService; budget: BudgetAlerts; stream?: RequestHandler };
 }
 
 export interface GatewayApp {
@@ -237,7 +237,11 @@ export function createApp(deps: AppDeps): GatewayApp {
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService, idempotency }));
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
-    if (deps.alerts) app.use('/v2/auth', createAlertRouter({ alerts: deps.alerts.service, idempotency }));
+    if (deps.alerts)
+      app.use(
+        '/v2/auth',
+        createAlertRouter({ alerts: deps.alerts.service, stream: deps.alerts.stream, idempotency }),
+      );
   }
   app.use(notFound);
   app.use(createErrorHandler(logger));

@@ -112,7 +112,7 @@ export async function openGateway(
       metrics,
       rateLimiter: backend.rateLimiter,
       tracer,
-      alerts: { service: alerts.service, budget: alerts.budget },
+      alerts: { service: alerts.service, budget: alerts.budget, stream: alerts.stream },
     });
     alerts.worker.start();
     return {

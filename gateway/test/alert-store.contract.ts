@@ -270,5 +270,28 @@ export function describeAlertStoreContract(
       assert.equal(await store.findDelivery(id), null);
       assert.deepEqual(await store.claimDue(T0, 10, LEASE), []);
     });
+
+    it('lists recorded events after a position, oldest first, test alerts left out', async () => {
+      const e = endpoint();
+      await store.insertEndpoint(e);
+      await store.recordEvent(event({ type: 'key.created' }));
+      const start = await store.latestEventCursor();
+      await store.recordTest(e.id, event({ type: 'alert.test' }));
+      const revoked = event({ type: 'key.revoked' });
+      await store.recordEvent(revoked);
+      await store.recordEvent({ ...event({ type: 'key.revoked' }), dedupeKey: revoked.dedupeKey });
+      const expired = event({ type: 'key.expired' });
+      await store.recordEvent(expired);
+      const listed = await store.listEvents(start, 10);
+      assert.deepEqual(
+        listed.map((entry) => [entry.type, entry.body]),
+        [
+          ['key.revoked', revoked.body],
+          ['key.expired', expired.body],
+        ],
+      );
+      assert.deepEqual(await store.listEvents(listed[0]!.cursor, 1), [listed[1]]);
+      assert.deepEqual(await store.listEvents(await store.latestEventCursor(), 10), []);
+    });
   });
 }

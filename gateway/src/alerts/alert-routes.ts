@@ -82,18 +82,29 @@ const idOf = (req: Request) => String(req.params.id);
  * - `POST /alert-endpoints/{id}:test` → 202 the test delivery
  * - `GET /alert-endpoints/{id}/deliveries?limit&cursor` → `{data, nextCursor}`
  * - `POST /alert-deliveries/{id}:resend` → 202 the delivery, pending again (same webhook-id)
+ * - `GET /alert-events:stream` → the caller's environment's alerts as server-sent events (alert-stream.ts)
  * POST and PATCH honour `Idempotency-Key`.
  */
-export function createAlertRouter(deps: { alerts: AlertService; idempotency?: RequestHandler }): Router {
+export function createAlertRouter(deps: {
+  alerts: AlertService;
+  /** Serves `GET /alert-events:stream` (alert-stream.ts). */
+  stream?: RequestHandler;
+  idempotency?: RequestHandler;
+}): Router {
   const { alerts } = deps;
   const router = Router({ caseSensitive: true, strict: false });
   const body: RequestHandler[] = deps.idempotency ? [parseJsonBody, deps.idempotency] : [parseJsonBody];
   const base = '/alert-endpoints';
-  router.use([base, '/alert-deliveries'], requireManagementRoute, (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
+  router.use(
+    [base, '/alert-deliveries', '/alert-events\\:stream'],
+    requireManagementRoute,
+    (_req, res, next) => {
+      res.set('Cache-Control', 'no-store');
+      next();
+    },
+  );
 
+  if (deps.stream) router.get('/alert-events\\:stream', deps.stream);
   router.post(base, ...body, async (req, res) => {
     const input = parseInput(CreateAlertEndpointSchema, req.body);
     const created = await alerts.createEndpoint(input, principalOf(res).key.id);

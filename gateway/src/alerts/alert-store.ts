@@ -128,6 +128,21 @@ export interface AlertStore {
   requeueDelivery(id: string, nowMs: number): Promise<boolean>;
   /** Pending deliveries of enabled endpoints (the backlog gauge). */
   countPending(): Promise<number>;
+  /**
+   * Up to `limit` recorded events (test alerts left out), oldest first, after `cursor` (an opaque
+   * position from this method or `latestEventCursor`): what the sandbox's `listen` streams.
+   */
+  listEvents(cursor: string, limit: number): Promise<RecordedAlertEvent[]>;
+  /** The position after the newest recorded event: a stream opened now starts here. */
+  latestEventCursor(): Promise<string>;
+}
+
+/** A recorded event as the event stream reads it. */
+export interface RecordedAlertEvent {
+  cursor: string;
+  type: string;
+  /** The envelope, as every delivery of it sends it. */
+  body: string;
 }
 
 /** The id of an event's n-th delivery (the `webhook-id`): derived, so a backend's script can make it. */

@@ -4,12 +4,14 @@ import {
   DEFAULT_MAX_RETRY_AFTER_MS,
 } from '@keygate/contracts/commerce';
 import { lookupHostWithDns, sendWebhookOverHttp } from '@keygate/webhooks';
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayBackend } from '../store/backend.ts';
 import type { KeyStore } from '../store/store.ts';
 import { createAlertOutbox } from './alert-outbox.ts';
 import { type AlertService, createAlertService } from './alert-service.ts';
+import { createAlertStreamHandler } from './alert-stream.ts';
 import { type AlertWorker, createAlertWorker } from './alert-worker.ts';
 import { type BudgetAlerts, createBudgetAlerts } from './budget-alerts.ts';
 import { withKeyAlerts } from './key-alerts.ts';
@@ -18,6 +20,8 @@ import { withKeyAlerts } from './key-alerts.ts';
 export interface OpenedAlerts {
   service: AlertService;
   budget: BudgetAlerts;
+  /** `GET /v2/auth/alert-events:stream`. */
+  stream: RequestHandler;
   worker: AlertWorker;
   /** The backend's store, recording an alert for every committed key change (for the key service). */
   keyStore: KeyStore;
@@ -52,6 +56,7 @@ export function openAlerts(
   return {
     worker,
     budget: createBudgetAlerts({ outbox, logger }),
+    stream: createAlertStreamHandler({ store }),
     keyStore: withKeyAlerts(backend.store, outbox, logger),
     service: createAlertService({
       store,

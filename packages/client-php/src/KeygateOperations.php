@@ -451,6 +451,23 @@ trait KeygateOperations
     }
 
     /**
+     * Stream the alerts (`GET /v2/auth/alert-events:stream`).
+     * @param string|null $lastEventID The `id` of the last event received.
+     */
+    public function streamAlertEvents(
+        ?string $lastEventID = null,
+    ): void {
+        $this->send(
+            'GET',
+            '/v2/auth/alert-events:stream',
+            [],
+            [],
+            ['Last-Event-ID' => $lastEventID],
+            null,
+        );
+    }
+
+    /**
      * List sales channels (`GET /v2/channels`).
      */
     public function listChannels(): Model\ChannelList

@@ -381,6 +381,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/auth/alert-events:stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the alerts
+         * @description The alerts of the calling key's environment as server-sent events, in the order they were recorded (`id: <position>`, `event: <type>`, `data: <the envelope deliveries send>`), for forwarding to a local machine (`npx @keygate/cli listen`). Send `Last-Event-ID` to resume after a position. Test alerts are left out.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["streamAlertEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/channels": {
         parameters: {
             query?: never;
@@ -2026,6 +2050,8 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description A text/event-stream: per alert `id: <position>`, `event: <type>` and `data: <the envelope every delivery sends>` (its `id` is the event id), then a blank line; comment lines (`: keep-alive`) keep it open. */
+        AlertStream: string;
         AlertTestAlert: {
             /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
             id: string;
@@ -5298,6 +5324,73 @@ export interface operations {
              *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
              */
             422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamAlertEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert stream. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["AlertStream"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded

@@ -20,6 +20,7 @@ import type { RedisClient } from './connection.ts';
  * | alerts:due                       | zset   | delivery ids, score = next attempt (pending) or lease end (delivering) |
  * | alerts:endpoint:<id>:deliveries  | zset   | the endpoint's delivery ids, score = seq             |
  * | alerts:seq                       | string | the last delivery seq                                |
+ * | alerts:events                    | stream | every event but test alerts (type, body), the newest 10,000 or so: `listen` |
  */
 
 const TAKES = `
@@ -52,6 +53,9 @@ else
     local e = cjson.decode(redis.call('HGET', KEYS[1], id))
     if takes(e, ARGV[3], ARGV[4]) then targets[#targets + 1] = id end
   end
+end
+if ARGV[9] == '' then
+  redis.call('XADD', ARGV[1] .. 'events', 'MAXLEN', '~', 10000, '*', 'type', ARGV[3], 'body', ARGV[5])
 end
 local out = {}
 for n, endpointId in ipairs(targets) do
@@ -355,6 +359,18 @@ export function createRedisAlertStore(client: RedisClient, prefix: string): Aler
     },
     async countPending() {
       return client.zcard(due);
+    },
+    async listEvents(cursor, limit) {
+      const start = /^\d+-\d+$/.test(cursor) ? `(${cursor}` : '-';
+      const entries = await client.xrange(`${prefix}events`, start, '+', 'COUNT', limit);
+      return entries.map(([id, fields]) => {
+        const value = (name: string) => fields[fields.indexOf(name) + 1] ?? '';
+        return { cursor: id, type: value('type'), body: value('body') };
+      });
+    },
+    async latestEventCursor() {
+      const [newest] = await client.xrevrange(`${prefix}events`, '+', '-', 'COUNT', 1);
+      return newest?.[0] ?? '0-0';
     },
   };
 }

@@ -148,6 +148,10 @@ export function createSqliteAlertStore(client: Database.Database): AlertStore {
     `UPDATE alert_deliveries SET status = 'pending', next_attempt_at = ?, schedule_step = 0, completed_at = NULL,
        lease_until = NULL, lease_token = NULL WHERE id = ? AND status <> 'delivering'`,
   );
+  const eventsAfter = client.prepare<[number, number], { seq: number; type: string; body: string }>(
+    `SELECT rowid AS seq, type, body FROM alert_events WHERE rowid > ? AND type <> 'alert.test' ORDER BY rowid LIMIT ?`,
+  );
+  const lastEvent = client.prepare<[], { seq: number | null }>('SELECT max(rowid) AS seq FROM alert_events');
   const pending = client.prepare<[], { n: number }>(
     `SELECT count(*) AS n FROM alert_deliveries d JOIN alert_endpoints p ON p.id = d.endpoint_id AND p.enabled = 1
      WHERE d.status IN ('pending', 'delivering')`,
@@ -266,6 +270,15 @@ export function createSqliteAlertStore(client: Database.Database): AlertStore {
     },
     async countPending() {
       return pending.get()!.n;
+    },
+    async listEvents(cursor, limit) {
+      const after = /^\d+$/.test(cursor) ? Number(cursor) : 0;
+      return eventsAfter
+        .all(after, limit)
+        .map((row) => ({ cursor: String(row.seq), type: row.type, body: row.body }));
+    },
+    async latestEventCursor() {
+      return String(lastEvent.get()?.seq ?? 0);
     },
   };
 }

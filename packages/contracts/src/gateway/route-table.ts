@@ -6,11 +6,15 @@ import { DeprecationSchema, SUPPORTED_VERSIONS, VERSION_SEGMENT } from './deprec
 export const MANAGEMENT_PREFIX = '/v2/auth/keys';
 
 /** The alert management routes (`auth:rw`), answered by the gateway like MANAGEMENT_PREFIX. */
-export const ALERT_MANAGEMENT_PREFIXES = ['/v2/auth/alert-endpoints', '/v2/auth/alert-deliveries'] as const;
+export const ALERT_MANAGEMENT_PREFIXES = [
+  '/v2/auth/alert-endpoints',
+  '/v2/auth/alert-deliveries',
+  '/v2/auth/alert-events',
+] as const;
 
-/** True when `path` is `prefix` or below it. */
+/** True when `path` is `prefix`, below it, or a custom method of it (`prefix:stream`). */
 export function isUnderPrefix(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
+  return path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}:`);
 }
 
 /** The most a route's call may cost (and the most an upstream's `Keygate-Cost` may charge). */

@@ -3,6 +3,7 @@ import {
   ListAlertDeliveriesQuerySchema,
   UpdateAlertEndpointSchema,
 } from '@keygate/contracts/gateway';
+import { z } from 'zod';
 import type { OperationSpec } from '../operation.ts';
 import { requestComponent } from '../registries.ts';
 import {
@@ -11,6 +12,7 @@ import {
   AlertEndpointListSchema,
   AlertEndpointSchema,
   AlertEndpointWithSecretSchema,
+  AlertStreamSchema,
 } from '../schemas/alerts.ts';
 import { managementErrors } from './errors.ts';
 import { RotateSecretRequest } from './webhook-endpoints.ts';
@@ -146,5 +148,25 @@ export const ALERT_OPERATIONS: readonly OperationSpec[] = [
         body: true,
       },
     ),
+  },
+  {
+    method: 'GET',
+    path: '/v2/auth/alert-events:stream',
+    operationId: 'streamAlertEvents',
+    tag,
+    kind: 'management',
+    summary: 'Stream the alerts',
+    description:
+      "The alerts of the calling key's environment as server-sent events, in the order they were recorded (`id: <position>`, `event: <type>`, `data: <the envelope deliveries send>`), for forwarding to a local machine (`npx @keygate/cli listen`). Send `Last-Event-ID` to resume after a position. Test alerts are left out.",
+    headers: z.object({
+      'Last-Event-ID': z.string().optional().meta({ description: 'The `id` of the last event received.' }),
+    }),
+    success: {
+      status: 200,
+      description: 'The alert stream.',
+      schema: AlertStreamSchema,
+      contentTypes: ['text/event-stream'],
+    },
+    errors: managementErrors([]),
   },
 ];

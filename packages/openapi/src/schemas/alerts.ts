@@ -90,6 +90,15 @@ export const AlertDeliveryPageSchema = responseComponent(
   z.object({ data: z.array(AlertDeliverySchema), nextCursor: NextCursorSchema }),
 );
 
+/** `GET /v2/auth/alert-events:stream`: server-sent events, each `id: <position>`, `event: <type>`, `data: <envelope>`. */
+export const AlertStreamSchema = responseComponent(
+  'AlertStream',
+  z.string().meta({
+    description:
+      'A text/event-stream: per alert `id: <position>`, `event: <type>` and `data: <the envelope every delivery sends>` (its `id` is the event id), then a blank line; comment lines (`: keep-alive`) keep it open.',
+  }),
+);
+
 const KeyChangeData = responseComponent(
   'AlertKeyChangeData',
   z.object({

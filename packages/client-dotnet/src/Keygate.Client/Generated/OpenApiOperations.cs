@@ -62,6 +62,7 @@ internal static class OpenApiOperations
         "setProductImages",
         "setStock",
         "setVatRate",
+        "streamAlertEvents",
         "streamWebhookEvents",
         "triggerWebhookEvent",
         "updateAlertEndpoint",

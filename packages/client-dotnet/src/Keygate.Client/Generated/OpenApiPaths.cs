@@ -13,6 +13,7 @@ internal static class OpenApiPaths
         "/v2/auth/alert-endpoints/{id}/deliveries",
         "/v2/auth/alert-endpoints/{id}:rotate-secret",
         "/v2/auth/alert-endpoints/{id}:test",
+        "/v2/auth/alert-events:stream",
         "/v2/auth/keys",
         "/v2/auth/keys/{id}",
         "/v2/auth/keys/{id}/activity",

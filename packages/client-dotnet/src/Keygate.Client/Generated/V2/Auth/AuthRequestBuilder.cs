@@ -2,6 +2,7 @@
 #pragma warning disable CS0618
 using Keygate.Client.Generated.V2.Auth.AlertDeliveries;
 using Keygate.Client.Generated.V2.Auth.AlertEndpoints;
+using Keygate.Client.Generated.V2.Auth.AlertEventsStream;
 using Keygate.Client.Generated.V2.Auth.Keys;
 using Microsoft.Kiota.Abstractions.Extensions;
 using Microsoft.Kiota.Abstractions;
@@ -26,6 +27,11 @@ namespace Keygate.Client.Generated.V2.Auth
         public global::Keygate.Client.Generated.V2.Auth.AlertEndpoints.AlertEndpointsRequestBuilder AlertEndpoints
         {
             get => new global::Keygate.Client.Generated.V2.Auth.AlertEndpoints.AlertEndpointsRequestBuilder(PathParameters, RequestAdapter);
+        }
+        /// <summary>The alertEventsStream property</summary>
+        public global::Keygate.Client.Generated.V2.Auth.AlertEventsStream.AlertEventsStreamRequestBuilder AlertEventsStream
+        {
+            get => new global::Keygate.Client.Generated.V2.Auth.AlertEventsStream.AlertEventsStreamRequestBuilder(PathParameters, RequestAdapter);
         }
         /// <summary>The keys property</summary>
         public global::Keygate.Client.Generated.V2.Auth.Keys.KeysRequestBuilder Keys
