@@ -293,5 +293,27 @@ export function describeAlertStoreContract(
       assert.deepEqual(await store.listEvents(listed[0]!.cursor, 1), [listed[1]]);
       assert.deepEqual(await store.listEvents(await store.latestEventCursor(), 10), []);
     });
+
+    it('prunes finished deliveries completed before a time, leaving pending and newer ones', async () => {
+      const e = endpoint();
+      await store.insertEndpoint(e);
+      const [old] = (await store.recordEvent(event()))!;
+      const [newer] = (await store.recordEvent(event()))!;
+      const [waiting] = (await store.recordEvent(event({ deliverAt: T0 + 86_400_000 })))!;
+      const claims = await store.claimDue(T0, 10, LEASE);
+      const byId = new Map(claims.map((c) => [c.deliveryId, c]));
+      await store.completeAttempt(byId.get(old!)!, attempt(200), succeeded, new Date(T0 + 1_000));
+      await store.completeAttempt(byId.get(newer!)!, attempt(200), succeeded, new Date(T0 + 5_000));
+      assert.equal(await store.pruneFinished(T0 + 2_000, 100), 1);
+      assert.equal(await store.findDelivery(old!), null);
+      assert.deepEqual(
+        (await store.listDeliveries(e.id, { limit: 10, beforeSeq: null })).map((d) => d.id),
+        [waiting, newer],
+      );
+      // A resent delivery is no longer finished: it is kept.
+      await store.requeueDelivery(newer!, T0 + 6_000);
+      assert.equal(await store.pruneFinished(T0 + 10_000, 100), 0);
+      assert.equal((await store.findDelivery(newer!))?.status, 'pending');
+    });
   });
 }

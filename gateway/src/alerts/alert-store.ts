@@ -135,6 +135,12 @@ export interface AlertStore {
   listEvents(cursor: string, limit: number): Promise<RecordedAlertEvent[]>;
   /** The position after the newest recorded event: a stream opened now starts here. */
   latestEventCursor(): Promise<string>;
+  /**
+   * Deletes up to `limit` finished (succeeded or failed) deliveries completed before `beforeMs`, and
+   * on SQLite the events older than the dedupe retention left without deliveries; returns how many
+   * deliveries went.
+   */
+  pruneFinished(beforeMs: number, limit: number): Promise<number>;
 }
 
 /** A recorded event as the event stream reads it. */

@@ -46,6 +46,11 @@ const NO_ANSWER: AttemptResult = {
  */
 export const LEASE_MARGIN_MS = 5_000;
 
+/** Finished deliveries are kept this long, as commerce keeps its webhooks' by default. */
+export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 1000;
+
 export function createAlertWorker(deps: {
   store: AlertStore;
   send: SendWebhook;
@@ -56,6 +61,8 @@ export function createAlertWorker(deps: {
   random?: () => number;
   /** Counts attempts by result (metrics). */
   onAttempt?(result: 'succeeded' | 'failed'): void;
+  /** How long finished deliveries are kept (default 30 days, as commerce's); pruned hourly. */
+  retentionMs?: number;
 }): AlertWorker {
   const { store, options, logger } = deps;
   const clock = deps.clock ?? Date.now;
@@ -64,6 +71,17 @@ export function createAlertWorker(deps: {
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   let ticking: Promise<number> | null = null;
+  let pruning: NodeJS.Timeout | null = null;
+  const retentionMs = deps.retentionMs ?? DELIVERY_RETENTION_MS;
+
+  /** Deletes finished deliveries past retention, a batch at a time (any instance may; each batch is atomic). */
+  async function prune(): Promise<void> {
+    try {
+      while ((await store.pruneFinished(clock() - retentionMs, PRUNE_BATCH)) === PRUNE_BATCH && running) {}
+    } catch (error) {
+      logger.error({ err: error }, 'alert deliveries not pruned; the next hour tries again');
+    }
+  }
 
   async function attempt(claim: AlertClaim): Promise<AttemptResult> {
     const url = new URL(claim.url);
@@ -181,6 +199,7 @@ export function createAlertWorker(deps: {
       if (running) return;
       running = true;
       schedule(0);
+      pruning = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();
     },
     notify: () => schedule(0),
     async runOnce() {
@@ -190,6 +209,7 @@ export function createAlertWorker(deps: {
     },
     async stop() {
       running = false;
+      if (pruning !== null) clearInterval(pruning);
       if (timer !== null) clearTimeout(timer);
       timer = null;
       await ticking?.catch(() => 0);

@@ -17,6 +17,7 @@ import type { RedisClient } from './connection.ts';
  * | alerts:endpoints                 | hash   | endpoint id → endpoint JSON                          |
  * | alerts:event:<dedupe key>        | string | the event id; PX 40 days (one event per dedupe key)  |
  * | alerts:delivery:<id>             | string | delivery JSON, with the event body                   |
+ * | alerts:finished                  | zset   | finished delivery ids, score = completion (ms): pruning |
  * | alerts:due                       | zset   | delivery ids, score = next attempt (pending) or lease end (delivering) |
  * | alerts:endpoint:<id>:deliveries  | zset   | the endpoint's delivery ids, score = seq             |
  * | alerts:seq                       | string | the last delivery seq                                |
@@ -105,7 +106,7 @@ end
 return out
 `;
 
-/** KEYS: delivery, due, endpoints. ARGV: token, status, next ms ('' none), step, attempt JSON, completedAt ('' none), failingSince ('' none), disable ('' none), kept. */
+/** KEYS: delivery, due, endpoints, finished. ARGV: token, status, next ms ('' none), step, attempt JSON, completedAt ('' none), failingSince ('' none), disable ('' none), kept, now ms. */
 const COMPLETE = `
 local json = redis.call('GET', KEYS[1])
 if not json then return 0 end
@@ -123,6 +124,7 @@ d.attempts = attempts
 if ARGV[3] == '' then
   d.nextAttemptAt = cjson.null
   redis.call('ZREM', KEYS[2], d.id)
+  redis.call('ZADD', KEYS[4], ARGV[10], d.id)
 else
   d.nextAttemptAt = tonumber(ARGV[3])
   redis.call('ZADD', KEYS[2], ARGV[3], d.id)
@@ -142,7 +144,7 @@ end
 return 1
 `;
 
-/** KEYS: delivery, due. ARGV: now. */
+/** KEYS: delivery, due, finished. ARGV: now. */
 const REQUEUE = `
 local json = redis.call('GET', KEYS[1])
 if not json then return 0 end
@@ -154,7 +156,23 @@ d.scheduleStep = 0
 d.completedAt = cjson.null
 redis.call('SET', KEYS[1], cjson.encode(d))
 redis.call('ZADD', KEYS[2], ARGV[1], d.id)
+redis.call('ZREM', KEYS[3], d.id)
 return 1
+`;
+
+/** KEYS: finished. ARGV: prefix, before ms, limit. Deletes finished deliveries completed before. */
+const PRUNE = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, id in ipairs(ids) do
+  local key = ARGV[1] .. 'delivery:' .. id
+  local json = redis.call('GET', key)
+  if json then
+    redis.call('ZREM', ARGV[1] .. 'endpoint:' .. cjson.decode(json).endpointId .. ':deliveries', id)
+    redis.call('DEL', key)
+  end
+  redis.call('ZREM', KEYS[1], id)
+end
+return #ids
 `;
 
 /** KEYS: endpoints, due, the endpoint's deliveries. ARGV: prefix, endpoint id. */
@@ -182,6 +200,7 @@ const SCRIPTS = {
   alertRequeue: REQUEUE,
   alertDeleteEndpoint: DELETE_ENDPOINT,
   alertSaveEndpoint: SAVE_ENDPOINT,
+  alertPrune: PRUNE,
 };
 
 type Runner = (...args: (string | number)[]) => Promise<unknown>;
@@ -238,6 +257,7 @@ export function createRedisAlertStore(client: RedisClient, prefix: string): Aler
   const scripts = defineAlertScripts(client);
   const endpoints = `${prefix}endpoints`;
   const due = `${prefix}due`;
+  const finished = `${prefix}finished`;
   const delivery = (id: string) => `${prefix}delivery:${id}`;
   const ofEndpoint = (id: string) => `${prefix}endpoint:${id}:deliveries`;
   const read = async (id: string) => {
@@ -328,10 +348,11 @@ export function createRedisAlertStore(client: RedisClient, prefix: string): Aler
       const done = outcome.status === 'pending' ? '' : at.toISOString();
       return (
         (await scripts.alertComplete(
-          3,
+          4,
           delivery(claim.deliveryId),
           due,
           endpoints,
+          finished,
           claim.leaseToken,
           outcome.status,
           outcome.nextAttemptAt?.getTime() ?? '',
@@ -341,6 +362,7 @@ export function createRedisAlertStore(client: RedisClient, prefix: string): Aler
           outcome.failingSince?.toISOString() ?? '',
           outcome.disable ?? '',
           KEPT_ATTEMPTS,
+          at.getTime(),
         )) === 1
       );
     },
@@ -355,7 +377,7 @@ export function createRedisAlertStore(client: RedisClient, prefix: string): Aler
       return d ? present(d) : null;
     },
     async requeueDelivery(id, nowMs) {
-      return (await scripts.alertRequeue(2, delivery(id), due, nowMs)) === 1;
+      return (await scripts.alertRequeue(3, delivery(id), due, finished, nowMs)) === 1;
     },
     async countPending() {
       return client.zcard(due);
@@ -367,6 +389,9 @@ export function createRedisAlertStore(client: RedisClient, prefix: string): Aler
         const value = (name: string) => fields[fields.indexOf(name) + 1] ?? '';
         return { cursor: id, type: value('type'), body: value('body') };
       });
+    },
+    async pruneFinished(beforeMs, limit) {
+      return Number(await scripts.alertPrune(1, finished, prefix, beforeMs, limit));
     },
     async latestEventCursor() {
       const [newest] = await client.xrevrange(`${prefix}events`, '+', '-', 'COUNT', 1);

@@ -5,6 +5,7 @@ import {
   type AlertDeliveryRecord,
   type AlertEndpointRecord,
   type AlertStore,
+  DEDUPE_RETENTION_MS,
   deliveryIdOf,
   endpointTakes,
   KEPT_ATTEMPTS,
@@ -152,6 +153,14 @@ export function createSqliteAlertStore(client: Database.Database): AlertStore {
     `SELECT rowid AS seq, type, body FROM alert_events WHERE rowid > ? AND type <> 'alert.test' ORDER BY rowid LIMIT ?`,
   );
   const lastEvent = client.prepare<[], { seq: number | null }>('SELECT max(rowid) AS seq FROM alert_events');
+  const pruneDeliveries = client.prepare(
+    `DELETE FROM alert_deliveries WHERE seq IN (SELECT seq FROM alert_deliveries
+       WHERE status IN ('succeeded', 'failed') AND completed_at < ? ORDER BY seq LIMIT ?)`,
+  );
+  const pruneEvents = client.prepare(
+    `DELETE FROM alert_events WHERE rowid IN (SELECT e.rowid FROM alert_events e WHERE e.created_at < ?
+       AND NOT EXISTS (SELECT 1 FROM alert_deliveries d WHERE d.event_id = e.id) LIMIT ?)`,
+  );
   const pending = client.prepare<[], { n: number }>(
     `SELECT count(*) AS n FROM alert_deliveries d JOIN alert_endpoints p ON p.id = d.endpoint_id AND p.enabled = 1
      WHERE d.status IN ('pending', 'delivering')`,
@@ -276,6 +285,11 @@ export function createSqliteAlertStore(client: Database.Database): AlertStore {
       return eventsAfter
         .all(after, limit)
         .map((row) => ({ cursor: String(row.seq), type: row.type, body: row.body }));
+    },
+    async pruneFinished(beforeMs, limit) {
+      const pruned = pruneDeliveries.run(new Date(beforeMs).toISOString(), limit).changes;
+      pruneEvents.run(new Date(Math.min(beforeMs, Date.now() - DEDUPE_RETENTION_MS)).toISOString(), limit);
+      return pruned;
     },
     async latestEventCursor() {
       return String(lastEvent.get()?.seq ?? 0);
