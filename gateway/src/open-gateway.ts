@@ -82,7 +82,7 @@ export async function openGateway(
     const tagKey = await loadTagKey({ key: config.secretTagKey, keyFile: config.secretTagKeyFile });
     const hasher = createArgon2Hasher({}, createSecretTagger(tagKey));
     const { store, events } = backend;
-    const alerts = openAlerts(config, backend, { logger, clock });
+    const alerts = openAlerts(config, backend, { logger, clock, registry: metrics.registry });
     const keyService = createKeyService({
       store: alerts.keyStore,
       hasher,

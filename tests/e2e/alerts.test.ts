@@ -293,6 +293,14 @@ describe('alerts from the gateway', function () {
       delivery.attempts.map((a) => a.statusCode),
       [204, 503, 503],
     );
+    const metrics = await (await fetch(`${system.gateway.url}/metrics`)).text();
+    const attempts = (result: string) =>
+      Number(
+        new RegExp(`keygate_alert_attempts_total\\{result="${result}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0,
+      );
+    assert.ok(attempts('failed') >= 2, metrics);
+    assert.ok(attempts('succeeded') >= 1, metrics);
+    assert.match(metrics, /keygate_alert_backlog \d+/);
     // Resent by hand: the same webhook-id once more.
     const resent = await post(`/v2/auth/alert-deliveries/${delivery.id}:resend`);
     assert.equal(resent.status, 202);

@@ -6,9 +6,11 @@ import {
 import { lookupHostWithDns, sendWebhookOverHttp } from '@keygate/webhooks';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayBackend } from '../store/backend.ts';
 import type { KeyStore } from '../store/store.ts';
+import { registerAlertMetrics } from './alert-metrics.ts';
 import { createAlertOutbox } from './alert-outbox.ts';
 import { type AlertService, createAlertService } from './alert-service.ts';
 import { createAlertStreamHandler } from './alert-stream.ts';
@@ -31,10 +33,11 @@ export interface OpenedAlerts {
 export function openAlerts(
   config: Readonly<GatewayConfig>,
   backend: GatewayBackend,
-  options: { logger: Logger; clock: () => number },
+  options: { logger: Logger; clock: () => number; registry?: Registry },
 ): OpenedAlerts {
   const { logger, clock } = options;
   const store = backend.alerts;
+  const metrics = options.registry ? registerAlertMetrics(options.registry, store) : null;
   const worker = createAlertWorker({
     store,
     send: sendWebhookOverHttp,
@@ -51,6 +54,7 @@ export function openAlerts(
     logger,
     lookupHost: lookupHostWithDns,
     clock,
+    onAttempt: (result) => metrics?.countAttempt(result),
   });
   const outbox = createAlertOutbox({ store, clock, notify: () => worker.notify() });
   return {
