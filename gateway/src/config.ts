@@ -370,7 +370,9 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   if (policiesRefused) problems.push(POLICIES_OFF_REFUSED);
   const apiLogRefused = present.KEYGATE_API_LOG === 'off' && present.KEYGATE_BENCH_MODE !== '1';
   if (apiLogRefused) problems.push(API_LOG_OFF_REFUSED);
-  if (present.KEYGATE_TEST_CLOCK_OFFSET_MS !== undefined && present.KEYGATE_BENCH_MODE !== '1')
+  const clockRefused =
+    present.KEYGATE_TEST_CLOCK_OFFSET_MS !== undefined && present.KEYGATE_BENCH_MODE !== '1';
+  if (clockRefused)
     problems.push('KEYGATE_TEST_CLOCK_OFFSET_MS moves the clock (tests only); set KEYGATE_BENCH_MODE=1 too');
   // Each instance would otherwise make a tag key of its own, and secrets tagged by one would go
   // through argon2 on every other: the cold-start 503s the tags exist to prevent.
@@ -380,7 +382,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     present.KEYGATE_SECRET_TAG_KEY === undefined &&
     present.KEYGATE_SECRET_TAG_KEY_FILE === undefined;
   if (tagKeyMissing) problems.push(SHARED_TAG_KEY_REQUIRED);
-  const refused = policiesRefused || apiLogRefused || tagKeyMissing;
+  const refused = policiesRefused || apiLogRefused || tagKeyMissing || clockRefused;
   if (
     !parsed.success ||
     !redis.success ||
