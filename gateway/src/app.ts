@@ -3,6 +3,9 @@ import { registerDroppedSpans, type Tracer } from '@keygate/tracing';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
+import { createAlertRouter } from './alerts/alert-routes.ts';
+import type { AlertService } from './alerts/alert-service.ts';
+import type { BudgetAlerts } from './alerts/budget-alerts.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
 import { createBudgetService } from './budget/budget-service.ts';
@@ -25,7 +28,7 @@ import {
   policiesOffFallback,
 } from './data-plane/data-plane.ts';
 import { createGatewayListener, type GatewayListener } from './data-plane/gateway-listener.ts';
-import { type BudgetGate, createKeyCheck } from './data-plane/key-check.ts';
+import { type BudgetGate, createKeyCheck, type KeyCheckDeps } from './data-plane/key-check.ts';
 import { createStreamWatch, type StreamWatch } from './data-plane/stream-watch.ts';
 import { chargeUpstreamCost } from './data-plane/upstream-cost.ts';
 import { createUpstreamPipe } from './data-plane/upstream-pipe.ts';
@@ -78,6 +81,8 @@ export interface AppDeps {
   tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
   metrics?: GatewayMetrics;
+  /** The alert endpoints API and the data plane's alert hooks (alerts/); absent: no alerts. */
+  alerts?: { service: AlertService; budget: BudgetAlerts; stream?: RequestHandler };
 }
 
 export interface GatewayApp {
@@ -239,6 +244,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       logger,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       budgets,
+      ...alertHooks(deps.alerts?.budget, clock),
     });
     const observer = createCallObserver({ metrics, recorder, meter, logger, clock });
     flushAccessLog = observer.flush;
@@ -263,6 +269,11 @@ export function createApp(deps: AppDeps): GatewayApp {
     app.use(PLANS_PREFIX, budgetRouters.plans);
     app.use(IDENTITIES_PREFIX, budgetRouters.identities);
     app.use(USAGE_PREFIX, budgetRouters.usage);
+    if (deps.alerts)
+      app.use(
+        '/v2/auth',
+        createAlertRouter({ alerts: deps.alerts.service, stream: deps.alerts.stream, idempotency }),
+      );
   }
   app.use(notFound);
   app.use(createErrorHandler(logger));
@@ -283,5 +294,17 @@ export function createApp(deps: AppDeps): GatewayApp {
       if (!deps.meter) await meter.close();
       pipe.close();
     },
+  };
+}
+
+/** The key check's alert hooks: budget crossings and rate-limit refusals of the call's key. */
+function alertHooks(
+  budget: BudgetAlerts | undefined,
+  clock: () => number,
+): Pick<KeyCheckDeps, 'onBudget' | 'onRateLimited'> {
+  if (!budget) return {};
+  return {
+    onBudget: (call, policy, verdict) => budget.onBudget(call.verified!.key, policy, verdict),
+    onRateLimited: (call) => budget.onRateLimited(call.verified!.key, clock()),
   };
 }

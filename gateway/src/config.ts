@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '@keygate/contracts/commerce';
 import { type TracingConfig, TracingEnvSchema, tracingConfigOf } from '@keygate/tracing';
 import type { JWK } from 'jose';
 import { z } from 'zod';
@@ -33,6 +34,17 @@ const commaList = (text: string) =>
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);
+
+/** Comma-separated seconds before each alert attempt, each 0..604800, the first 0. */
+const AlertScheduleSchema = z
+  .string()
+  .transform((value) => value.split(',').map((part) => (part.trim() === '' ? Number.NaN : Number(part))))
+  .refine(
+    (delays) => delays.every((d) => Number.isFinite(d) && d >= 0 && d <= 604_800),
+    'must be comma-separated seconds, each 0..604800',
+  )
+  .refine((delays) => delays.length <= 50, 'must have at most 50 entries')
+  .refine((delays) => delays[0] === 0, 'must start with 0 (the first attempt is immediate)');
 
 const EnvSchema = z.object({
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -116,6 +128,16 @@ const EnvSchema = z.object({
     .default('auto'),
   KEYGATE_ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
   KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES: positiveInt(15),
+  KEYGATE_WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
+    .default('false')
+    .transform((value) => value === 'true'),
+  KEYGATE_ALERTS_RETRY_SCHEDULE: AlertScheduleSchema.default([...DEFAULT_RETRY_SCHEDULE_SECONDS]),
+  KEYGATE_ALERTS_TIMEOUT_MS: positiveInt(10_000),
+  KEYGATE_ALERTS_CONCURRENCY: positiveInt(8),
+  KEYGATE_ALERTS_POLL_MS: positiveInt(1000),
+  KEYGATE_SWEEP_INTERVAL_MS: positiveInt(60_000),
+  KEYGATE_TEST_CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
 });
 
 /** Why KEYGATE_POLICIES=off alone is refused. */
@@ -249,6 +271,18 @@ export interface GatewayConfig {
    * together with KEYGATE_BENCH_MODE=1.
    */
   apiLog: 'on' | 'off';
+  /** How often expired overlaps are closed and expiry reminders written. */
+  sweepIntervalMs: number;
+  /** Tests only (with KEYGATE_BENCH_MODE=1): ms added to the clock of expiry, reminders and alerts. */
+  testClockOffsetMs: number;
+  /** Alerts (alerts/): where their webhooks may go and how they are retried (Svix's schedule by default). */
+  alerts: {
+    allowPrivateAddresses: boolean;
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    concurrency: number;
+    pollIntervalMs: number;
+  };
   /** OpenTelemetry tracing from the standard OTEL_* variables; null (the SDK never loaded) without an OTLP endpoint. */
   tracing: TracingConfig | null;
   /**
@@ -336,6 +370,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
   if (policiesRefused) problems.push(POLICIES_OFF_REFUSED);
   const apiLogRefused = present.KEYGATE_API_LOG === 'off' && present.KEYGATE_BENCH_MODE !== '1';
   if (apiLogRefused) problems.push(API_LOG_OFF_REFUSED);
+  const clockRefused =
+    present.KEYGATE_TEST_CLOCK_OFFSET_MS !== undefined && present.KEYGATE_BENCH_MODE !== '1';
+  if (clockRefused)
+    problems.push('KEYGATE_TEST_CLOCK_OFFSET_MS moves the clock (tests only); set KEYGATE_BENCH_MODE=1 too');
   // Each instance would otherwise make a tag key of its own, and secrets tagged by one would go
   // through argon2 on every other: the cold-start 503s the tags exist to prevent.
   const isShared = redis.success && redisTargetOf(redis.data) !== null;
@@ -344,7 +382,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     present.KEYGATE_SECRET_TAG_KEY === undefined &&
     present.KEYGATE_SECRET_TAG_KEY_FILE === undefined;
   if (tagKeyMissing) problems.push(SHARED_TAG_KEY_REQUIRED);
-  const refused = policiesRefused || apiLogRefused || tagKeyMissing;
+  const refused = policiesRefused || apiLogRefused || tagKeyMissing || clockRefused;
   if (
     !parsed.success ||
     !redis.success ||
@@ -409,5 +447,14 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     adminCookieSecure: vars.KEYGATE_ADMIN_COOKIE_SECURE,
     adminLoginMaxFailures: vars.KEYGATE_ADMIN_LOGIN_MAX_FAILURES,
     adminLoginWindowMinutes: vars.KEYGATE_ADMIN_LOGIN_WINDOW_MINUTES,
+    sweepIntervalMs: vars.KEYGATE_SWEEP_INTERVAL_MS,
+    testClockOffsetMs: vars.KEYGATE_TEST_CLOCK_OFFSET_MS,
+    alerts: {
+      allowPrivateAddresses: vars.KEYGATE_WEBHOOKS_ALLOW_PRIVATE,
+      retryScheduleMs: vars.KEYGATE_ALERTS_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),
+      timeoutMs: vars.KEYGATE_ALERTS_TIMEOUT_MS,
+      concurrency: vars.KEYGATE_ALERTS_CONCURRENCY,
+      pollIntervalMs: vars.KEYGATE_ALERTS_POLL_MS,
+    },
   });
 }

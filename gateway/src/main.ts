@@ -9,7 +9,6 @@ import { SHUTDOWN_OVERRUN_MS } from './ops/shutdown-deadline.ts';
 import { releaseStartupGarbage } from './runtime/heap.ts';
 import { describeRedisTarget } from './store/redis/target.ts';
 
-const SWEEP_INTERVAL_MS = 60_000;
 /** While shutting down, connections that went idle are closed this often. */
 const IDLE_SWEEP_MS = 100;
 
@@ -82,14 +81,18 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   if (config.policies === 'off') logger.warn({ policies: 'off' }, POLICIES_OFF_WARNING);
   if (config.apiLog === 'off') logger.warn({ apiLog: 'off' }, API_LOG_OFF_WARNING);
-  const opened = await openGateway(config, { logger });
+  const offset = config.testClockOffsetMs;
+  const opened = await openGateway(
+    config,
+    offset === 0 ? { logger } : { logger, clock: () => Date.now() + offset },
+  );
   const { keyService, gateway } = opened;
   flushAccessLog = gateway.flushAccessLog;
   collectDefaultMetrics({ register: gateway.metrics.registry });
   gateway.recorder.start();
   const stopSweeper = startSweeper({
     sweep: () => keyService.sweep(),
-    intervalMs: SWEEP_INTERVAL_MS,
+    intervalMs: config.sweepIntervalMs,
     onError: (error) => logger.error({ err: error }, 'key sweep failed'),
   });
 

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { startTracing } from '@keygate/tracing';
 import type { Logger } from 'pino';
+import { openAlerts } from './alerts/open-alerts.ts';
 import { createApp, type GatewayApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadIdentityKey } from './identity/identity-key.ts';
@@ -80,8 +81,9 @@ export async function openGateway(
     const tagKey = await loadTagKey({ key: config.secretTagKey, keyFile: config.secretTagKeyFile });
     const hasher = createArgon2Hasher({}, createSecretTagger(tagKey));
     const { store, events } = backend;
+    const alerts = openAlerts(config, backend, { logger, clock, registry: metrics.registry });
     const keyService = createKeyService({
-      store,
+      store: alerts.keyStore,
       hasher,
       events,
       clock,
@@ -105,13 +107,16 @@ export async function openGateway(
       metrics,
       rateLimiter: backend.rateLimiter,
       tracer,
+      alerts: { service: alerts.service, budget: alerts.budget, stream: alerts.stream },
     });
+    alerts.worker.start();
     return {
       gateway,
       backend,
       keyService,
       async close() {
         await gateway.close();
+        await alerts.worker.stop();
         await signer.close();
         await backend.close();
         await tracer?.shutdown();

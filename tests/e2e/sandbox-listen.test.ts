@@ -118,4 +118,53 @@ describe('keygate-cli listen: webhooks forwarded to a local receiver through the
       assert.equal(await tail.exited, 0);
     }
   });
+
+  it('forwards the gateway’s alerts of the test environment too, when the key holds auth:rw', async () => {
+    const key = await system.createKey({ name: 'alerts', env: 'test', scopes: ['webhook:rw', 'auth:rw'] });
+    const run = startCli(['listen', '--forward-to', receiver.url, '--events', 'key.created,key.revoked'], {
+      KEYGATE_API_KEY: key.secret,
+      KEYGATE_BASE_URL: system.gateway.url,
+    });
+    try {
+      await waitUntil('the CLI printed its secret', () => printedSecret(run) !== undefined);
+      const secret = printedSecret(run)!;
+      const alerts = () =>
+        receiver.received.filter((d) => (JSON.parse(d.body) as { type: string }).type.startsWith('key.'));
+      const made: string[] = [];
+      // The stream starts with the next alert once open: keys are made until one arrives.
+      await waitUntil('an alert of a key made now arrived', async () => {
+        const created = await system.call(key.secret, '/v2/auth/keys', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: 'made', environment: 'test', scopes: ['webhook:rw'] }),
+        });
+        assert.equal(created.status, 201, await created.clone().text());
+        made.push((await json<{ id: string }>(created)).id);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return alerts().length > 0;
+      });
+      const revoked = await system.call(key.secret, `/v2/auth/keys/${made.at(-1)}`, { method: 'DELETE' });
+      assert.equal(revoked.status, 200);
+      await waitUntil('the revocation arrived', () =>
+        alerts().some((d) => (JSON.parse(d.body) as { type: string }).type === 'key.revoked'),
+      );
+      for (const delivery of alerts()) {
+        assert.ok(verifyWebhook(secret, delivery.headers, delivery.body));
+        const alert = JSON.parse(delivery.body) as {
+          id: string;
+          environment: string;
+          data: { keyId: string };
+        };
+        assert.equal(delivery.headers['webhook-id'], alert.id);
+        assert.equal(alert.environment, 'test');
+        assert.ok(made.includes(alert.data.keyId), `an alert about ${alert.data.keyId}, not a key made here`);
+      }
+      const ids = alerts().map((d) => d.headers['webhook-id']);
+      assert.equal(new Set(ids).size, ids.length, 'an alert was forwarded twice');
+      assert.match(run.stdout(), /key\.revoked {2}evt_\S+ {2}-> 204/);
+    } finally {
+      run.child.kill('SIGINT');
+      await run.exited;
+    }
+  });
 });

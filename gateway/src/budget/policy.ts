@@ -26,6 +26,8 @@ export interface BudgetLine {
 export interface CreditsLine {
   subject: string;
   refill: CreditsRefill | null;
+  /** The `credits.low` alert level (absent: none). */
+  lowAt?: number;
 }
 
 /** Everything a call is metered against beyond the key's own per-minute limit. */
@@ -85,7 +87,12 @@ export function resolvePolicy({ key, identity, keyPlan, identityPlan }: BudgetSo
       (a, b) => QUOTA_ORDER[a.window as QuotaPeriod] - QUOTA_ORDER[b.window as QuotaPeriod],
     ),
   ];
-  const credits = creditsLineOf({ key, identity, keyPlan, identityPlan });
+  const credits = withLowAt(creditsLineOf({ key, identity, keyPlan, identityPlan }), {
+    key,
+    identity,
+    keyPlan,
+    identityPlan,
+  });
   return lines.length === 0 && credits === null ? null : { lines, credits };
 }
 
@@ -100,4 +107,16 @@ function creditsLineOf({ key, identity, keyPlan, identityPlan }: BudgetSources):
   if (keyPlan?.credits) return { subject: key.id, refill: keyPlan.credits.refill };
   if (identityPlan?.credits && identity) return { subject: identity.id, refill: identityPlan.credits.refill };
   return null;
+}
+
+/** The line with its `credits.low` level: the holder's own, else its plan's (a line without one is left as is). */
+function withLowAt(
+  line: CreditsLine | null,
+  { key, identity, keyPlan, identityPlan }: BudgetSources,
+): CreditsLine | null {
+  if (line === null) return null;
+  const holder = line.subject === key.id ? key.credits : identity?.credits;
+  const plan = line.subject === key.id && (key.credits || keyPlan?.credits) ? keyPlan : identityPlan;
+  const lowAt = holder?.lowAt ?? plan?.credits?.lowAt;
+  return lowAt === undefined ? line : { ...line, lowAt };
 }

@@ -62,6 +62,8 @@ async function openServices(env: Record<string, string | undefined>): Promise<Cl
     { createLocalKeyEvents },
     errors,
     tags,
+    { createAlertOutbox },
+    { withKeyAlerts },
   ] = await Promise.all([
     import('../store/open-backend.ts'),
     import('../keys/hasher.ts'),
@@ -69,6 +71,8 @@ async function openServices(env: Record<string, string | undefined>): Promise<Cl
     import('../model/events.ts'),
     import('../store/unavailable-errors.ts'),
     import('../keys/secret-tag.ts'),
+    import('../alerts/alert-outbox.ts'),
+    import('../alerts/key-alerts.ts'),
   ]);
   const tagKeyText = env.KEYGATE_SECRET_TAG_KEY?.trim();
   if (redis.url && !tagKeyText && !env.KEYGATE_SECRET_TAG_KEY_FILE?.trim())
@@ -88,7 +92,13 @@ async function openServices(env: Record<string, string | undefined>): Promise<Cl
     if (!redis.url) throw error;
     throw errors.storeUnavailableError(error);
   }
-  const { store } = opened;
+  const clock = () => Date.now();
+  // Key changes made here are alerts too: recorded in the shared outbox, sent by a running gateway.
+  const store = opened.alerts
+    ? withKeyAlerts(opened.store, createAlertOutbox({ store: opened.alerts, clock, notify: () => {} }), {
+        error: (_context: unknown, message?: string) => process.stderr.write(`warning: ${message}\n`),
+      })
+    : opened.store;
   // The gateways' tag key, so keys created here are tagged as theirs are (keys/secret-tag.ts).
   const tagKey = await tags.loadTagKey({
     key: configuredTagKey,
@@ -96,7 +106,6 @@ async function openServices(env: Record<string, string | undefined>): Promise<Cl
       env.KEYGATE_SECRET_TAG_KEY_FILE?.trim() || resolve(env.KEYGATE_DATA_DIR || './data', 'secret-tag-key'),
   });
   const hasher = createArgon2Hasher({}, tags.createSecretTagger(tagKey));
-  const clock = () => Date.now();
   // Commits on Redis announce themselves to every gateway (the commit script publishes), so the
   // CLI needs no event connection of its own.
   return {

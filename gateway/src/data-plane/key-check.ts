@@ -50,6 +50,10 @@ export interface KeyCheckDeps {
   logger?: Logger;
   /** The upstream idle timeout (ms), as a forced `upstream-timeout` scenario names it. */
   upstreamTimeoutMs?: number;
+  /** Sees every decided budget (alerts): synchronous, no store round trip on the call's path. */
+  onBudget?(call: Call, policy: BudgetPolicy, verdict: BudgetVerdict): void;
+  /** Sees every refusal for a rate limit, the key's own or a budget's (alerts); synchronous. */
+  onRateLimited?(call: Call): void;
 }
 
 /** The response header naming what remains of the balance a call spent from. */
@@ -199,6 +203,8 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     }
     call.headers.push('RateLimit-Policy', policy, 'RateLimit', remaining);
     if (budget?.verdict.credits) call.headers.push(CREDITS_HEADER, String(budget.verdict.credits.remaining));
+    if (budget) deps.onBudget?.(call, budget.policy, budget.verdict);
+    if (!decision.allowed || budget?.verdict.refusal?.code === 'RATE_LIMITED') deps.onRateLimited?.(call);
     if (!decision.allowed) {
       call.headers.push('Retry-After', String(decision.resetSeconds));
       throw new GatewayError(

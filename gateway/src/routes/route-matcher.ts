@@ -1,4 +1,4 @@
-import { MANAGEMENT_SCOPE } from '@keygate/contracts/gateway';
+import { ALERT_MANAGEMENT_PREFIXES, isUnderPrefix, MANAGEMENT_SCOPE } from '@keygate/contracts/gateway';
 import type { Environment } from '../model/model.ts';
 import { compileDeprecation, type Deprecation, type DeprecationHeaders } from './deprecation.ts';
 import { isManagementPath, MANAGEMENT_PREFIX, type RouteTable, type Upstream } from './route-table.ts';
@@ -120,6 +120,7 @@ export function compileRoutes(table: RouteTable): RouteMatcher {
     upstreamTargets,
     match(method, path) {
       if (isManagementPath(path)) return management;
+      if (ALERT_MANAGEMENT_PREFIXES.some((prefix) => isUnderPrefix(path, prefix))) return management;
       // HEAD follows the GET rules, as Express and HTTP semantics do.
       const candidates = byMethod.get(method === 'HEAD' ? 'GET' : method) ?? [];
       for (const candidate of candidates) {

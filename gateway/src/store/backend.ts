@@ -1,3 +1,4 @@
+import type { AlertStore } from '../alerts/alert-store.ts';
 // What open-backend.ts opens, apart from how: both the SQLite and the Redis half implement it.
 import type { BudgetLedger } from '../budget/ledger.ts';
 import type { BudgetUsageStore } from '../budget/usage-meter.ts';
@@ -30,6 +31,8 @@ export interface BackendOptions extends ConnectionSettings {
 /** An opened store; on Redis it answers 503 STORE_UNAVAILABLE (GatewayError) for every failed call. */
 export interface OpenedStore {
   store: KeyStore;
+  /** The alert outbox on the same store (the CLI records the alerts of its key changes there). */
+  alerts?: AlertStore;
   /** Redis only: true while the command connection is ready. */
   isRedisUp?(): boolean;
   /** Closes the store and every connection opened with it. */
@@ -45,4 +48,6 @@ export interface GatewayBackend extends OpenedStore {
   ledger: BudgetLedger;
   /** Billing usage by day and outcome. */
   budgetUsage: BudgetUsageStore;
+  /** The alert outbox and its endpoints, shared by every instance. */
+  alerts: AlertStore;
 }

@@ -13,7 +13,7 @@ const loadRedisBackend = () => import('./redis/open-redis-backend.ts');
 export async function openStore(options: BackendOptions): Promise<OpenedStore> {
   if (!options.redisUrl) {
     const store = openSqliteKeyStore(options.databaseFile);
-    return { store, close: () => store.close() };
+    return { store, alerts: store.alertStorage, close: () => store.close() };
   }
   return (await loadRedisBackend()).openRedisStore(options.redisUrl, options);
 }
@@ -33,6 +33,7 @@ export async function openGatewayBackend(options: BackendOptions): Promise<Gatew
       events: createLocalKeyEvents(),
       ledger,
       budgetUsage: store.budgetStorage.usage,
+      alerts: store.alertStorage,
       async close() {
         // What the ledger holds is written before the file closes.
         ledger.close();

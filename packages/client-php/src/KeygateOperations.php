@@ -600,6 +600,214 @@ trait KeygateOperations
     }
 
     /**
+     * Create an alert endpoint (`POST /v2/auth/alert-endpoints`).
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function createAlertEndpoint(
+        Model\CreateAlertEndpointRequest|array $body,
+        ?string $idempotencyKey = null,
+    ): Model\AlertEndpointWithSecret {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/alert-endpoints',
+            [],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body,
+        );
+        return Model\AlertEndpointWithSecret::fromArray($data);
+    }
+
+    /**
+     * List alert endpoints (`GET /v2/auth/alert-endpoints`).
+     */
+    public function listAlertEndpoints(): Model\AlertEndpointList
+    {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/alert-endpoints',
+            [],
+            [],
+            [],
+            null,
+        );
+        return Model\AlertEndpointList::fromArray($data);
+    }
+
+    /**
+     * Get an alert endpoint (`GET /v2/auth/alert-endpoints/{id}`).
+     * @param string $id id
+     */
+    public function getAlertEndpoint(
+        string $id,
+    ): Model\AlertEndpoint {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/alert-endpoints/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+        return Model\AlertEndpoint::fromArray($data);
+    }
+
+    /**
+     * Update an alert endpoint (`PATCH /v2/auth/alert-endpoints/{id}`).
+     * @param string $id id
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function updateAlertEndpoint(
+        string $id,
+        Model\UpdateAlertEndpointRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\AlertEndpoint {
+        $data = $this->send(
+            'PATCH',
+            '/v2/auth/alert-endpoints/{id}',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\AlertEndpoint::fromArray($data);
+    }
+
+    /**
+     * Delete an alert endpoint (`DELETE /v2/auth/alert-endpoints/{id}`).
+     * @param string $id id
+     */
+    public function deleteAlertEndpoint(
+        string $id,
+    ): void {
+        $this->send(
+            'DELETE',
+            '/v2/auth/alert-endpoints/{id}',
+            ['id' => $id],
+            [],
+            [],
+            null,
+        );
+    }
+
+    /**
+     * Rotate an alert endpoint secret (`POST /v2/auth/alert-endpoints/{id}:rotate-secret`).
+     * @param string $id id
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function rotateAlertEndpointSecret(
+        string $id,
+        Model\RotateWebhookSecretRequest|array|null $body = null,
+        ?string $idempotencyKey = null,
+    ): Model\AlertEndpointWithSecret {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/alert-endpoints/{id}:rotate-secret',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            $body ?? new \stdClass(),
+        );
+        return Model\AlertEndpointWithSecret::fromArray($data);
+    }
+
+    /**
+     * Send a test alert (`POST /v2/auth/alert-endpoints/{id}:test`).
+     * @param string $id id
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function sendAlertEndpointTest(
+        string $id,
+        ?string $idempotencyKey = null,
+    ): Model\AlertDelivery {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/alert-endpoints/{id}:test',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            null,
+        );
+        return Model\AlertDelivery::fromArray($data);
+    }
+
+    /**
+     * List the deliveries of an alert endpoint (`GET /v2/auth/alert-endpoints/{id}/deliveries`).
+     * @param string $id id
+     */
+    public function listAlertDeliveries(
+        string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): Model\AlertDeliveryPage {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/alert-endpoints/{id}/deliveries',
+            ['id' => $id],
+            ['limit' => ($limit === null ? null : (string) $limit), 'cursor' => $cursor],
+            [],
+            null,
+        );
+        return Model\AlertDeliveryPage::fromArray($data);
+    }
+
+    /**
+     * Every entry of `data` of `listAlertDeliveries` (`GET /v2/auth/alert-endpoints/{id}/deliveries`),
+     * page after page: a generator that fetches each page (one `listAlertDeliveries` call) only when
+     * the loop reaches it, and stops after the last one.
+     * @return \Generator<int, Model\AlertDelivery>
+     */
+    public function listAlertDeliveriesAutoPaging(
+        string $id,
+        ?int $limit = null,
+        ?string $cursor = null,
+    ): \Generator {
+        return Internal\AutoPager::walk(
+            fn (?string $cursor): Model\AlertDeliveryPage => $this->listAlertDeliveries(id: $id, limit: $limit, cursor: $cursor),
+            $cursor,
+            'data',
+            'GET /v2/auth/alert-endpoints/{id}/deliveries',
+        );
+    }
+
+    /**
+     * Resend an alert delivery (`POST /v2/auth/alert-deliveries/{id}:resend`).
+     * @param string $id id
+     * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+     */
+    public function resendAlertDelivery(
+        string $id,
+        ?string $idempotencyKey = null,
+    ): Model\AlertDelivery {
+        $data = $this->send(
+            'POST',
+            '/v2/auth/alert-deliveries/{id}:resend',
+            ['id' => $id],
+            [],
+            ['Idempotency-Key' => $idempotencyKey],
+            null,
+        );
+        return Model\AlertDelivery::fromArray($data);
+    }
+
+    /**
+     * Stream the alerts (`GET /v2/auth/alert-events:stream`).
+     * @param string|null $lastEventID The `id` of the last event received.
+     */
+    public function streamAlertEvents(
+        ?string $lastEventID = null,
+    ): void {
+        $this->send(
+            'GET',
+            '/v2/auth/alert-events:stream',
+            [],
+            [],
+            ['Last-Event-ID' => $lastEventID],
+            null,
+        );
+    }
+
+    /**
      * List sales channels (`GET /v2/channels`).
      */
     public function listChannels(): Model\ChannelList

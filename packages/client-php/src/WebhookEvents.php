@@ -26,13 +26,25 @@ final class WebhookEvents
         'pricing.price.deleted' => Model\PricingPriceDeletedEvent::class,
         'pricing.vat_rate.updated' => Model\PricingVatRateUpdatedEvent::class,
         'webhook.test' => Model\WebhookTestEvent::class,
+        'key.created' => Model\KeyCreatedAlert::class,
+        'key.rotated' => Model\KeyRotatedAlert::class,
+        'key.secret_closed' => Model\KeySecretClosedAlert::class,
+        'key.revoked' => Model\KeyRevokedAlert::class,
+        'key.scopes_changed' => Model\KeyScopesChangedAlert::class,
+        'key.expiring' => Model\KeyExpiringAlert::class,
+        'key.expired' => Model\KeyExpiredAlert::class,
+        'quota.threshold' => Model\QuotaThresholdAlert::class,
+        'credits.low' => Model\CreditsLowAlert::class,
+        'credits.exhausted' => Model\CreditsExhaustedAlert::class,
+        'key.rate_limited' => Model\KeyRateLimitedAlert::class,
+        'alert.test' => Model\AlertTestAlert::class,
     ];
 
     /**
      * The typed event of a verified payload, or null for a type this version of the client does not know.
      *
      * @param array<string, mixed> $payload
-     * @return (Model\OrderCreatedEvent|Model\OrderStatusChangedEvent|Model\StockUpdatedEvent|Model\StockOutOfStockEvent|Model\StockBackInStockEvent|Model\CustomerCreatedEvent|Model\CustomerUpdatedEvent|Model\CustomerTierChangedEvent|Model\ProductUpdatedEvent|Model\PricingPriceCreatedEvent|Model\PricingPriceUpdatedEvent|Model\PricingPriceDeletedEvent|Model\PricingVatRateUpdatedEvent|Model\WebhookTestEvent)|null
+     * @return (Model\OrderCreatedEvent|Model\OrderStatusChangedEvent|Model\StockUpdatedEvent|Model\StockOutOfStockEvent|Model\StockBackInStockEvent|Model\CustomerCreatedEvent|Model\CustomerUpdatedEvent|Model\CustomerTierChangedEvent|Model\ProductUpdatedEvent|Model\PricingPriceCreatedEvent|Model\PricingPriceUpdatedEvent|Model\PricingPriceDeletedEvent|Model\PricingVatRateUpdatedEvent|Model\WebhookTestEvent|Model\KeyCreatedAlert|Model\KeyRotatedAlert|Model\KeySecretClosedAlert|Model\KeyRevokedAlert|Model\KeyScopesChangedAlert|Model\KeyExpiringAlert|Model\KeyExpiredAlert|Model\QuotaThresholdAlert|Model\CreditsLowAlert|Model\CreditsExhaustedAlert|Model\KeyRateLimitedAlert|Model\AlertTestAlert)|null
      */
     public static function fromPayload(array $payload): ?object
     {

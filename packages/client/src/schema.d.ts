@@ -477,6 +477,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/auth/alert-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List alert endpoints
+         * @description List alert endpoints
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listAlertEndpoints"];
+        put?: never;
+        /**
+         * Create an alert endpoint
+         * @description Subscribes a URL to the gateway's alerts (`eventTypes` null: all; `identityIds` null: every event). The signing secret is in this response only. URLs are absolute http(s) without credentials or fragment; loopback, private and other internal addresses are refused (422 ALERT_URL_NOT_ALLOWED) unless the gateway runs with `KEYGATE_WEBHOOKS_ALLOW_PRIVATE=true`.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["createAlertEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/alert-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an alert endpoint
+         * @description Get an alert endpoint
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getAlertEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an alert endpoint
+         * @description Deletes the endpoint with its deliveries.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        delete: operations["deleteAlertEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an alert endpoint
+         * @description Changes the URL, description, event or identity filter, or enables and disables it; enabling clears `disabledReason` and sends what waited. URLs are absolute http(s) without credentials or fragment; loopback, private and other internal addresses are refused (422 ALERT_URL_NOT_ALLOWED) unless the gateway runs with `KEYGATE_WEBHOOKS_ALLOW_PRIVATE=true`.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        patch: operations["updateAlertEndpoint"];
+        trace?: never;
+    };
+    "/v2/auth/alert-endpoints/{id}:rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an alert endpoint secret
+         * @description A new signing secret, shown in this response only; the old one keeps signing too for `overlapHours` (default 24, at most 168; 0 ends it at once).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["rotateAlertEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/alert-endpoints/{id}:test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test alert
+         * @description Queues an `alert.test` event to this endpoint only.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["sendAlertEndpointTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/alert-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of an alert endpoint
+         * @description Newest first, each with its latest attempts.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["listAlertDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/alert-deliveries/{id}:resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an alert delivery
+         * @description Sends the delivery again with the same `webhook-id`, starting its retry schedule over.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        post: operations["resendAlertDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/alert-events:stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the alerts
+         * @description The alerts of the calling key's environment as server-sent events, in the order they were recorded (`id: <position>`, `event: <type>`, `data: <the envelope deliveries send>`), for forwarding to a local machine (`npx @keygate/cli listen`). Send `Last-Event-ID` to resume after a position. Test alerts are left out.
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["streamAlertEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/channels": {
         parameters: {
             query?: never;
@@ -1649,6 +1841,270 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "key.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * key.created
+         * @description A key was created (API, admin interface or CLI).
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveKeyCreatedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.rotated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * key.rotated
+         * @description A key got a new secret; the old one may overlap.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveKeyRotatedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.secret_closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * key.secret_closed
+         * @description A secret of a key was closed (by hand or when its overlap ended).
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveKeySecretClosedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * key.revoked
+         * @description A key was revoked.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveKeyRevokedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.scopes_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * key.scopes_changed
+         * @description The scopes of a key changed.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveKeyScopesChangedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * key.expiring
+         * @description A key expires soon: sent 7 and 1 days before its last day ends.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveKeyExpiringAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * key.expired
+         * @description A key’s last valid day ended.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveKeyExpiredAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "quota.threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * quota.threshold
+         * @description A quota of a key or identity reached 80 % or 100 %; once per period and threshold.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveQuotaThresholdAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credits.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credits.low
+         * @description A credit balance fell below its `lowAt`; once per refill period.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveCreditsLowAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credits.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credits.exhausted
+         * @description A credit balance reached 0 or refused a call; once per refill period.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveCreditsExhaustedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.rate_limited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * key.rate_limited
+         * @description A key was refused for a rate limit; at most once a clock hour.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveKeyRateLimitedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alert.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * alert.test
+         * @description Sent by `POST /v2/auth/alert-endpoints/{id}:test` to that endpoint only.
+         *
+         *     Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (`/v2/auth/alert-endpoints`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after 0 s, 5 s, 300 s, 1800 s, 7200 s, 18000 s, 36000 s, 36000 s (±20 % jitter, a `Retry-After` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on `webhook-id`. See docs/alerts.md.
+         */
+        post: operations["receiveAlertTestAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1734,6 +2190,149 @@ export interface components {
             validTo: string | null;
             /** @description True when the validity window contains now. */
             isCurrent: boolean;
+        };
+        AlertAttempt: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            startedAt: string;
+            /** @description The `webhook-timestamp` sent (Unix seconds). */
+            webhookTimestamp: number;
+            statusCode: number | null;
+            durationMs: number | null;
+            /** @description At most 1 KiB of the response body. */
+            response: string | null;
+            error: string | null;
+        };
+        AlertDelivery: {
+            /** @description The `webhook-id` of every attempt of this delivery. */
+            id: string;
+            eventId: string;
+            eventType: string;
+            endpointId: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "failed" | "succeeded";
+            nextAttemptAt: string | null;
+            attemptCount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            completedAt: string | null;
+            /** @description The latest attempts (at most 10), newest first. */
+            attempts: components["schemas"]["AlertAttempt"][];
+        };
+        AlertDeliveryPage: {
+            data: components["schemas"]["AlertDelivery"][];
+            /** @description Opaque cursor of the next page (pass it as `cursor`), or null on the last page. */
+            nextCursor: string | null;
+        };
+        AlertEndpoint: {
+            id: string;
+            /** Format: uri */
+            url: string;
+            description: string;
+            /** @description Subscribed types; null takes every type. */
+            eventTypes: components["schemas"]["AlertEventType"][] | null;
+            /** @description Only events about these identities; null takes every event. */
+            identityIds: string[] | null;
+            enabled: boolean;
+            /** @description Why it is disabled: after a 410, after failing 5 days, or by hand. */
+            disabledReason: ("gone" | "failing" | "manual") | null;
+            /** @description While a rotated secret overlaps (deliveries carry both signatures): when the old one stops; else null. */
+            previousSecretExpiresAt: string | null;
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+        };
+        AlertEndpointList: {
+            data: components["schemas"]["AlertEndpoint"][];
+        };
+        AlertEndpointWithSecret: {
+            id: string;
+            /** Format: uri */
+            url: string;
+            description: string;
+            /** @description Subscribed types; null takes every type. */
+            eventTypes: components["schemas"]["AlertEventType"][] | null;
+            /** @description Only events about these identities; null takes every event. */
+            identityIds: string[] | null;
+            enabled: boolean;
+            /** @description Why it is disabled: after a 410, after failing 5 days, or by hand. */
+            disabledReason: ("gone" | "failing" | "manual") | null;
+            /** @description While a rotated secret overlaps (deliveries carry both signatures): when the old one stops; else null. */
+            previousSecretExpiresAt: string | null;
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            updatedAt: string;
+            /** @description The signing secret (`whsec_` + base64), shown only here. */
+            secret: string;
+        };
+        /** @enum {string} */
+        AlertEventType: "key.created" | "key.rotated" | "key.secret_closed" | "key.revoked" | "key.scopes_changed" | "key.expiring" | "key.expired" | "quota.threshold" | "credits.low" | "credits.exhausted" | "key.rate_limited";
+        AlertKeyChangeData: {
+            keyId: string;
+            keyName: string;
+            identityId: string | null;
+            /** @description The activity entry of the change (`GET /v2/auth/keys/{id}/activity`). */
+            activityId: string;
+            actor: {
+                /** @enum {string} */
+                type: "key" | "admin" | "system";
+                id: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant (UTC).
+             */
+            at: string;
+            before: {
+                [key: string]: unknown;
+            } | null;
+            after: {
+                [key: string]: unknown;
+            } | null;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A text/event-stream: per alert `id: <position>`, `event: <type>` and `data: <the envelope every delivery sends>` (its `id` is the event id), then a blank line; comment lines (`: keep-alive`) keep it open. */
+        AlertStream: string;
+        AlertTestAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "alert.test";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: {
+                endpointId: string;
+                endpointUrl: string;
+                message: string;
+            };
         };
         ApiKey: {
             /** @description `key_…` */
@@ -1948,6 +2547,17 @@ export interface components {
         CloseOldSecretRequest: {
             secretId?: string;
         };
+        CreateAlertEndpointRequest: {
+            url: string;
+            /** @default  */
+            description?: string;
+            /** @default null */
+            eventTypes?: string[] | null;
+            /** @default null */
+            identityIds?: string[] | null;
+            /** @default true */
+            enabled?: boolean;
+        };
         CreateCartRequest: {
             channel: string;
             customerId?: string | null;
@@ -1987,6 +2597,7 @@ export interface components {
                     amount: number;
                     day?: number;
                 } | null;
+                lowAt?: number;
             } | null;
         };
         CreateKeyRequest: {
@@ -2009,6 +2620,7 @@ export interface components {
                     amount: number;
                     day?: number;
                 } | null;
+                lowAt?: number;
             } | null;
             limits?: {
                 name: string;
@@ -2044,6 +2656,7 @@ export interface components {
                     amount: number;
                     day?: number;
                 };
+                lowAt?: number;
             } | null;
         };
         CreatePriceRequest: {
@@ -2085,6 +2698,54 @@ export interface components {
         CreditsConfig: {
             refill: components["schemas"]["CreditsRefill"] | null;
         } | null;
+        CreditsExhaustedAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "credits.exhausted";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: {
+                keyId: string;
+                identityId: string | null;
+                subject: {
+                    /** @enum {string} */
+                    type: "key" | "identity";
+                    id: string;
+                };
+                remaining: number;
+                refillAt: string | null;
+            };
+        };
+        CreditsLowAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "credits.low";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: {
+                keyId: string;
+                identityId: string | null;
+                subject: {
+                    /** @enum {string} */
+                    type: "key" | "identity";
+                    id: string;
+                };
+                remaining: number;
+                lowAt: number;
+            };
+        };
         CreditsOperation: {
             set?: number;
             increment?: number;
@@ -2337,6 +2998,127 @@ export interface components {
             /** @description The identity’s keys (any status), newest first. */
             keys: components["schemas"]["ApiKey"][];
         };
+        KeyCreatedAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "key.created";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: components["schemas"]["AlertKeyChangeData"];
+        };
+        KeyExpiredAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "key.expired";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: {
+                keyId: string;
+                identityId: string | null;
+                keyName: string;
+                expiresAt: string;
+            };
+        };
+        KeyExpiringAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "key.expiring";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: {
+                keyId: string;
+                identityId: string | null;
+                keyName: string;
+                /** @description The last valid day (YYYY-MM-DD, UTC). */
+                expiresAt: string;
+                daysLeft: number;
+                /** @description The reminder lead time entered (7 or 1 by default). */
+                leadDays: number;
+            };
+        };
+        KeyRateLimitedAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "key.rate_limited";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: {
+                keyId: string;
+                identityId: string | null;
+                keyName: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC).
+                 */
+                hourStart: string;
+            };
+        };
+        KeyRevokedAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "key.revoked";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: components["schemas"]["AlertKeyChangeData"];
+        };
+        KeyRotatedAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "key.rotated";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: components["schemas"]["AlertKeyChangeData"];
+        };
+        KeyScopesChangedAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "key.scopes_changed";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: components["schemas"]["AlertKeyChangeData"];
+        };
         KeySecret: {
             /** @description `sec_…` */
             id: string;
@@ -2355,6 +3137,20 @@ export interface components {
             usable: boolean;
             callCount: number;
             lastCallAt: string | null;
+        };
+        KeySecretClosedAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "key.secret_closed";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: components["schemas"]["AlertKeyChangeData"];
         };
         KeyUsage: {
             keyId: string;
@@ -2710,6 +3506,43 @@ export interface components {
                 };
             };
         };
+        QuotaThresholdAlert: {
+            /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
+            id: string;
+            /** @constant */
+            type: "quota.threshold";
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /** @description The key’s environment; null for a test alert. */
+            environment: ("live" | "test") | null;
+            data: {
+                keyId: string;
+                identityId: string | null;
+                subject: {
+                    /** @enum {string} */
+                    type: "key" | "identity";
+                    id: string;
+                };
+                /** @enum {string} */
+                period: "day" | "week" | "month";
+                limit: number;
+                used: number;
+                threshold: 80 | 100;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC).
+                 */
+                periodStart: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant (UTC).
+                 */
+                periodEnd: string;
+            };
+        };
         ReplacePriceRequest: {
             amount: number;
             /** @default 1 */
@@ -2843,6 +3676,13 @@ export interface components {
             /** @description The quantity break this price starts at. */
             minQuantity: number;
         };
+        UpdateAlertEndpointRequest: {
+            url?: string;
+            description?: string;
+            eventTypes?: string[] | null;
+            identityIds?: string[] | null;
+            enabled?: boolean;
+        };
         UpdateCartItemRequest: {
             qty: number;
         };
@@ -2903,6 +3743,7 @@ export interface components {
                     amount: number;
                     day?: number;
                 };
+                lowAt?: number;
             } | null;
         };
         UpdateWebhookEndpointRequest: {
@@ -3126,6 +3967,8 @@ export interface components {
         };
         /**
          * @description Not Found. Problem types:
+         *     - `ALERT_DELIVERY_NOT_FOUND`: Alert delivery not found
+         *     - `ALERT_ENDPOINT_NOT_FOUND`: Alert endpoint not found
          *     - `CART_LINE_NOT_FOUND`: Cart line not found
          *     - `CART_NOT_FOUND`: Cart not found
          *     - `CUSTOMER_NOT_FOUND`: Customer not found
@@ -3178,6 +4021,8 @@ export interface components {
         };
         /**
          * @description Conflict. Problem types:
+         *     - `ALERT_DELIVERY_IN_FLIGHT`: Alert delivery in flight
+         *     - `ALERT_ENDPOINT_DISABLED`: Alert endpoint disabled
          *     - `CART_CHECKED_OUT`: Cart already checked out
          *     - `CONFLICT`: Concurrent change
          *     - `CREDITS_NOT_HELD`: No credit balance held
@@ -3246,6 +4091,7 @@ export interface components {
         };
         /**
          * @description Unprocessable Entity. Problem types:
+         *     - `ALERT_URL_NOT_ALLOWED`: Alert endpoint URL not allowed
          *     - `CART_EMPTY`: Cart is empty
          *     - `CART_LINE_LIMIT`: Too many cart lines
          *     - `ENDPOINT_URL_NOT_ALLOWED`: Endpoint URL not allowed
@@ -5732,6 +6578,852 @@ export interface operations {
              *     - `VALIDATION_FAILED`: Invalid request
              */
             422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAlertEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every alert endpoint, oldest first. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertEndpointList"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAlertEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAlertEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its secret. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `ALERT_URL_NOT_ALLOWED`: Alert endpoint URL not allowed
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAlertEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (never its secret). */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertEndpoint"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ALERT_ENDPOINT_NOT_FOUND`: Alert endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAlertEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ALERT_ENDPOINT_NOT_FOUND`: Alert endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAlertEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAlertEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertEndpoint"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ALERT_ENDPOINT_NOT_FOUND`: Alert endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `ALERT_URL_NOT_ALLOWED`: Alert endpoint URL not allowed
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateAlertEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ALERT_ENDPOINT_NOT_FOUND`: Alert endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendAlertEndpointTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery. */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDelivery"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ALERT_ENDPOINT_NOT_FOUND`: Alert endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `ALERT_ENDPOINT_DISABLED`: Alert endpoint disabled
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAlertDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDeliveryPage"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ALERT_ENDPOINT_NOT_FOUND`: Alert endpoint not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendAlertDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
+                 * @example 8e0f2b6c-3f0e-4b8a-9d7c-2a1f5c4e6b90
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending again. */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDelivery"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             *     - `MALFORMED_BODY`: Malformed request body
+             *     - `MALFORMED_IDEMPOTENCY_KEY`: Malformed idempotency key
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `ALERT_DELIVERY_NOT_FOUND`: Alert delivery not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Conflict:
+             *     - `ALERT_ENDPOINT_DISABLED`: Alert endpoint disabled
+             *     - `ALERT_DELIVERY_IN_FLIGHT`: Alert delivery in flight
+             *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
+             */
+            409: components["responses"]["Conflict"];
+            /**
+             * @description Payload Too Large:
+             *     - `PAYLOAD_TOO_LARGE`: Request body too large
+             */
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `IDEMPOTENCY_KEY_REUSED`: Idempotency key reused
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamAlertEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert stream. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["AlertStream"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
             /**
              * @description Too Many Requests:
              *     - `RATE_LIMITED`: Rate limit exceeded
@@ -10817,6 +12509,522 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveKeyCreatedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyCreatedAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveKeyRotatedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyRotatedAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveKeySecretClosedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeySecretClosedAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveKeyRevokedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyRevokedAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveKeyScopesChangedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyScopesChangedAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveKeyExpiringAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyExpiringAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveKeyExpiredAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyExpiredAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveQuotaThresholdAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotaThresholdAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCreditsLowAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditsLowAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCreditsExhaustedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditsExhaustedAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveKeyRateLimitedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyRateLimitedAlert"];
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: the delivery succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveAlertTestAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values more than about 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret overlaps; accept if any one matches (constant-time compare). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertTestAlert"];
             };
         };
         responses: {

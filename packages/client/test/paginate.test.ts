@@ -6,6 +6,7 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ?
 // Compile-time: every cursor-paged list of the document, and nothing else, can be paginated.
 const PAGED: Equal<
   PagedPath,
+  | '/v2/auth/alert-endpoints/{id}/deliveries'
   | '/v2/auth/identities'
   | '/v2/auth/keys/{id}/activity'
   | '/v2/auth/keys/{id}/logs'

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  ALERT_MANAGEMENT_PREFIXES,
   isManagementPath,
   MANAGEMENT_PREFIXES,
   MANAGEMENT_SCOPE,
@@ -11,6 +12,7 @@ import {
 import { headerComponents, parameterComponents } from './headers.ts';
 import { buildComponentSchemas, type JsonSchema } from './json-schema.ts';
 import { buildOperation, type OperationSpec } from './operation.ts';
+import { ALERT_OPERATIONS } from './paths/alert-endpoints.ts';
 import { CART_OPERATIONS } from './paths/carts.ts';
 import { CATALOG_OPERATIONS } from './paths/catalog.ts';
 import { DOCS_OPERATIONS } from './paths/docs.ts';
@@ -20,7 +22,7 @@ import { PRICING_OPERATIONS } from './paths/pricing.ts';
 import { STOCK_OPERATIONS } from './paths/stock.ts';
 import { WEBHOOK_OPERATIONS } from './paths/webhook-endpoints.ts';
 import { listProblemTypes, problemResponses, problemSchemas } from './problems.ts';
-import { buildWebhooks, WEBHOOK_TAG } from './webhooks.ts';
+import { ALERT_TAG, buildWebhooks, WEBHOOK_TAG } from './webhooks.ts';
 
 /** The version of the document (the API itself is `/v2`). */
 export const DOCUMENT_VERSION = '2.0.0';
@@ -31,6 +33,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...PLAN_OPERATIONS,
   ...IDENTITY_OPERATIONS,
   ...BUDGET_OPERATIONS,
+  ...ALERT_OPERATIONS,
   ...CATALOG_OPERATIONS,
   ...CART_OPERATIONS,
   ...PRICING_OPERATIONS,
@@ -52,6 +55,11 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
     name: 'Identities',
     description: 'Your customers: their keys share one budget. Scope `auth:rw`.',
   },
+  {
+    name: 'Alerts',
+    description:
+      'Where the gateway sends its alerts (signed webhooks), and their deliveries. Scope `auth:rw`.',
+  },
   { name: 'Catalogue', description: 'Channels and the products they sell, priced for a customer.' },
   { name: 'GraphQL', description: 'The catalogue over GraphQL.' },
   { name: 'Carts', description: 'Carts belong to the key that created them.' },
@@ -62,6 +70,7 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Stock', description: 'Units on hand, allocated and available.' },
   { name: 'Webhooks', description: 'Webhook endpoints and their deliveries.' },
   { name: WEBHOOK_TAG, description: 'What keygate sends to your endpoints (Standard Webhooks 1.0).' },
+  { name: ALERT_TAG, description: 'What the gateway sends to your alert endpoints (Standard Webhooks 1.0).' },
   { name: 'Documentation', description: 'This document.' },
 ];
 
@@ -96,7 +105,8 @@ export function loadDefaultRouteTable(): RouteTable {
 function scopeOf(spec: OperationSpec, table: RouteTable): string | null {
   if (spec.kind === 'public') return null;
   if (spec.kind === 'management') {
-    if (!isManagementPath(spec.path))
+    const underAlerts = ALERT_MANAGEMENT_PREFIXES.some((prefix) => spec.path.startsWith(prefix));
+    if (!isManagementPath(spec.path) && !underAlerts)
       throw new Error(`${spec.operationId} is not under ${MANAGEMENT_PREFIXES.join(', ')}`);
     return MANAGEMENT_SCOPE;
   }

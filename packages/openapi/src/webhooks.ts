@@ -7,10 +7,14 @@ import {
 } from '@keygate/contracts/commerce';
 import type { JsonSchema } from './json-schema.ts';
 import { refTo } from './json-schema.ts';
+import { ALERT_SCHEMAS, alertComponentName } from './schemas/alerts.ts';
 import { EVENT_SCHEMAS, eventComponentName } from './schemas/events.ts';
 
 /** The tag of every webhook event. */
 export const WEBHOOK_TAG = 'Webhook events';
+
+/** The tag of every gateway alert. */
+export const ALERT_TAG = 'Alert events';
 
 /** The Standard Webhooks 1.0 headers of every delivery. */
 export const WEBHOOK_HEADER_PARAMETERS: readonly JsonSchema[] = [
@@ -66,10 +70,35 @@ function operationIdOf(type: string): string {
   return `receive${eventComponentName(type).replace(/Event$/, '')}`;
 }
 
-/** The top-level `webhooks` object: one POST per event type with its envelope schema and the signature headers. */
+const ALERT_RULES = `Sent by the gateway as a POST with a JSON body to every enabled alert endpoint (\`/v2/auth/alert-endpoints\`) whose type and identity filters take it, once per event across every gateway instance. Answer 2xx to acknowledge; anything else is retried after ${schedule} (±${DEFAULT_JITTER_RATIO * 100} % jitter, a \`Retry-After\` postpones it); 410 disables the endpoint. Delivery is at least once: deduplicate on \`webhook-id\`. See docs/alerts.md.`;
+
+/** The gateway's alerts: one POST per alert type. */
+function buildAlertWebhooks(): Array<[string, JsonSchema]> {
+  return ALERT_SCHEMAS.map(({ type, schema, description }) => [
+    type,
+    {
+      post: {
+        operationId: `receive${alertComponentName(type)}`,
+        tags: [ALERT_TAG],
+        summary: type,
+        description: `${description}\n\n${ALERT_RULES}`,
+        security: [],
+        parameters: WEBHOOK_HEADER_PARAMETERS,
+        requestBody: { required: true, content: { 'application/json': { schema: refTo(schema) } } },
+        responses: {
+          '2XX': { description: 'Acknowledged: the delivery succeeded.' },
+          '410': { description: 'Gone: the delivery fails and the endpoint is disabled.' },
+          default: { description: 'Not acknowledged: the delivery is retried.' },
+        },
+      },
+    },
+  ]);
+}
+
+/** The top-level `webhooks` object: one POST per event type (commerce's, then the gateway's alerts) with its envelope schema and the signature headers. */
 export function buildWebhooks(): Record<string, JsonSchema> {
-  return Object.fromEntries(
-    [...EVENT_SCHEMAS].map(([type, schema]) => [
+  return Object.fromEntries([
+    ...[...EVENT_SCHEMAS].map(([type, schema]) => [
       type,
       {
         post: {
@@ -88,5 +117,6 @@ export function buildWebhooks(): Record<string, JsonSchema> {
         },
       },
     ]),
-  );
+    ...buildAlertWebhooks(),
+  ]);
 }

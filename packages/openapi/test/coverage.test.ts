@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { ERROR_TABLE, EVENT_TYPES, TEST_EVENT_TYPE } from '@keygate/contracts/commerce';
-import { ERRORS, isManagementPath, type RouteTable } from '@keygate/contracts/gateway';
+import {
+  ALERT_EVENT_TYPES,
+  ALERT_MANAGEMENT_PREFIXES,
+  ALERT_TEST_EVENT_TYPE,
+  ERRORS,
+  isManagementPath,
+  type RouteTable,
+} from '@keygate/contracts/gateway';
 import { problemType } from '@keygate/problem';
 import { buildDocument, type JsonSchema, loadDefaultRouteTable } from '../src/index.ts';
 import { operationsOf, readCommittedDocument } from './document-file.ts';
@@ -24,7 +31,10 @@ describe('what the document covers', () => {
       .map(({ key }) => key)
       .filter(
         (key) =>
-          !tableKeys.has(key) && !isManagementPath(key.slice(key.indexOf(' ') + 1)) && !PUBLIC.has(key),
+          !tableKeys.has(key) &&
+          !isManagementPath(key.slice(key.indexOf(' ') + 1)) &&
+          !ALERT_MANAGEMENT_PREFIXES.some((prefix) => key.includes(` ${prefix}`)) &&
+          !PUBLIC.has(key),
       );
     assert.deepEqual(extra, []);
   });
@@ -102,11 +112,14 @@ describe('what the document covers', () => {
     assert.deepEqual([...unauthorized].sort(), keyCodes.map(problemType).sort());
   });
 
-  it('has a webhook with a payload schema and the Standard Webhooks headers for every event type', () => {
+  it('has a webhook with a payload schema and the Standard Webhooks headers for every event and alert type', () => {
     type Webhook = { post: { parameters: Array<{ name: string }>; requestBody: JsonSchema } };
     const webhooks = document.webhooks as Record<string, Webhook>;
     const schemas = (document.components as { schemas: Record<string, JsonSchema> }).schemas;
-    assert.deepEqual(Object.keys(webhooks).sort(), [...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    assert.deepEqual(
+      Object.keys(webhooks).sort(),
+      [...EVENT_TYPES, TEST_EVENT_TYPE, ...ALERT_EVENT_TYPES, ALERT_TEST_EVENT_TYPE].sort(),
+    );
     for (const type of Object.keys(webhooks)) {
       const names = webhooks[type]?.post.parameters.map((parameter) => parameter.name);
       assert.deepEqual(names, ['webhook-id', 'webhook-timestamp', 'webhook-signature'], type);

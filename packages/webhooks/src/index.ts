@@ -1,4 +1,19 @@
 export {
+  MAX_RESPONSE_BYTES,
+  type OutgoingWebhook,
+  type SendWebhook,
+  sendWebhookOverHttp,
+} from './http-sender.ts';
+export {
+  type AttemptResult,
+  applyJitter,
+  type DeliveryOutcome,
+  decideOutcome,
+  isSuccess,
+  parseRetryAfter,
+  type RetryPolicy,
+} from './retry-policy.ts';
+export {
   decodeWebhookSecret,
   generateWebhookSecret,
   InvalidWebhookSecretError,
@@ -14,6 +29,15 @@ export {
   WEBHOOK_TIMESTAMP_HEADER,
   type WebhookMessage,
 } from './sign.ts';
+export {
+  type AddressCheck,
+  checkUrlAddress,
+  hostOf,
+  isPrivateAddress,
+  type LookupHost,
+  lookupHostWithDns,
+  type ResolvedAddress,
+} from './url-policy.ts';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   type VerifiedWebhook,

@@ -38,6 +38,7 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P admin:ids                       | set    | administrator ids                                          |
  * | P admin:session:<token sha256>    | hash   | an admin session (AdminSession fields); TTL = its idle end |
  * | P admin:login-failures:<subject>  | string | failed logins in the window; TTL = the window's end        |
+ * | P alerts:…                        |        | the alert outbox, in the admin group (table in alerts.ts)  |
  * | P ratelimit:<quota>:<keyId>       | string | calls in the key's rate-limit window; TTL = the window's end |
  * | P idempotency:<keyId>:<key hash>  | string | an Idempotency-Key record (JSON); TTL = its 24 h retention  |
  * | P plan:<id>                       | hash   | data (plan JSON without version), version                  |
@@ -185,6 +186,8 @@ export function createKeyNames(prefix: string) {
     sweepBuild: `${prefix}sweep:build`,
     adminByEmail: (normalizedEmail: string) => `${prefix}admin:email:${normalizedEmail}`,
     adminIds: `${prefix}admin:ids`,
+    /** The start of every alert outbox name (store/redis/alerts.ts); used from the admin group. */
+    alertsPrefix: `${prefix}alerts:`,
     adminSession: (tokenHash: string) => `${prefix}admin:session:${tokenHash}`,
     loginFailures: (subject: string) => `${prefix}admin:login-failures:${subject}`,
     /** A key's rate-limit counter for its quota (calls per window), as rate-limiter-flexible names it. */

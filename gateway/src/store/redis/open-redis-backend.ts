@@ -27,7 +27,8 @@ async function openRedis(url: RedisTarget, options: BackendOptions) {
 /** The store alone (the CLI), with fail-fast connections. */
 export async function openRedisStore(url: RedisTarget, options: BackendOptions): Promise<OpenedStore> {
   const { raw, store, isRedisUp } = await openRedis(url, options);
-  return { store, isRedisUp, close: () => raw.close() };
+  const alerts = withUnavailableErrors(raw.alerts, (method) => options.onRedisError?.(method));
+  return { store, alerts, isRedisUp, close: () => raw.close() };
 }
 
 /** The store, key events over pub/sub and the shared rate limiter (see openGatewayBackend). */
@@ -57,6 +58,7 @@ export async function openRedisGatewayBackend(
     rateLimiter,
     ledger: withLedgerUnavailableErrors(raw.ledger, (method) => options.onRedisError?.(method)),
     budgetUsage: raw.budgetUsage,
+    alerts: withUnavailableErrors(raw.alerts, (method) => options.onRedisError?.(method)),
     isRedisUp,
     async close() {
       await events.close();

@@ -1,9 +1,11 @@
 import type { Cluster } from 'ioredis';
+import type { AlertStore } from '../../alerts/alert-store.ts';
 import type { BudgetLedger } from '../../budget/ledger.ts';
 import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
 import type { AdminUser } from '../../model/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';
+import { createRedisAlertStore } from './alerts.ts';
 import { createBudgetBatch } from './budget-batch.ts';
 import { createRedisBudgetConfig } from './budget-config.ts';
 import { createRedisBudgetUsage } from './budget-usage.ts';
@@ -66,6 +68,8 @@ export type RedisKeyStore = KeyStore & {
   ledger: BudgetLedger;
   /** Usage by day and outcome for billing. */
   budgetUsage: BudgetUsageStore;
+  /** The alert outbox and its endpoints, in the admin slot group. */
+  alerts: AlertStore;
 };
 
 /**
@@ -129,6 +133,7 @@ export async function openRedisKeyStore(
     client,
     ledger: createRedisLedger(layout, budgetBatch),
     budgetUsage: createRedisBudgetUsage(client, layout, scripts.budgetUsage),
+    alerts: createRedisAlertStore(client, layout.admin.alertsPrefix),
     commitChange: (change) => commitKeyChange(ctx, change),
     getKey: (id) => readKey(ctx, id),
     listKeys: (filter = {}) => readKeys(ctx, filter),

@@ -271,3 +271,58 @@ export const idempotencyRecords = sqliteTable(
     index('idempotency_records_expires_at_idx').on(t.expiresAt),
   ],
 );
+
+/** Alert endpoints (alerts/alert-store.ts): where the gateway's signed webhooks go. */
+export const alertEndpoints = sqliteTable('alert_endpoints', {
+  id: text('id').primaryKey(),
+  url: text('url').notNull(),
+  description: text('description').notNull(),
+  /** Subscribed event types; null = every type. */
+  eventTypes: text('event_types', { mode: 'json' }).$type<string[]>(),
+  /** Only events about these identities; null = every event. */
+  identityIds: text('identity_ids', { mode: 'json' }).$type<string[]>(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+  disabledReason: text('disabled_reason'),
+  secret: text('secret').notNull(),
+  previousSecret: text('previous_secret'),
+  previousSecretExpiresAt: text('previous_secret_expires_at'),
+  failingSince: text('failing_since'),
+  createdByKeyId: text('created_by_key_id').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
+
+/** Alert events: the dedupe key makes one event of a crossing seen by several instances. */
+export const alertEvents = sqliteTable('alert_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  dedupeKey: text('dedupe_key').notNull().unique(),
+  identityId: text('identity_id'),
+  body: text('body').notNull(),
+  createdAt: text('created_at').notNull(),
+});
+
+/** One delivery of an event to an endpoint; `lease_until` (ms) fences a claimed one across instances. */
+export const alertDeliveries = sqliteTable(
+  'alert_deliveries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    eventId: text('event_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    eventType: text('event_type').notNull(),
+    status: text('status').notNull(),
+    nextAttemptAt: integer('next_attempt_at'),
+    leaseUntil: integer('lease_until'),
+    leaseToken: text('lease_token'),
+    scheduleStep: integer('schedule_step').notNull(),
+    attemptCount: integer('attempt_count').notNull(),
+    attempts: text('attempts').notNull(),
+    createdAt: text('created_at').notNull(),
+    completedAt: text('completed_at'),
+  },
+  (t) => [
+    index('alert_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('alert_deliveries_endpoint_idx').on(t.endpointId, t.seq),
+  ],
+);

@@ -4,11 +4,13 @@ import Database from 'better-sqlite3';
 import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { AlertStore } from '../../alerts/alert-store.ts';
 import type { LedgerStorage } from '../../budget/memory-ledger.ts';
 import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
+import { createSqliteAlertStore } from './alerts.ts';
 import { createSqliteBudgetConfig } from './budget-config.ts';
 import { createSqliteBudgetUsage } from './budget-usage.ts';
 import type { SqliteDb } from './db.ts';
@@ -61,6 +63,8 @@ function runMigrations(db: SqliteDb): void {
 export type SqliteKeyStore = KeyStore & {
   /** Storage of the in-process budget ledger, and billing usage, on this file. */
   budgetStorage: { ledger: LedgerStorage; usage: BudgetUsageStore };
+  /** The alert outbox and its endpoints on this file. */
+  alertStorage: AlertStore;
 };
 
 function createSqliteKeyStore(
@@ -118,6 +122,7 @@ function createSqliteKeyStore(
   const logWork = logWriter ?? inPlaceLogWork(client);
   return {
     budgetStorage: { ledger: createSqliteLedgerStorage(client), usage: createSqliteBudgetUsage(client) },
+    alertStorage: createSqliteAlertStore(client),
     async commitChange(change: KeyChange) {
       return commitKeyChange(db, change);
     },

@@ -369,3 +369,36 @@ describe('loadConfig', () => {
     });
   });
 });
+
+describe('loadConfig: alerts', () => {
+  it('defaults to the Svix schedule, public targets only, and the real clock', () => {
+    const config = loadConfig({});
+    assert.deepEqual(
+      config.alerts.retryScheduleMs,
+      [0, 5, 300, 1800, 7200, 18000, 36000, 36000].map((s) => s * 1000),
+    );
+    assert.equal(config.alerts.allowPrivateAddresses, false);
+    assert.equal(config.sweepIntervalMs, 60_000);
+    assert.equal(config.testClockOffsetMs, 0);
+  });
+
+  it('reads a schedule in seconds and refuses one that does not start at once', () => {
+    assert.deepEqual(
+      loadConfig({ KEYGATE_ALERTS_RETRY_SCHEDULE: '0,0.5,2' }).alerts.retryScheduleMs,
+      [0, 500, 2000],
+    );
+    assert.throws(
+      () => loadConfig({ KEYGATE_ALERTS_RETRY_SCHEDULE: '5,10' }),
+      /KEYGATE_ALERTS_RETRY_SCHEDULE/,
+    );
+  });
+
+  it('moves the clock only in bench mode', () => {
+    assert.throws(
+      () => loadConfig({ KEYGATE_TEST_CLOCK_OFFSET_MS: '86400000' }),
+      /KEYGATE_TEST_CLOCK_OFFSET_MS moves the clock \(tests only\); set KEYGATE_BENCH_MODE=1 too/,
+    );
+    const moved = loadConfig({ KEYGATE_TEST_CLOCK_OFFSET_MS: '86400000', KEYGATE_BENCH_MODE: '1' });
+    assert.equal(moved.testClockOffsetMs, 86_400_000);
+  });
+});

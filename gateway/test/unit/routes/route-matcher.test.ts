@@ -61,6 +61,30 @@ describe('compileRoutes', () => {
     assert.equal(routes.match('GET', '/v2/auth/keysx'), null);
   });
 
+  it('classifies the alert routes as management needing auth:rw, and nothing merely starting like them', () => {
+    for (const path of [
+      '/v2/auth/alert-endpoints',
+      '/v2/auth/alert-endpoints/aep_1',
+      '/v2/auth/alert-endpoints/aep_1:rotate-secret',
+      '/v2/auth/alert-endpoints/aep_1/deliveries',
+      '/v2/auth/alert-deliveries/msg_1:resend',
+      '/v2/auth/alert-events:stream',
+    ]) {
+      assert.equal(routes.match('POST', path)?.kind, 'management', path);
+    }
+    assert.equal(routes.match('GET', '/v2/auth/alert-endpointsx'), null);
+    assert.equal(routes.match('GET', '/v2/auth/alert'), null);
+  });
+
+  it('refuses a route table claiming an alert management path', () => {
+    const claimed = RouteTableSchema.safeParse({
+      upstreams: { commerce: { audience: 'commerce', live: 'http://live:1' } },
+      defaultUpstream: 'commerce',
+      routes: [{ method: 'GET', path: '/v2/auth/alert-endpoints/{id}', scope: 'article:r' }],
+    });
+    assert.equal(claimed.success, false);
+  });
+
   it('leaves out the environment an upstream has no URL for', () => {
     const partial = compileRoutes(
       RouteTableSchema.parse({

@@ -12,6 +12,7 @@ final class CreateIdentityRequestCredits implements \JsonSerializable
     public function __construct(
         public readonly int $remaining,
         public readonly ?CreateIdentityRequestCreditsRefill $refill = null,
+        public readonly ?int $lowAt = null,
     ) {
     }
 
@@ -21,6 +22,7 @@ final class CreateIdentityRequestCredits implements \JsonSerializable
         return new self(
             $data['remaining'],
             refill: (static fn ($v) => $v === null ? null : CreateIdentityRequestCreditsRefill::fromArray($v))($data['refill'] ?? null),
+            lowAt: $data['lowAt'] ?? null,
         );
     }
 
@@ -31,6 +33,9 @@ final class CreateIdentityRequestCredits implements \JsonSerializable
         $data['remaining'] = $this->remaining;
         if ($this->refill !== null) {
             $data['refill'] = $this->refill?->toArray();
+        }
+        if ($this->lowAt !== null) {
+            $data['lowAt'] = $this->lowAt;
         }
         return $data;
     }

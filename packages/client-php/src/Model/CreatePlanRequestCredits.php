@@ -11,6 +11,7 @@ final class CreatePlanRequestCredits implements \JsonSerializable
 {
     public function __construct(
         public readonly CreateIdentityRequestCreditsRefill $refill,
+        public readonly ?int $lowAt = null,
     ) {
     }
 
@@ -19,6 +20,7 @@ final class CreatePlanRequestCredits implements \JsonSerializable
     {
         return new self(
             CreateIdentityRequestCreditsRefill::fromArray($data['refill']),
+            lowAt: $data['lowAt'] ?? null,
         );
     }
 
@@ -27,6 +29,9 @@ final class CreatePlanRequestCredits implements \JsonSerializable
     {
         $data = [];
         $data['refill'] = $this->refill->toArray();
+        if ($this->lowAt !== null) {
+            $data['lowAt'] = $this->lowAt;
+        }
         return $data;
     }
 

@@ -26,6 +26,12 @@ export type ErrorCode =
   | 'IDENTITY_EXISTS'
   | 'CREDITS_NOT_HELD'
   | 'SECRET_NOT_FOUND'
+  | 'ALERT_ENDPOINT_NOT_FOUND'
+  | 'ALERT_DELIVERY_NOT_FOUND'
+  | 'ALERT_URL_NOT_ALLOWED'
+  | 'ALERT_ENDPOINT_DISABLED'
+  | 'ALERT_DELIVERY_IN_FLIGHT'
+  | 'UNKNOWN_EVENT_TYPE'
   | 'ROTATION_IN_PROGRESS'
   | 'NO_ROTATION_IN_PROGRESS'
   | 'KEY_NOT_ACTIVE'
@@ -88,6 +94,12 @@ export const ERRORS: Record<ErrorCode, ErrorSpec> = {
   IDENTITY_HAS_KEYS: { status: 409, title: 'Identity still has keys' },
   IDENTITY_EXISTS: { status: 409, title: 'Identity already exists' },
   CREDITS_NOT_HELD: { status: 409, title: 'No credit balance held' },
+  ALERT_ENDPOINT_NOT_FOUND: { status: 404, title: 'Alert endpoint not found' },
+  ALERT_DELIVERY_NOT_FOUND: { status: 404, title: 'Alert delivery not found' },
+  ALERT_URL_NOT_ALLOWED: { status: 422, title: 'Alert endpoint URL not allowed' },
+  ALERT_ENDPOINT_DISABLED: { status: 409, title: 'Alert endpoint disabled' },
+  ALERT_DELIVERY_IN_FLIGHT: { status: 409, title: 'Alert delivery in flight' },
+  UNKNOWN_EVENT_TYPE: { status: 422, title: 'Unknown event type' },
   SECRET_NOT_FOUND: { status: 404, title: 'Secret not found' },
   ROTATION_IN_PROGRESS: { status: 409, title: 'A rotation is already in progress' },
   NO_ROTATION_IN_PROGRESS: { status: 409, title: 'No rotation in progress' },

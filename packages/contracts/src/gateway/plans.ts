@@ -108,12 +108,21 @@ const PlanNameSchema = z
   .min(1, 'name must not be empty')
   .max(100, 'name is limited to 100 characters');
 
+/**
+ * The balance below which a `credits.low` alert is sent (once per refill period); absent: no such
+ * alert. Set on a key, an identity or a plan (the key's, then its identity's, then the plan's).
+ */
+export const CreditsLowAtSchema = z.number().int().min(1).max(MAX_BUDGET_AMOUNT);
+
 /** `POST /v2/auth/plans`. */
 export const CreatePlanInputSchema = z.strictObject({
   name: PlanNameSchema,
   limits: PlanLimitsSchema.default([]),
   quotas: PlanQuotasSchema.default([]),
-  credits: z.strictObject({ refill: CreditsRefillSchema }).nullable().optional(),
+  credits: z
+    .strictObject({ refill: CreditsRefillSchema, lowAt: CreditsLowAtSchema.optional() })
+    .nullable()
+    .optional(),
 });
 
 export type CreatePlanInput = z.infer<typeof CreatePlanInputSchema>;
@@ -124,7 +133,10 @@ export const UpdatePlanInputSchema = z
     name: PlanNameSchema.optional(),
     limits: PlanLimitsSchema.optional(),
     quotas: PlanQuotasSchema.optional(),
-    credits: z.strictObject({ refill: CreditsRefillSchema }).nullable().optional(),
+    credits: z
+      .strictObject({ refill: CreditsRefillSchema, lowAt: CreditsLowAtSchema.optional() })
+      .nullable()
+      .optional(),
   })
   .refine((input) => Object.keys(input).length > 0, 'nothing to change');
 
@@ -137,7 +149,7 @@ export interface Plan {
   name: string;
   limits: PlanLimit[];
   quotas: PlanQuota[];
-  credits: { refill: CreditsRefill } | null;
+  credits: { refill: CreditsRefill; lowAt?: number } | null;
   createdAt: string;
   updatedAt: string;
   /** Bumped on every change; caches compare it. */
@@ -148,6 +160,7 @@ export interface Plan {
 export const CreditsInputSchema = z.strictObject({
   remaining: z.number().int().min(0).max(MAX_BUDGET_AMOUNT),
   refill: CreditsRefillSchema.nullable().optional(),
+  lowAt: CreditsLowAtSchema.optional(),
 });
 
 export type CreditsInput = z.infer<typeof CreditsInputSchema>;
@@ -191,6 +204,8 @@ export type UpdateIdentityInput = z.infer<typeof UpdateIdentityInputSchema>;
 /** Whether a key or an identity holds a credit balance, and its own refill (null: the plan's, if any). */
 export interface CreditsConfig {
   refill: CreditsRefill | null;
+  /** The `credits.low` alert level (its own, else the plan's); absent: none. */
+  lowAt?: number;
 }
 
 /** An identity as stored: the integrator's customer, whose keys share one budget. */

@@ -5,6 +5,18 @@ import { DeprecationSchema, SUPPORTED_VERSIONS, VERSION_SEGMENT } from './deprec
 /** The key-management routes the gateway answers itself; the route table may not claim them. */
 export const MANAGEMENT_PREFIX = '/v2/auth/keys';
 
+/** The alert management routes (`auth:rw`), answered by the gateway like MANAGEMENT_PREFIX. */
+export const ALERT_MANAGEMENT_PREFIXES = [
+  '/v2/auth/alert-endpoints',
+  '/v2/auth/alert-deliveries',
+  '/v2/auth/alert-events',
+] as const;
+
+/** True when `path` is `prefix`, below it, or a custom method of it (`prefix:stream`). */
+export function isUnderPrefix(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}:`);
+}
+
 /** The most a route's call may cost (and the most an upstream's `Keygate-Cost` may charge). */
 export const MAX_ROUTE_COST = 100_000;
 
@@ -90,6 +102,10 @@ export const RouteSchema = z.strictObject({
     .refine(
       (path) => !isManagementPath(path),
       `${MANAGEMENT_PREFIXES.join(', ')} are served by the gateway itself`,
+    )
+    .refine(
+      (path) => !ALERT_MANAGEMENT_PREFIXES.some((prefix) => isUnderPrefix(path, prefix)),
+      'the alert management routes are served by the gateway itself',
     ),
   scope: z.string().refine(isScope, 'must be a known scope such as article:r or order:rw'),
   upstream: z.string().min(1).optional(),

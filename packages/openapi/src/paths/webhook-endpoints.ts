@@ -23,7 +23,8 @@ import { proxiedErrors } from './errors.ts';
 
 const CreateEndpointRequest = requestComponent('CreateWebhookEndpointRequest', CreateEndpointSchema);
 const UpdateEndpointRequest = requestComponent('UpdateWebhookEndpointRequest', UpdateEndpointSchema);
-const RotateSecretRequest = requestComponent('RotateWebhookSecretRequest', RotateSecretSchema);
+/** Shared with the gateway's alert endpoints, whose rotation follows the same rules. */
+export const RotateSecretRequest = requestComponent('RotateWebhookSecretRequest', RotateSecretSchema);
 const EmptyRequest = requestComponent('EmptyRequest', EmptyBodySchema);
 const TriggerEventRequest = requestComponent('TriggerEventRequest', TriggerEventSchema);
 

@@ -7,6 +7,13 @@ internal static class OpenApiPaths
     /// <summary>Every documented path template, e.g. <c>/v2/carts/{id}:checkout</c>.</summary>
     public static readonly string[] All =
     [
+        "/v2/auth/alert-deliveries/{id}:resend",
+        "/v2/auth/alert-endpoints",
+        "/v2/auth/alert-endpoints/{id}",
+        "/v2/auth/alert-endpoints/{id}/deliveries",
+        "/v2/auth/alert-endpoints/{id}:rotate-secret",
+        "/v2/auth/alert-endpoints/{id}:test",
+        "/v2/auth/alert-events:stream",
         "/v2/auth/identities",
         "/v2/auth/identities/{id}",
         "/v2/auth/identities/{id}/credits",

@@ -12,6 +12,8 @@ namespace Keygate.Client.Generated.Models
     public partial class CreateKeyRequest_credits : IParsable
     #pragma warning restore CS1591
     {
+        /// <summary>The lowAt property</summary>
+        public int? LowAt { get; set; }
         /// <summary>The refill property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -40,6 +42,7 @@ namespace Keygate.Client.Generated.Models
         {
             return new Dictionary<string, Action<IParseNode>>
             {
+                { "lowAt", n => { LowAt = n.GetIntValue(); } },
                 { "refill", n => { Refill = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_credits_refill>(global::Keygate.Client.Generated.Models.CreateKeyRequest_credits_refill.CreateFromDiscriminatorValue); } },
                 { "remaining", n => { Remaining = n.GetIntValue(); } },
             };
@@ -51,6 +54,7 @@ namespace Keygate.Client.Generated.Models
         public virtual void Serialize(ISerializationWriter writer)
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
+            writer.WriteIntValue("lowAt", LowAt);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreateKeyRequest_credits_refill>("refill", Refill);
             writer.WriteIntValue("remaining", Remaining);
         }

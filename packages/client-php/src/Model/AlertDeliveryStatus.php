@@ -1,0 +1,16 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+enum AlertDeliveryStatus: string
+{
+    case Pending = 'pending';
+    case Delivering = 'delivering';
+    case Failed = 'failed';
+    case Succeeded = 'succeeded';
+}

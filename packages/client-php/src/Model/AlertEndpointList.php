@@ -1,0 +1,38 @@
+<?php
+
+// Generated from packages/openapi/openapi.json by generator/generate.php; do not edit.
+// Regenerate with `pnpm --filter @keygate/client-php generate`.
+
+declare(strict_types=1);
+
+namespace Keygate\Client\Model;
+
+final class AlertEndpointList implements \JsonSerializable
+{
+    public function __construct(
+        /** @var list<AlertEndpoint> */
+        public readonly array $data,
+    ) {
+    }
+
+    /** Builds the model from decoded JSON (`json_decode(…, true)`). */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            array_map(static fn ($i) => AlertEndpoint::fromArray($i), $data['data']),
+        );
+    }
+
+    /** The JSON object this model stands for, members outside `required` left out when null. */
+    public function toArray(): array
+    {
+        $data = [];
+        $data['data'] = array_map(static fn ($i) => $i->toArray(), $this->data);
+        return $data;
+    }
+
+    public function jsonSerialize(): mixed
+    {
+        return (object) $this->toArray();
+    }
+}
