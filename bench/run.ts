@@ -21,6 +21,7 @@
 //   BENCH_SOAK=1 (BENCH_SOAK_SECONDS, 600) to also soak the memory-mode gateway at steady load and
 //   judge its RSS growth after the first minute (see lib/memory.ts).
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import {
   DEFAULT_IDENTITY_ALGORITHM,
   IDENTITY_ALGORITHMS,
@@ -159,6 +160,14 @@ function scenariosOf(stack: Stack, refusals: RefusalTokens): Scenario[] {
     gw.policiesOffRequest.url,
     {},
   ]);
+  // A key on a plan (#47): a minute limit, a day and a month quota and credits, beside the same
+  // gateway's key with only its per-minute limit.
+  insertAfter('memory', [
+    'memory-plan',
+    'gateway, memory mode: a key on a plan (limit, 2 quotas, credits)',
+    gw.memory.url,
+    bearer(tokens.memoryPlan),
+  ]);
   // Policies off once more, right after memory mode: the same work as the run before memory mode, so
   // the two show what a pair of runs differs by within a round alone (see noiseOf).
   insertAfter('memory', [
@@ -175,6 +184,14 @@ function scenariosOf(stack: Stack, refusals: RefusalTokens): Scenario[] {
     url: stack.peerLoggedUrl + ROUTE,
     headers: bearer(tokens.peer),
     connections: 32,
+  });
+  loaded.splice(loaded.findIndex((scenario) => scenario.id === 'redis') + 1, 0, {
+    id: 'redis-plan',
+    label: 'gateway, Redis mode: a key on a plan (limit, 2 quotas, credits)',
+    url: gw.redis.url + ROUTE,
+    headers: bearer(tokens.redisPlan),
+    connections: 32,
+    alsoPids: [stack.redisPid],
   });
   loaded.splice(loaded.findIndex((scenario) => scenario.id === 'redis') + 1, 0, {
     id: 'peer-redis',
@@ -342,6 +359,16 @@ function argon2Verifications(gateway: BenchGateway): Promise<number> {
 const cpuRuns = new Map<string, Array<number | null>>();
 /** Garbage-collection pause µs per request of each gateway scenario, per round (BENCH_CPU=1 only). */
 const gcRuns = new Map<string, number[]>();
+/** Commands the bench's redis-server processed per request of each Redis-mode scenario, per round. */
+const redisCommandRuns = new Map<string, number[]>();
+/** The bench's redis-server, once the stack runs: read for its command count around Redis runs. */
+const commandCounter: { redis: Redis | null } = { redis: null };
+
+/** Commands the bench's redis-server has processed since it started (`INFO stats`). */
+async function redisCommands(): Promise<number> {
+  const stats = (await commandCounter.redis?.info('stats')) ?? '';
+  return Number(/total_commands_processed:(\d+)/.exec(stats)?.[1] ?? 0);
+}
 
 /**
  * Seconds a gateway has spent in garbage-collection pauses since it started: the sum over every kind
@@ -461,12 +488,15 @@ async function measure(
     const origin = new URL(scenario.url).origin;
     // Scraped outside the CPU window: the scrapes are not the run's work.
     const gcBefore = GC && pid !== undefined && gatewayOrigins.has(origin) ? await gcSeconds(origin) : null;
+    const commandsBefore = scenario.id.startsWith('redis') ? await redisCommands() : null;
     const before = machineCpuTimes();
     const { result, micros } =
       pid === undefined
         ? { result: await run(), micros: null }
         : await cpuMicrosPerRequest([pid, ...(scenario.alsoPids ?? [])], run);
     const steal = stealShareSince(before);
+    if (commandsBefore !== null && result.requests > 0)
+      addRound(redisCommandRuns, scenario.id, ((await redisCommands()) - commandsBefore) / result.requests);
     const gcMicros =
       gcBefore === null || result.requests === 0
         ? null
@@ -578,6 +608,20 @@ function targetsOf(
   cpuTarget('policies off ÷ raw node:http pipe', 'off', 'pipe', 1.18);
   cpuTarget('request binding, policies off ÷ signing reference', 'off-request', 'pipe-sign', 1.1);
   cpuTarget('Redis mode ÷ logged Redis peer (each with redis-server)', 'redis', 'peer-redis', 1.1);
+  // Plans (#47): a key on a plan costs about what a key with only its minute limit costs.
+  cpuTarget('key on a plan ÷ key with a minute limit only (memory)', 'memory-plan', 'memory', 1.05);
+  cpuTarget('key on a plan ÷ key with a minute limit only (Redis)', 'redis-plan', 'redis', 1.1);
+  // Its budget's script leaves in the same pipelined write as the key's count: commands per call
+  // (the scripts carry a turn's calls together) may grow, round trips may not.
+  const commandsOf = (id: string) => median(redisCommandRuns.get(id) ?? []);
+  if (redisCommandRuns.has('redis-plan') && redisCommandRuns.has('redis'))
+    add(
+      'Redis commands per call: key on a plan − key with a minute limit only',
+      commandsOf('redis-plan') - commandsOf('redis'),
+      '<=',
+      1,
+      ` (${commandsOf('redis-plan').toFixed(3)} against ${commandsOf('redis').toFixed(3)})`,
+    );
   // A refusal is held to the peer's refusal of the same tokens (#44); ÷ an admission is a row.
   cpuTarget(
     'refusal of a unique unknown token ÷ the logged peer refusing it',
@@ -756,6 +800,7 @@ async function main(): Promise<void> {
     products: PRODUCTS,
     log,
   });
+  commandCounter.redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: 1 });
   const memory = watchMemory(stack, pidOf(stack.pipeUrl));
   await memory.readIdle();
   const large =
@@ -901,8 +946,10 @@ process.on('exit', killAllNow);
 
 try {
   await main();
+  commandCounter.redis?.disconnect();
   await Promise.all([stopAll(), stopTopologies()]);
 } catch (error) {
+  commandCounter.redis?.disconnect();
   // After Ctrl-C the children are being stopped on purpose; their failures are not news.
   if (!interrupted)
     process.stderr.write(

@@ -78,6 +78,9 @@ export interface Stack {
     tracedSampled: string;
     tracedAll: string;
     redis: string;
+    /** Live keys on a plan (minute limit, day and month quotas, credits) of the memory and Redis gateways. */
+    memoryPlan: string;
+    redisPlan: string;
     cluster: string;
     commerceLive: string;
     commerceTest: string;
@@ -306,6 +309,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       'live',
       '--key',
       'test',
+      '--plan-key',
+      'live',
     ]),
     seedKeys([
       `--tag-key=${BENCH_TAG_KEY}`,
@@ -336,7 +341,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       '--key',
       'test',
     ]),
-    seedKeys([`--tag-key=${BENCH_TAG_KEY}`, '--redis', redisUrl, '--prefix', 'bench:', '--key', 'live']),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--redis',
+      redisUrl,
+      '--prefix',
+      'bench:',
+      '--key',
+      'live',
+      '--plan-key',
+      'live',
+    ]),
     seedKeys([
       `--tag-key=${BENCH_TAG_KEY}`,
       '--cluster',
@@ -485,6 +500,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       tracedSampled: sampledKeys!.live!,
       tracedAll: allKeys!.live!,
       redis: redisKeys.live!,
+      memoryPlan: memoryKeys['plan-live']!,
+      redisPlan: redisKeys['plan-live']!,
       cluster: clusterKeys.live!,
       commerceLive: commerceKeys.live!,
       commerceTest: commerceKeys.test!,

@@ -1,10 +1,12 @@
 // Creates the bench's API keys in a gateway store (SQLite file or Redis), then prints one JSON line:
 //   node bench/setup/seed-keys.ts (--db FILE | --redis URL --prefix P | --cluster HOST:PORT,… --prefix P)
-//     [--fillers N] [--tag-key BASE64URL] [--all] [--scope SCOPE]… --key ENV [--key ENV]
+//     [--fillers N] [--tag-key BASE64URL] [--all] [--scope SCOPE]… --key ENV [--key ENV] [--plan-key ENV]
 // --tag-key: the load keys get the keyed tag of that tag key, as keys created through the API or the
 // CLI do (without it they are untagged, as keys stored before tags were). --all: print every load
 // key's token, by index, instead of the last one per environment. --scope: a scope the load keys
 // hold besides article:r and pricing:r (the commerce bench's mixed run changes cart lines: order:rw).
+// --plan-key: also a load key on a plan with a minute limit, a day and a month quota and credits
+// (none of them ever refuses), printed as `plan-<env>`: the plans bench rows (#47).
 // Filler keys (never called) get a cheap SHA-256 hash instead of argon2 and, on SQLite, are written
 // with the store's own commit function inside one outer transaction (each commit becomes a
 // savepoint): 100,000 separate commits would take a minute. The keys under load are argon2id-hashed
@@ -17,7 +19,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { newKeyChange } from '../../gateway/src/keys/create-key.ts';
 import { createArgon2Hasher } from '../../gateway/src/keys/hasher.ts';
 import { createSecretTagger, parseTagKey, type SecretTagger } from '../../gateway/src/keys/secret-tag.ts';
-import { generateToken } from '../../gateway/src/keys/token.ts';
+import { generateToken, newId } from '../../gateway/src/keys/token.ts';
 import type { Environment } from '../../gateway/src/model/model.ts';
 import { openRedisKeyStore } from '../../gateway/src/store/redis/redis-store.ts';
 import { activityToRow, keyToRow } from '../../gateway/src/store/sqlite/rows.ts';
@@ -107,17 +109,48 @@ async function createStoreFillers(store: KeyStore, count: number): Promise<void>
   }
 }
 
-/** One argon2id key whose rate limit never triggers; returns its token. */
+/** Far above anything wrk can spend in a bench: the plan's limits, quotas and credits never refuse. */
+const PLAN_AMOUNT = 1_000_000_000_000;
+
+/**
+ * A plan with every kind of line the issue's row names: a minute limit, a day and a month quota and
+ * a credits refill, none of which a bench can exhaust. Its key also holds a balance of its own.
+ */
+async function createBenchPlan(store: KeyStore): Promise<string> {
+  const at = new Date().toISOString();
+  const plan = {
+    id: newId('plan'),
+    name: 'bench',
+    limits: [{ name: 'minute', window: 'minute' as const, limit: PLAN_AMOUNT }],
+    quotas: [
+      { period: 'day' as const, limit: PLAN_AMOUNT },
+      { period: 'month' as const, limit: PLAN_AMOUNT },
+    ],
+    credits: { refill: { interval: 'monthly' as const, amount: PLAN_AMOUNT } },
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  if (!(await store.createPlan(plan))) throw new Error('the bench plan could not be stored');
+  return plan.id;
+}
+
+/** One argon2id key whose rate limit never triggers (on `planId`, with credits, when given); returns its token. */
 async function createLoadKey(
   store: KeyStore,
   environment: Environment,
   tagger: SecretTagger | null,
   scopes: readonly string[],
+  planId?: string,
 ): Promise<string> {
   const token = generateToken(environment);
   const hash = await createArgon2Hasher().hash(token.token);
   const tag = tagger?.tagOf(token.token) ?? null;
   const built = buildKeyChange(environment, LOAD_KEY_RATE_LIMIT, () => hash, token, tag, scopes);
+  if (planId) {
+    Object.assign(built.change.key, { planId, credits: { refill: null } });
+    built.change.creditsBalance = { remaining: PLAN_AMOUNT, refilledAt: Date.now() };
+  }
   if (!(await store.commitChange(built.change))) throw new Error('the load key could not be stored');
   return built.token;
 }
@@ -133,6 +166,7 @@ const { values } = parseArgs({
     'tag-key': { type: 'string' },
     all: { type: 'boolean', default: false },
     scope: { type: 'string', multiple: true, default: [] },
+    'plan-key': { type: 'string', multiple: true, default: [] },
   },
 });
 const tagKey = values['tag-key'] === undefined ? null : parseTagKey(values['tag-key']);
@@ -172,6 +206,14 @@ try {
       ...SCOPES,
       ...values.scope,
     ]);
+  }
+  if (values['plan-key'].length > 0) {
+    const planId = await createBenchPlan(store);
+    for (const environment of values['plan-key']) {
+      if (environment !== 'live' && environment !== 'test')
+        throw new Error(`--plan-key ${environment}: live or test`);
+      tokens[`plan-${environment}`] = await createLoadKey(store, environment, tagger, SCOPES, planId);
+    }
   }
   const ms = Math.round(performance.now() - started);
   process.stdout.write(`${JSON.stringify({ tokens, fillers, ms })}\n`);

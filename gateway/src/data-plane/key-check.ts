@@ -222,7 +222,7 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     if (budget) call.budget = { policy: budget.policy, cost: budget.cost };
   }
 
-  /** The call's budget when its key has one and its route costs something; the key's limit allowed it. */
+  /** The call's budget when its key has one and its route costs something. */
   function budgetOf(
     call: Call,
   ): { policy: BudgetPolicy | Promise<BudgetPolicy | null>; cost: number } | null {
@@ -232,17 +232,44 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     return policy === null ? null : { policy, cost: route.cost };
   }
 
-  /** Decides and spends the call's budget (asynchronously), then sets the headers and refuses if need be. */
-  function spendBudget(call: Call, decision: RateLimitDecision): Promise<void> | void {
-    const budget = decision.allowed ? budgetOf(call) : null;
-    if (budget === null) return applyDecision(call, decision);
+  /** Decides and spends the call's budget through the ledger's promise; null when it has none. */
+  function startSpending(call: Call): Promise<SpentBudget | null> | null {
+    const budget = budgetOf(call);
+    if (budget === null) return null;
+    const { cost } = budget;
     return Promise.resolve(budget.policy).then((policy) => {
-      if (policy === null) return applyDecision(call, decision);
+      if (policy === null) return null;
       const nowMs = clock();
-      return budgets!.ledger.spend(policy, budget.cost, nowMs).then((verdict) => {
-        applyDecision(call, decision, { policy, verdict, cost: budget.cost, nowMs });
-      });
+      return budgets!.ledger.spend(policy, cost, nowMs).then((verdict) => ({ policy, verdict, cost, nowMs }));
     });
+  }
+
+  /**
+   * The key's own limit and its budget, decided side by side (on Redis: in the same event-loop turn,
+   * so both scripts leave in one pipelined write). When the key's limit refused a call its budget
+   * admitted, what the budget spent is given back: a refused call spends nothing.
+   */
+  function settle(call: Call, decision: RateLimitDecision, spent: SpentBudget | null): void {
+    if (!decision.allowed) giveBack(call, spent);
+    applyDecision(call, decision, decision.allowed && spent !== null ? spent : undefined);
+  }
+
+  /** Gives back what an admitted budget spent for a call refused after all (not awaited). */
+  function giveBack(call: Call, spent: SpentBudget | null): void {
+    if (spent === null || spent.verdict.refusal !== null) return;
+    budgets!.ledger.adjust(spent.policy, -spent.cost, clock()).catch((error: unknown) => {
+      deps.logger?.warn(
+        { err: error, requestId: call.requestId },
+        'giving back a refused call’s budget failed',
+      );
+    });
+  }
+
+  /** Decides and spends the call's budget (asynchronously) after the key's limit allowed it, then answers. */
+  function spendBudget(call: Call, decision: RateLimitDecision): Promise<void> | void {
+    const spending = decision.allowed ? startSpending(call) : null;
+    if (spending === null) return applyDecision(call, decision);
+    return spending.then((spent) => settle(call, decision, spent));
   }
 
   /** The key as the store holds it now (shared stores): re-checked if it changed since it was cached. */
@@ -254,14 +281,24 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     call.principal = { ...call.principal!, key: current.key, secret: current.secret };
   }
 
-  /** Rate limit, then (with a shared store) the key's version, read in the same round trip; then the budget. */
+  /**
+   * Rate limit, (with a shared store) the key's version and the budget, all sent in the same
+   * round trip. A key whose version moved is re-checked; its budget was decided on the policy the
+   * call started with.
+   */
   function consume(call: Call): Promise<void> {
     const { key } = call.verified!;
     const consuming = rateLimiter.consume(key.id, key.rateLimit.perMinute);
-    if (!verifier.confirms) return consuming.then((decision) => spendBudget(call, decision));
-    return Promise.all([consuming, verifier.confirm(call.verified!)]).then(([decision, current]) => {
-      applyCurrent(call, current);
-      return spendBudget(call, decision);
+    const spending = startSpending(call);
+    const confirming = verifier.confirms ? verifier.confirm(call.verified!) : null;
+    return Promise.all([consuming, spending, confirming]).then(([decision, spent, current]) => {
+      try {
+        if (current !== null) applyCurrent(call, current);
+      } catch (error) {
+        giveBack(call, spent);
+        throw error;
+      }
+      settle(call, decision, spent);
     });
   }
 

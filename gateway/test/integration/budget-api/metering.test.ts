@@ -110,6 +110,30 @@ function describeMetering(name: string, open: () => Promise<Instances>) {
       assert.equal((await call(0, keys[0]!.secret)).status, 200, 'a new day, a new quota');
     });
 
+    it("gives back the quota of a call its key's own per-minute limit refused", async () => {
+      const identity = (
+        await api('post', '/v2/auth/identities', {
+          externalId: 'give-back',
+          quotas: [{ period: 'day', limit: 1000 }],
+        })
+      ).body;
+      const limited = await newKey({ identityId: identity.id, rateLimit: { perMinute: 1 } });
+      const other = await newKey({ identityId: identity.id });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await call(i, limited.secret)).status);
+      assert.deepEqual(statuses, [200, 429, 429]);
+      // Give-backs are sent after the refusal's answer: on Redis they may land a moment later. Each
+      // look spends one of `other`'s calls: after k looks, 1000 - 1 - k are left once both landed.
+      let looks = 0;
+      let left = '';
+      const settled = await eventually(async () => {
+        looks++;
+        left = (await call(1, other.secret)).headers.ratelimit ?? '';
+        return Number(/"day";r=(\d+);/.exec(left)?.[1]) === 1000 - 1 - looks;
+      }, 2000);
+      assert.ok(settled, `the refused calls are not counted on the day (${left} after ${looks} looks)`);
+    });
+
     it('spends shared credits, refuses at zero, takes a top-up and refills daily', async () => {
       const identity = (
         await api('post', '/v2/auth/identities', {
