@@ -151,3 +151,21 @@ public class BudgetRetryTests
         Assert.Equal("?period=2026-11&format=jsonl", test.Stub.Requests[3].Uri.Query);
     }
 }
+
+public class PeriodUsageTests
+{
+    [Fact]
+    public async Task OutcomesAreReadByNameWithCallsAndCost()
+    {
+        var test = new TestClient();
+        test.Stub.Answer(HttpStatusCode.OK, """{"period":"2026-11-28","from":"2026-11-28","to":"2026-11-29","total":{"calls":3,"cost":2},"outcomes":{"VALID":{"calls":2,"cost":2},"QUOTA_EXCEEDED":{"calls":1,"cost":0}}}""");
+
+        var usage = await test.Client.Identities.GetUsageAsync("idt_1", "2026-11-28");
+
+        Assert.Equal(new OutcomeUsage(2, 2), usage.Outcome("VALID"));
+        Assert.Equal(new OutcomeUsage(1, 0), usage.Outcome("QUOTA_EXCEEDED"));
+        Assert.Equal(new OutcomeUsage(0, 0), usage.Outcome("CREDITS_EXHAUSTED"));
+        Assert.Equal(2, usage.OutcomesByName().Count);
+        Assert.Equal("?period=2026-11-28", test.Stub.Requests[0].Uri.Query);
+    }
+}
