@@ -135,3 +135,51 @@ describe('retrying 409 IDEMPOTENCY_KEY_IN_USE', () => {
     assert.equal(fake.seen.length, 3);
   });
 });
+
+describe('identities and the billing export', () => {
+  const identity = (id: string) => ({
+    id,
+    externalId: `ext-${id}`,
+    environment: 'live',
+    planId: null,
+    meta: {},
+    limits: [],
+    quotas: [],
+    credits: null,
+    createdAt: '2026-11-28T10:00:00Z',
+    updatedAt: '2026-11-28T10:00:00Z',
+    version: 1,
+  });
+
+  it('walks every identity across pages with paginate', async () => {
+    const fake = fakeFetch(
+      { status: 200, body: { items: [identity('idt_1'), identity('idt_2')], nextCursor: 'c2' } },
+      { status: 200, body: { items: [identity('idt_3')], nextCursor: null } },
+    );
+    const { client } = clientWith(fake);
+    const ids: string[] = [];
+    for await (const found of client.paginate('/v2/auth/identities', { params: { query: { limit: 2 } } })) {
+      ids.push(found.id);
+    }
+    assert.deepEqual(ids, ['idt_1', 'idt_2', 'idt_3']);
+    assert.deepEqual(
+      fake.seen.map((seen) => new URL(seen.url).search),
+      ['?limit=2', '?limit=2&cursor=c2'],
+    );
+  });
+
+  it('reads the export as text or as a stream', async () => {
+    const csv = 'period,subject_type,subject_id,external_id,environment,outcome,calls,cost\n';
+    const fake = fakeFetch({ status: 200, headers: { 'content-type': 'text/csv' }, body: csv });
+    const { client } = clientWith(fake);
+    const query = { period: '2026-11', format: 'csv' as const };
+    const { data: text } = await client.GET('/v2/auth/usage/export', { params: { query }, parseAs: 'text' });
+    assert.equal(text, csv);
+    const { data: stream } = await client.GET('/v2/auth/usage/export', {
+      params: { query },
+      parseAs: 'stream',
+    });
+    assert.ok(stream);
+    assert.equal(await new Response(stream).text(), csv);
+  });
+});
