@@ -71,7 +71,7 @@ describe('the .NET client against the running system', function () {
     commerceData?.remove();
   });
 
-  it('passes the integration tests: keys, catalogue, paging, carts, rotation, 403, 429, webhooks, sandbox events', async () => {
+  it('passes the integration tests: keys, catalogue, paging, carts, rotation, 403, 429, webhooks, sandbox events, plans and quotas', async () => {
     const result = await dotnet(
       [
         'test',
@@ -91,7 +91,7 @@ describe('the .NET client against the running system', function () {
       },
     );
     assert.equal(result.code, 0, result.output);
-    assert.match(result.output, /Total tests: 13\s+Passed: 13\s/, result.output);
+    assert.match(result.output, /Total tests: 14\s+Passed: 14\s/, result.output);
   });
 
   it('retries a checkout whose answer was lost and returns the one order it made', async () => {
@@ -228,6 +228,8 @@ describe('the .NET client against the running system', function () {
       assert.match(ran.output, /key key_\w+ expires after \d{4}-\d{2}-\d{2}/);
       assert.match(ran.output, /this key lacks stock:r \(request req_\w+\)/);
       assert.match(ran.output, /refused \(MissingHeaders\)/);
+      assert.match(ran.output, /QUOTA_EXCEEDED \(day\): resets in \d/);
+      assert.match(ran.output, /acme-\w+ holds 599 credits/);
     } finally {
       work.remove();
     }

@@ -166,7 +166,7 @@ describe('the PHP client (packages/client-php) against the real gateway and comm
 
   // After the examples, so the limited key's window has less left to wait out.
   describe('packages/client-php/tests/Integration', () => {
-    it('passes: keys, catalogue, GraphQL, checkout, customers, prices, webhooks, a real 429', async () => {
+    it('passes: keys, catalogue, GraphQL, checkout, customers, prices, webhooks, plans and quotas, a real 429', async () => {
       const { code, output } = await run(
         'phpunit',
         ['-c', join(PACKAGE, 'phpunit.xml'), '--testsuite', 'integration'],

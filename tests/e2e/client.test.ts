@@ -5,6 +5,8 @@ import {
   type KeygateClientOptions,
   type KeygateNotice,
   KeygateProblemError,
+  KeygateRateLimitError,
+  ProblemCode,
   unwrap,
 } from '@keygate/client';
 import { addToCart } from '../../packages/client/examples/add-to-cart.ts';
@@ -187,6 +189,63 @@ describe('the typed client (@keygate/client) against the real gateway and commer
     await client.GET('/v2/channels');
     await client.GET('/v2/channels');
     assert.deepEqual(notices, [{ kind: 'key-expiry', expiresOn: isoDay(3), daysLeft: 4 }]);
+  });
+
+  // The same scenario runs in PHP (tests/Integration/BudgetTest.php) and .NET (BudgetTests.cs).
+  it('sells a plan: a day quota of 2 refuses the 3rd call typed, credits top up, usage shows it', async () => {
+    const plan = await unwrap(
+      admin.POST('/v2/auth/plans', {
+        body: { name: 'ts-daily-2', limits: [], quotas: [{ period: 'day', limit: 2 }] },
+      }),
+    );
+    const identity = await unwrap(
+      admin.POST('/v2/auth/identities', {
+        body: { externalId: `ts-customer-${Date.now()}`, planId: plan.id, credits: { remaining: 100 } },
+      }),
+    );
+    const key = await unwrap(
+      admin.POST('/v2/auth/keys', {
+        body: { name: 'ts-budget', scopes: ['article:r'], identityId: identity.id },
+      }),
+    );
+    const shop = clientFor(key.secret);
+    const catalogue = () =>
+      unwrap(
+        shop.GET('/v2/catalog/products', {
+          params: { header: { 'X-Channel': 'WEB_DE' }, query: { limit: 1 } },
+        }),
+      );
+    await catalogue();
+    await catalogue();
+    const refused = await catalogue().catch((error: unknown) => error);
+    assert.ok(refused instanceof KeygateRateLimitError, String(refused));
+    assert.equal(refused.code, ProblemCode.QUOTA_EXCEEDED);
+    assert.equal(refused.policy, 'day');
+    assert.ok((refused.retryAfter ?? 0) > 0, 'the quota resets at the next UTC midnight');
+
+    const params = { path: { id: identity.id } };
+    assert.equal((await unwrap(admin.GET('/v2/auth/identities/{id}/credits', { params }))).remaining, 98);
+    const topped = await unwrap(
+      admin.POST('/v2/auth/identities/{id}/credits', { params, body: { increment: 50 } }),
+    );
+    assert.equal(topped.remaining, 148, 'two admitted calls spent 2 of 100; the refused one none');
+    const withKeys = await unwrap(admin.GET('/v2/auth/identities/{id}', { params }));
+    assert.deepEqual(
+      withKeys.keys.map((k) => k.id),
+      [key.id],
+    );
+
+    const period = new Date().toISOString().slice(0, 10);
+    // Usage is written about once a second: poll until the three calls are counted.
+    const readUsage = () =>
+      unwrap(admin.GET('/v2/auth/identities/{id}/usage', { params: { ...params, query: { period } } }));
+    let usage: Awaited<ReturnType<typeof readUsage>> | undefined;
+    await waitUntil('the identity usage counts three calls', async () => {
+      usage = await readUsage();
+      return usage.total.calls === 3;
+    });
+    assert.equal(usage?.outcomes.VALID?.calls, 2);
+    assert.equal(usage?.outcomes.QUOTA_EXCEEDED?.calls, 1);
   });
 
   describe('over the rate limit (a test key forcing it with Keygate-Test-Scenario: rate-limited)', () => {

@@ -16,6 +16,7 @@ use Psr\Http\Message\RequestFactoryInterface;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use Psr\Http\Message\StreamFactoryInterface;
+use Psr\Http\Message\StreamInterface;
 use Psr\Log\LoggerInterface;
 
 /**
@@ -25,7 +26,9 @@ use Psr\Log\LoggerInterface;
  * Each call: Bearer key (and an `Idempotency-Key` on POST/PATCH) → PSR-18 send → rate-limit state
  * and notices recorded from every answer (retried ones too) → retried as `RetryOptions` says
  * (GET/HEAD/OPTIONS/PUT/DELETE after 429/502/503/504 and connection errors; POST/PATCH after
- * 429/503 and connection errors, with the same key) → a 2xx body is decoded, anything else thrown.
+ * 429/503, 409 IDEMPOTENCY_KEY_IN_USE and connection errors, with the same key; a 429
+ * QUOTA_EXCEEDED/CREDITS_EXHAUSTED only after a short `Retry-After`) → a 2xx body is decoded,
+ * anything else thrown.
  */
 final class KeygateClient
 {
@@ -148,6 +151,16 @@ final class KeygateClient
     ): ?string {
         $response = $this->exchange($method, $template, $path, $query, $headers, null, "{$accept}, application/problem+json");
         return $response->getStatusCode() === 304 ? null : (string) $response->getBody();
+    }
+
+    /**
+     * The billing export of `$period` (`GET /v2/auth/usage/export`) as a stream, to copy to a file
+     * or read line by line rather than hold as one string (`exportUsage()` gives the text).
+     */
+    public function exportUsageStream(string $period, ?Model\ExportUsageFormat $format = null): StreamInterface
+    {
+        $query = ['period' => $period, 'format' => $format?->value];
+        return $this->exchange('GET', '/v2/auth/usage/export', [], $query, [], null, 'text/csv, application/x-ndjson, application/problem+json')->getBody();
     }
 
     private const JSON_ACCEPT = 'application/json, application/problem+json';

@@ -17,6 +17,11 @@ use Psr\Http\Message\ResponseInterface;
  *    and its repeat would only meet `IDEMPOTENCY_KEY_IN_USE`.
  * 3. The wait is `Retry-After`, else for a 429 the `RateLimit` reset (a 429 with neither is not
  *    retried), else a backoff of 1 s doubled per retry; all within `maxRetries` and `maxWaitSeconds`.
+ * 4. A 429 `QUOTA_EXCEEDED` or `CREDITS_EXHAUSTED` (a budget, not a rate) only when its `Retry-After`
+ *    is at most `BUDGET_RETRY_AFTER_LIMIT_SECONDS`: a quota that resets tomorrow, or credits nothing
+ *    refills (no `Retry-After`), are thrown at once as `RateLimitException`.
+ * 5. A POST or PATCH answered 409 `IDEMPOTENCY_KEY_IN_USE` (its first attempt is still running) is
+ *    sent again with the same key after `Retry-After` (else the backoff), as Stripe's clients do.
  */
 final class RetryOptions
 {
@@ -28,6 +33,12 @@ final class RetryOptions
     public const RETRIED_STATUSES = [429, 502, 503, 504];
     /** Answers after which a POST or PATCH with an `Idempotency-Key` is sent again. */
     public const KEYED_RETRIED_STATUSES = [429, 503];
+    /** The 429 codes of a spent budget (quota, credits), retried only after a short `Retry-After` (rule 4). */
+    public const BUDGET_CODES = ['QUOTA_EXCEEDED', 'CREDITS_EXHAUSTED'];
+    /** The longest `Retry-After` a budget 429 is retried after; a longer wait is the caller's to plan. */
+    public const BUDGET_RETRY_AFTER_LIMIT_SECONDS = 10;
+    /** The 409 code of a keyed request whose first attempt is still running (rule 5). */
+    public const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
     /** Wait before retrying a 502/503/504 without `Retry-After` or a connection error, doubled per retry. */
     public const DEFAULT_BACKOFF_SECONDS = 1.0;
 
@@ -53,10 +64,22 @@ final class RetryOptions
     public function delayFor(string $method, ResponseInterface $response, int $attempt, \DateTimeImmutable $now, bool $isKeyed = false): ?float
     {
         $status = $response->getStatusCode();
-        if ($attempt >= $this->maxRetries || !in_array($status, self::retriedStatuses($method, $isKeyed), true)) {
+        if ($attempt >= $this->maxRetries) {
+            return null;
+        }
+        if ($status === 409) {
+            $keyed = $isKeyed && in_array(strtoupper($method), self::KEYED_METHODS, true);
+            return $keyed && self::problemCode($response) === self::IDEMPOTENCY_KEY_IN_USE
+                ? (self::retryAfterSeconds($response, $now) ?? self::DEFAULT_BACKOFF_SECONDS * 2 ** $attempt)
+                : null;
+        }
+        if (!in_array($status, self::retriedStatuses($method, $isKeyed), true)) {
             return null;
         }
         $delay = self::retryAfterSeconds($response, $now);
+        if ($status === 429 && in_array(self::problemCode($response), self::BUDGET_CODES, true)) {
+            return $delay !== null && $delay <= self::BUDGET_RETRY_AFTER_LIMIT_SECONDS ? $delay : null;
+        }
         if ($delay === null && $status === 429) {
             $delay = RateLimitState::fromResponse($response, $now)?->resetSeconds;
         }
@@ -64,6 +87,18 @@ final class RetryOptions
             $delay = self::DEFAULT_BACKOFF_SECONDS * 2 ** $attempt;
         }
         return $delay === null ? null : (float) $delay;
+    }
+
+    /** The `code` of a problem+json answer, or null; the body stays readable for the exception. */
+    private static function problemCode(ResponseInterface $response): ?string
+    {
+        $body = $response->getBody();
+        $text = (string) $body;
+        if ($body->isSeekable()) {
+            $body->rewind();
+        }
+        $decoded = json_decode($text, true);
+        return is_array($decoded) && is_string($decoded['code'] ?? null) ? $decoded['code'] : null;
     }
 
     /** Seconds to wait before retrying after a connection error (no answer), or null when it is not retried. */

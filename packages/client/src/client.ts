@@ -25,7 +25,9 @@ export interface KeygateClientOptions extends Omit<ClientOptions, 'baseUrl' | 'f
   /**
    * Retries: GET, HEAD, OPTIONS, PUT and DELETE after 429, 502, 503, 504 and connection errors;
    * POST and PATCH (each sent with an `Idempotency-Key`) after 429, 503 and connection errors,
-   * with the same key. Waits `Retry-After` or a backoff. Default `{ maxRetries: 2,
+   * with the same key, and after 409 `IDEMPOTENCY_KEY_IN_USE`. Waits `Retry-After` or a backoff;
+   * a 429 `QUOTA_EXCEEDED`/`CREDITS_EXHAUSTED` only when its `Retry-After` is at most
+   * `BUDGET_RETRY_AFTER_LIMIT_SECONDS` (10). Default `{ maxRetries: 2,
    * maxWaitSeconds: 60 }`; `false` turns retries off.
    */
   retry?: boolean | RetryOptions;

@@ -19,12 +19,17 @@ export {
   type KeygateFieldError,
   type KeygateProblem,
   KeygateProblemError,
+  KeygateRateLimitError,
+  ProblemCode,
+  problemErrorOf,
   toProblem,
   UNEXPECTED_RESPONSE,
   unwrap,
 } from './problem.ts';
 export { parseRateLimit, type RateLimitState, rateLimitOf, retryAfterMs } from './rate-limit.ts';
 export {
+  BUDGET_CODES,
+  BUDGET_RETRY_AFTER_LIMIT_SECONDS,
   DEFAULT_RETRY,
   type FetchLike,
   KEYED_METHODS,

@@ -1,5 +1,5 @@
 import type { Client, MaybeOptionalInit } from 'openapi-fetch';
-import { KeygateProblemError, toProblem } from './problem.ts';
+import { problemErrorOf } from './problem.ts';
 import type { paths } from './schema.d.ts';
 
 type GetOf<P extends keyof paths> = paths[P] extends { get: infer Operation } ? Operation : never;
@@ -58,7 +58,7 @@ function itemsOf(page: Page): unknown[] {
 /**
  * Fetches one page after another with the `nextCursor` of the previous one until a page has none,
  * yielding each page's entries. Each page is one `client.GET`, so the client's retries apply to
- * it; an error answer is thrown as `KeygateProblemError`. Nothing is fetched before the caller
+ * it; an error answer is thrown as `KeygateProblemError` (`KeygateRateLimitError` for a 429). Nothing is fetched before the caller
  * asks for the next entry, so leaving the loop early fetches no further page.
  */
 async function* walkPages(client: Client<paths>, path: string, init: unknown): AsyncGenerator<unknown, void> {
@@ -68,7 +68,7 @@ async function* walkPages(client: Client<paths>, path: string, init: unknown): A
   for (;;) {
     const params = { ...base.params, query: { ...base.params?.query, cursor } };
     const { data, error, response } = await (client.GET as unknown as SendGet)(path, { ...base, params });
-    if (!response.ok) throw new KeygateProblemError(toProblem(error, response), response);
+    if (!response.ok) throw problemErrorOf(error, response);
     const page = data as Page;
     yield* itemsOf(page);
     const next = page.nextCursor ?? undefined;

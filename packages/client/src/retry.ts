@@ -12,6 +12,11 @@ import { parseRateLimit, retryAfterMs } from './rate-limit.ts';
  * 3. The wait is `Retry-After`, else for a 429 the `RateLimit` reset (a 429 with neither is not
  *    retried), else a backoff of 1 s doubled per retry; all within `maxRetries` and
  *    `maxWaitSeconds`. An aborted signal is never retried.
+ * 4. A 429 `QUOTA_EXCEEDED` or `CREDITS_EXHAUSTED` (a budget, not a rate) is retried only when its
+ *    `Retry-After` is at most `BUDGET_RETRY_AFTER_LIMIT_SECONDS`: a quota that resets tomorrow, or
+ *    credits that nothing refills (no `Retry-After`), come back at once as the error.
+ * 5. A POST or PATCH answered 409 `IDEMPOTENCY_KEY_IN_USE` (its first attempt is still running) is
+ *    sent again with the same key after `Retry-After` (else the backoff), as Stripe's clients do.
  */
 export const RETRIED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -23,6 +28,15 @@ export const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504
 
 /** Statuses retried for POST and PATCH with an `Idempotency-Key`. */
 export const KEYED_RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+/** The 429 codes of a spent budget (quota, credits), retried only after a short `Retry-After` (rule 4). */
+export const BUDGET_CODES: ReadonlySet<string> = new Set(['QUOTA_EXCEEDED', 'CREDITS_EXHAUSTED']);
+
+/** The longest `Retry-After` a budget 429 is retried after; a longer wait is the caller's to plan. */
+export const BUDGET_RETRY_AFTER_LIMIT_SECONDS = 10;
+
+/** The 409 code of a keyed request whose first attempt is still running (rule 5). */
+export const IDEMPOTENCY_KEY_IN_USE = 'IDEMPOTENCY_KEY_IN_USE';
 
 /** The first wait after a 502/503/504 without `Retry-After` or a connection error, doubled per retry. */
 export const BACKOFF_MS = 1000;
@@ -96,20 +110,41 @@ function retriedStatusesOf(request: Request): ReadonlySet<number> | undefined {
   return undefined;
 }
 
+/** The problem `code` of an error answer, read from a copy so the caller still gets the body. */
+async function codeOf(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.clone().json()) as { code?: unknown };
+    return typeof body?.code === 'string' ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Milliseconds to wait before retry `attempt` (0 for the first) after `response`, or undefined
  * when it is not retried; `response` undefined means the connection failed.
  */
-function delayAfter(
+async function delayAfter(
   statuses: ReadonlySet<number>,
   response: Response | undefined,
   attempt: number,
   nowMs: number,
-): number | undefined {
+): Promise<number | undefined> {
   const backoff = BACKOFF_MS * 2 ** attempt;
   if (response === undefined) return backoff;
+  if (response.status === 409 && statuses === KEYED_RETRIED_STATUSES) {
+    return (await codeOf(response)) === IDEMPOTENCY_KEY_IN_USE
+      ? (retryAfterMs(response.headers, nowMs) ?? backoff)
+      : undefined;
+  }
   if (!statuses.has(response.status)) return undefined;
-  if (response.status === 429) return retryDelayMs(response.headers, nowMs);
+  if (response.status === 429) {
+    if (BUDGET_CODES.has((await codeOf(response)) ?? '')) {
+      const wait = retryAfterMs(response.headers, nowMs);
+      return wait !== undefined && wait <= BUDGET_RETRY_AFTER_LIMIT_SECONDS * 1000 ? wait : undefined;
+    }
+    return retryDelayMs(response.headers, nowMs);
+  }
   return retryAfterMs(response.headers, nowMs) ?? backoff;
 }
 
@@ -138,7 +173,9 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchLike {
         failure = error;
       }
       const delay =
-        spare && statuses && retry !== false ? delayAfter(statuses, response, attempt, now()) : undefined;
+        spare && statuses && retry !== false
+          ? await delayAfter(statuses, response, attempt, now())
+          : undefined;
       if (delay === undefined || retry === false || waitedMs + delay > retry.maxWaitSeconds * 1000) {
         if (response) return response;
         throw failure;

@@ -9,7 +9,8 @@ namespace Keygate.Client;
 /// The keygate API client: one object per API key, with a method per operation grouped by resource
 /// (<see cref="Keys"/>, <see cref="Catalog"/>, <see cref="Carts"/>, …) and the full Kiota-generated surface in
 /// <see cref="Api"/>. Every error answer is thrown as <see cref="KeygateProblemException"/>; calls are
-/// retried after a 429, a 503 or a connection error (POST and PATCH under one Idempotency-Key) as
+/// retried after a 429, a 503 or a connection error (POST and PATCH under one Idempotency-Key, also after 409
+/// IDEMPOTENCY_KEY_IN_USE; a spent quota or balance only after a short Retry-After) as
 /// <see cref="KeygateClientOptions.Retry"/> says.
 /// </summary>
 public sealed class KeygateClient : IDisposable
@@ -58,6 +59,8 @@ public sealed class KeygateClient : IDisposable
         Stock = new StockResource(Api);
         Webhooks = new WebhooksResource(Api);
         Document = new DocumentResource(Api, adapter);
+        Plans = new PlansResource(Api);
+        Identities = new IdentitiesResource(Api);
     }
 
     /// <summary>Every operation of the OpenAPI document as Kiota generates it, e.g. <c>Api.V2.Channels.GetAsync()</c>.</summary>
@@ -89,6 +92,12 @@ public sealed class KeygateClient : IDisposable
 
     /// <summary>Webhook endpoints, their secrets and deliveries.</summary>
     public WebhooksResource Webhooks { get; }
+
+    /// <summary>Plans: named limits, quotas and a credits refill shared by the keys and identities on them.</summary>
+    public PlansResource Plans { get; }
+
+    /// <summary>Identities (your customers), their credits and usage per period, and the billing export.</summary>
+    public IdentitiesResource Identities { get; }
 
     /// <summary>The API's OpenAPI document.</summary>
     public DocumentResource Document { get; }

@@ -16,6 +16,11 @@ namespace Keygate.Client;
 /// 3. The wait is <c>Retry-After</c>, else for a 429 the <c>RateLimit</c> reset (a 429 with neither is not
 ///    retried), else a backoff of 1 s doubled per retry; all within <see cref="KeygateRetryOptions"/>. The caller
 ///    cancelling is never retried.
+/// 4. A 429 <c>QUOTA_EXCEEDED</c> or <c>CREDITS_EXHAUSTED</c> (a budget, not a rate) only when its <c>Retry-After</c>
+///    is at most <see cref="BudgetRetryAfterLimit"/>: a quota that resets tomorrow, or credits nothing refills (no
+///    <c>Retry-After</c>), are thrown at once as <see cref="KeygateRateLimitException"/>.
+/// 5. A POST or PATCH answered 409 <c>IDEMPOTENCY_KEY_IN_USE</c> (its first attempt is still running) is sent again
+///    with the same key after <c>Retry-After</c> (else the backoff), as Stripe's clients do.
 /// </summary>
 internal sealed class KeygateHandler : DelegatingHandler
 {
@@ -31,6 +36,12 @@ internal sealed class KeygateHandler : DelegatingHandler
 
     /// <summary>Statuses retried for a POST or PATCH under its <c>Idempotency-Key</c>.</summary>
     internal static readonly HashSet<HttpStatusCode> KeyedRetriedStatuses = [HttpStatusCode.TooManyRequests, HttpStatusCode.ServiceUnavailable];
+
+    /// <summary>The 429 codes of a spent budget (quota, credits), retried only after a short <c>Retry-After</c> (rule 4).</summary>
+    internal static readonly HashSet<string> BudgetCodes = [KeygateProblemCodes.QuotaExceeded, KeygateProblemCodes.CreditsExhausted];
+
+    /// <summary>The longest <c>Retry-After</c> a budget 429 is retried after; a longer wait is the caller's to plan.</summary>
+    public static readonly TimeSpan BudgetRetryAfterLimit = TimeSpan.FromSeconds(10);
 
     /// <summary>The first wait after an answer without <c>Retry-After</c> or a connection error; doubled per retry.</summary>
     internal static readonly TimeSpan FirstBackoff = TimeSpan.FromSeconds(1);
@@ -76,7 +87,7 @@ internal sealed class KeygateHandler : DelegatingHandler
             var now = _options.TimeProvider.GetUtcNow();
             var rateLimit = RateLimitState.Parse(response.Headers, now);
             if (rateLimit is not null) LatestRateLimit = rateLimit;
-            if (mayRetry && RetryDelay(statuses!, response, rateLimit, now, attempt) is { } delay && waited + delay <= retry.MaxWait)
+            if (mayRetry && await RetryDelayAsync(statuses!, response, rateLimit, now, attempt, cancellationToken).ConfigureAwait(false) is { } delay && waited + delay <= retry.MaxWait)
             {
                 response.Dispose();
                 waited += await WaitAsync(delay, cancellationToken).ConfigureAwait(false);
@@ -105,11 +116,36 @@ internal sealed class KeygateHandler : DelegatingHandler
         : KeyedMethods.Contains(request.Method) && request.Headers.Contains(KeygateRequestOptions.IdempotencyKeyHeader) ? KeyedRetriedStatuses
         : null;
 
-    /// <summary>How long to wait before retrying <paramref name="response"/> (rule 3), or null when it is not retried.</summary>
-    internal static TimeSpan? RetryDelay(HashSet<HttpStatusCode> statuses, HttpResponseMessage response, RateLimitState? rateLimit, DateTimeOffset now, int attempt) =>
-        !statuses.Contains(response.StatusCode) ? null
-        : response.StatusCode == HttpStatusCode.TooManyRequests ? RetryDelay(response.Headers, rateLimit, now)
-        : RateLimitState.RetryAfter(response.Headers, now) ?? Backoff(attempt);
+    /// <summary>How long to wait before retrying <paramref name="response"/> (rules 3 to 5), or null when it is not retried.</summary>
+    internal static async Task<TimeSpan?> RetryDelayAsync(
+        HashSet<HttpStatusCode> statuses, HttpResponseMessage response, RateLimitState? rateLimit, DateTimeOffset now, int attempt, CancellationToken cancellationToken)
+    {
+        if (response.StatusCode == HttpStatusCode.Conflict && ReferenceEquals(statuses, KeyedRetriedStatuses))
+            return await CodeOfAsync(response, cancellationToken).ConfigureAwait(false) == KeygateProblemCodes.IdempotencyKeyInUse
+                ? RateLimitState.RetryAfter(response.Headers, now) ?? Backoff(attempt)
+                : null;
+        if (!statuses.Contains(response.StatusCode)) return null;
+        if (response.StatusCode != HttpStatusCode.TooManyRequests) return RateLimitState.RetryAfter(response.Headers, now) ?? Backoff(attempt);
+        if (BudgetCodes.Contains(await CodeOfAsync(response, cancellationToken).ConfigureAwait(false) ?? ""))
+            return RateLimitState.RetryAfter(response.Headers, now) is { } wait && wait <= BudgetRetryAfterLimit ? wait : null;
+        return RetryDelay(response.Headers, rateLimit, now);
+    }
+
+    /// <summary>The problem <c>code</c> of an error answer, read from a buffered body that stays readable for the exception.</summary>
+    private static async Task<string?> CodeOfAsync(HttpResponseMessage response, CancellationToken cancellationToken)
+    {
+        await response.Content.LoadIntoBufferAsync().ConfigureAwait(false);
+        try
+        {
+            using var problem = System.Text.Json.JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken).ConfigureAwait(false));
+            return problem.RootElement.ValueKind == System.Text.Json.JsonValueKind.Object && problem.RootElement.TryGetProperty("code", out var code) &&
+                code.ValueKind == System.Text.Json.JsonValueKind.String ? code.GetString() : null;
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            return null;
+        }
+    }
 
     /// <summary>The wait before retry <paramref name="attempt"/> + 1 when the answer named none: 1 s, 2 s, 4 s, …</summary>
     internal static TimeSpan Backoff(int attempt) => FirstBackoff * Math.Pow(2, Math.Min(attempt, 10));

@@ -9,9 +9,10 @@ public sealed record KeygateFieldError(string Detail, string? Pointer);
 
 /// <summary>
 /// An error answer from keygate (<c>application/problem+json</c>, RFC 9457) thrown by every call: the problem's
-/// members, the request id and, on a 429, the key's rate-limit state.
+/// members, the request id and, on a 429, the key's rate-limit state. A 429 is thrown as the subclass
+/// <see cref="KeygateRateLimitException"/>; <see cref="KeygateProblemCodes"/> names the codes worth a <c>when</c> filter.
 /// </summary>
-public sealed class KeygateProblemException : Exception
+public class KeygateProblemException : Exception
 {
     /// <summary>The <c>Code</c> of a problem the client makes up when an error answer carries no problem body.</summary>
     public const string UnexpectedResponse = "UNEXPECTED_RESPONSE";
@@ -88,7 +89,7 @@ public sealed class KeygateProblemException : Exception
             var retryAfter = retryAfterHeader ?? (Integer(root, "retryAfter") is { } seconds ? TimeSpan.FromSeconds(seconds) : null);
             using (problem)
             {
-                return new KeygateProblemException(
+                return Create(
                     Text(root, "type")!,
                     Text(root, "title")!,
                     Integer(root, "status") is { } s ? (int)s : status,
@@ -104,8 +105,16 @@ public sealed class KeygateProblemException : Exception
         }
         var reason = string.IsNullOrEmpty(response.ReasonPhrase) ? $"HTTP {status}" : response.ReasonPhrase;
         var detail = body.Length > 0 ? body[..Math.Min(body.Length, 500)] : $"HTTP {status} without a problem body";
-        return new KeygateProblemException("about:blank", reason, status, detail, UnexpectedResponse, null, retryAfterHeader, requestId, rateLimit, null, body);
+        return Create("about:blank", reason, status, detail, UnexpectedResponse, null, retryAfterHeader, requestId, rateLimit, null, body);
     }
+
+    /// <summary>The exception of the status's class: <see cref="KeygateRateLimitException"/> for a 429.</summary>
+    private static KeygateProblemException Create(
+        string type, string title, int status, string detail, string code, string? requiredScope, TimeSpan? retryAfter,
+        string? requestId, RateLimitState? rateLimit, IReadOnlyList<KeygateFieldError>? errors, string? body) =>
+        status == 429
+            ? new KeygateRateLimitException(type, title, status, detail, code, requiredScope, retryAfter, requestId, rateLimit, errors, body)
+            : new KeygateProblemException(type, title, status, detail, code, requiredScope, retryAfter, requestId, rateLimit, errors, body);
 
     /// <summary>The body as a problem: a JSON object with the string members type, title, code and a numeric status.</summary>
     private static JsonDocument? TryReadProblem(string body)
@@ -127,7 +136,7 @@ public sealed class KeygateProblemException : Exception
         }
     }
 
-    private static string? Text(JsonElement root, string name) =>
+    internal static string? Text(JsonElement root, string name) =>
         root.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;
 
     private static long? Integer(JsonElement root, string name) =>

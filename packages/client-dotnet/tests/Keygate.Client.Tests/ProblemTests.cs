@@ -40,7 +40,7 @@ public class ProblemTests
         var test = new TestClient(o => o.Retry = KeygateRetryOptions.None);
         test.Stub.RateLimited(12);
 
-        var problem = await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Catalog.ListChannelsAsync());
+        var problem = await Assert.ThrowsAsync<KeygateRateLimitException>(() => test.Client.Catalog.ListChannelsAsync());
 
         Assert.Equal(TimeSpan.FromSeconds(12), problem.RetryAfter);
         Assert.Equal("req_limited", problem.RequestId);

@@ -53,7 +53,7 @@ public class RetryTests
         var test = new TestClient();
         test.Stub.RateLimited(1).RateLimited(1).RateLimited(1);
 
-        var problem = await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Stock.GetAsync("KG-00001"));
+        var problem = await Assert.ThrowsAsync<KeygateRateLimitException>(() => test.Client.Stock.GetAsync("KG-00001"));
 
         Assert.Equal(429, problem.Status);
         Assert.Equal(3, test.Stub.Requests.Count);
@@ -66,7 +66,7 @@ public class RetryTests
         var test = new TestClient();
         test.Stub.RateLimited(40).RateLimited(30);
 
-        var problem = await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Stock.GetAsync("KG-00001"));
+        var problem = await Assert.ThrowsAsync<KeygateRateLimitException>(() => test.Client.Stock.GetAsync("KG-00001"));
 
         Assert.Equal([TimeSpan.FromSeconds(40)], test.Waits);
         Assert.Equal(TimeSpan.FromSeconds(30), problem.RetryAfter);
@@ -79,7 +79,7 @@ public class RetryTests
         var test = new TestClient();
         test.Stub.RateLimited(61);
 
-        await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Stock.GetAsync("KG-00001"));
+        await Assert.ThrowsAsync<KeygateRateLimitException>(() => test.Client.Stock.GetAsync("KG-00001"));
 
         Assert.Empty(test.Waits);
     }
@@ -90,7 +90,7 @@ public class RetryTests
         var test = new TestClient(o => o.Retry = KeygateRetryOptions.None);
         test.Stub.RateLimited(1);
 
-        var problem = await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Stock.GetAsync("KG-00001"));
+        var problem = await Assert.ThrowsAsync<KeygateRateLimitException>(() => test.Client.Stock.GetAsync("KG-00001"));
 
         Assert.Equal("RATE_LIMITED", problem.Code);
         Assert.Single(test.Stub.Requests);
@@ -103,7 +103,7 @@ public class RetryTests
         var test = new TestClient(o => o.Retry = new KeygateRetryOptions { MaxRetries = 1, MaxWait = TimeSpan.FromSeconds(5) });
         test.Stub.RateLimited(5).RateLimited(1);
 
-        await Assert.ThrowsAsync<KeygateProblemException>(() => test.Client.Stock.GetAsync("KG-00001"));
+        await Assert.ThrowsAsync<KeygateRateLimitException>(() => test.Client.Stock.GetAsync("KG-00001"));
 
         Assert.Equal([TimeSpan.FromSeconds(5)], test.Waits);
         Assert.Equal(2, test.Stub.Requests.Count);

@@ -71,6 +71,26 @@ public sealed class KeysResource
                 cancellationToken).ConfigureAwait(false),
             "getKeyUsage");
 
+    /// <summary>The key's calls and spent cost in <paramref name="period"/> (<c>2026-11</c>, <c>2026-W48</c>, <c>2026-11-28</c>) by outcome, in <c>Billing</c>, beside its traffic.</summary>
+    [KeygateOperation("getKeyUsage")]
+    public async Task<KeyUsage> GetUsageAsync(string id, string period, CancellationToken cancellationToken = default) =>
+        Required(await _api.V2.Auth.Keys[id].Usage.GetAsync(c => c.QueryParameters.Period = period, cancellationToken).ConfigureAwait(false), "getKeyUsage");
+
+    /// <summary>Changes the key's identity, plan and own limits and quotas (<c>PATCH</c>: the members the request names).</summary>
+    [KeygateOperation("updateKeyBudget")]
+    public async Task<ApiKey> UpdateBudgetAsync(string id, UpdateKeyBudgetRequest request, KeygateRequestOptions? options = null, CancellationToken cancellationToken = default) =>
+        Required(await _api.V2.Auth.Keys[id].PatchAsync(request, Requests.With<DefaultQueryParameters>(options), cancellationToken).ConfigureAwait(false), "updateKeyBudget");
+
+    /// <summary>The key's own credit balance; a key of an identity holds none (409 <c>CREDITS_NOT_HELD</c>).</summary>
+    [KeygateOperation("getKeyCredits")]
+    public async Task<Credits> GetCreditsAsync(string id, CancellationToken cancellationToken = default) =>
+        Required(await _api.V2.Auth.Keys[id].Credits.GetAsync(cancellationToken: cancellationToken).ConfigureAwait(false), "getKeyCredits");
+
+    /// <summary>Sets, adds to or takes from the key's balance (exactly one of <c>Set</c>, <c>Increment</c>, <c>Decrement</c>), under an <c>Idempotency-Key</c>.</summary>
+    [KeygateOperation("changeKeyCredits")]
+    public async Task<Credits> ChangeCreditsAsync(string id, CreditsOperation operation, KeygateRequestOptions? options = null, CancellationToken cancellationToken = default) =>
+        Required(await _api.V2.Auth.Keys[id].Credits.PostAsync(operation, Requests.With<DefaultQueryParameters>(options), cancellationToken).ConfigureAwait(false), "changeKeyCredits");
+
     /// <summary>One page of the key's activity log (changes to the key), newest first.</summary>
     [KeygateOperation("listKeyActivity")]
     public async Task<ActivityPage> ListActivityAsync(
