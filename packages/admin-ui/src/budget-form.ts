@@ -47,7 +47,7 @@ export function planValues(plan: Plan): PlanFormValues {
 }
 
 /** A number typed in a field: a number when it is one, else the text (so the API names the problem). */
-function amountOf(text: string): number | string {
+export function amountOf(text: string): number | string {
   const trimmed = text.trim();
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
@@ -128,6 +128,6 @@ export function toIdentityRequest(values: {
     environment: values.environment,
     ...(values.planId ? { planId: values.planId } : {}),
     ...(values.meta ? { meta: values.meta } : {}),
-    ...(credits === '' ? {} : { credits: { remaining: /^\d+$/.test(credits) ? Number(credits) : credits } }),
+    ...(credits === '' ? {} : { credits: { remaining: amountOf(credits) } }),
   };
 }

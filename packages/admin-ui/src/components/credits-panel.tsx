@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { request } from '../api.ts';
+import { amountOf } from '../budget-form.ts';
 import type { CreditsView } from '../budget-types.ts';
 import { useApp } from '../context.ts';
 import { formatCount, formatTime } from '../format.ts';
@@ -24,9 +25,8 @@ function CreditsForm(props: { path: string; id: string; onChanged: (credits: Cre
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const value = /^\d+$/.test(amount.trim()) ? Number(amount.trim()) : amount;
       const credits = await request<CreditsView>('POST', `${props.path}/credits`, {
-        body: { [operation]: value },
+        body: { [operation]: amountOf(amount) },
       });
       setAmount('');
       props.onChanged(credits);
@@ -50,7 +50,7 @@ function CreditsForm(props: { path: string; id: string; onChanged: (credits: Cre
         </select>
       </div>
       <div class="field">
-        <label for={`${props.id}-amount`}>Credits</label>
+        <label for={`${props.id}-amount`}>Amount of credits</label>
         <input
           id={`${props.id}-amount`}
           inputMode="numeric"

@@ -111,11 +111,13 @@ export function KeyBudgetSection(props: { apiKey: PublicKey; onChange: (key: Pub
         }
       />
       <h3>Quotas of this key</h3>
-      <QuotaBars
-        path={path}
-        quotas={effectiveQuotas(plan?.quotas ?? [], apiKey.quotas)}
-        refresh={apiKey.version}
-      />
+      {plans.data || !apiKey.planId ? (
+        <QuotaBars
+          path={path}
+          quotas={effectiveQuotas(plan?.quotas ?? [], apiKey.quotas)}
+          refresh={apiKey.version}
+        />
+      ) : null}
       <h3>Calls in {month}</h3>
       <ProblemView problem={usage.problem} />
       {usage.data ? (

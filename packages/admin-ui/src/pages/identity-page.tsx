@@ -130,11 +130,15 @@ export function IdentityPage(props: { id: string }) {
       </section>
       <section aria-labelledby="identity-quotas-heading">
         <h2 id="identity-quotas-heading">Quotas</h2>
-        <QuotaBars
-          path={path}
-          quotas={effectiveQuotas(plan?.quotas ?? [], current.quotas)}
-          refresh={refresh}
-        />
+        {plans.data || !current.planId ? (
+          <QuotaBars
+            path={path}
+            quotas={effectiveQuotas(plan?.quotas ?? [], current.quotas)}
+            refresh={refresh}
+          />
+        ) : (
+          <ProblemView problem={plans.problem} />
+        )}
       </section>
       <section aria-labelledby="identity-usage-heading">
         <h2 id="identity-usage-heading">Calls in {month}</h2>
