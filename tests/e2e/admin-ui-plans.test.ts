@@ -128,6 +128,7 @@ describe('the admin interface in headless Debian chromium: plans, identities and
       `/admin/identities/${identityId}`,
     );
     await settle("the key's billing of the month is shown", async () => {
+      await page.getByRole('button', { name: 'Reload' }).click();
       assert.equal(await outcomeCalls(page, 'VALID'), '5');
     });
 
@@ -170,6 +171,39 @@ describe('the admin interface in headless Debian chromium: plans, identities and
       csv,
       new RegExp(`^${month},identity,${identityId},acme-gmbh,test,QUOTA_EXCEEDED,1,0\\r$`, 'm'),
     );
+    ui.assertCleanPages();
+  });
+
+  it("shows and tops up a key's own credits on its page", async () => {
+    const key = await ui.system.createKey({
+      name: 'prepaid-app',
+      env: 'test',
+      scopes: ['article:r'],
+      extra: ['--credits', '5'],
+    });
+    assert.equal((await catalog(key.secret)).status, 200);
+    const page = await ui.loggedInPage();
+    await page.getByRole('link', { name: 'prepaid-app', exact: true }).click();
+    await page.getByRole('heading', { name: 'Plan, credits and billing' }).waitFor();
+    await settle('the balance after one call is shown', async () => {
+      await page.getByRole('button', { name: 'Reload' }).click();
+      assert.equal(await text(page.locator('.credits-remaining strong')), '4');
+    });
+    await page.locator('.key-budget').getByText('No quotas apply.').waitFor();
+    await page.getByLabel('Change', { exact: true }).selectOption({ label: 'Top up by' });
+    await page.getByLabel('Amount of credits').fill('10');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await settle('the topped-up balance is shown', async () => {
+      assert.equal(await text(page.locator('.credits-remaining strong')), '14');
+    });
+    const stored = await ui.adminApi(`/keys/${key.id}/credits`, {
+      headers: { Cookie: await ui.sessionCookie() },
+    });
+    assert.equal(((await stored.json()) as { remaining: number }).remaining, 14);
+    await settle("the key's call of the month is shown", async () => {
+      await page.getByRole('button', { name: 'Reload' }).click();
+      assert.equal(await outcomeCalls(page, 'VALID'), '1');
+    });
     ui.assertCleanPages();
   });
 });

@@ -74,7 +74,7 @@ export function CreditsPanel(props: {
   path: string;
   id: string;
   notHeld: ComponentChildren;
-  refresh?: number;
+  refresh?: unknown;
 }) {
   const credits = useLoad(
     () => request<CreditsView>('GET', `${props.path}/credits`),

@@ -76,7 +76,8 @@ function PlanAndIdentityForm(props: {
 
 /**
  * A key's budget on its page: plan and identity (editable), its own credits (or where it spends
- * from), the quotas that count on the key alone, and its billing usage of the month.
+ * from), the quotas that count on the key alone, and its billing usage of the month; all read
+ * again whenever the page loads the key again (Reload, or a change).
  */
 export function KeyBudgetSection(props: { apiKey: PublicKey; onChange: (key: PublicKey) => void }) {
   const { apiKey } = props;
@@ -85,7 +86,7 @@ export function KeyBudgetSection(props: { apiKey: PublicKey; onChange: (key: Pub
   const allPlans = plans.data?.items ?? [];
   const plan = allPlans.find((p) => p.id === apiKey.planId) ?? null;
   const month = currentPeriods().month;
-  const usage = useLoad(() => loadPeriodUsage(path, month), [path, month, apiKey.version]);
+  const usage = useLoad(() => loadPeriodUsage(path, month), [path, month, apiKey]);
   const identityLink = apiKey.identityId ? (
     <Link to={`/identities/${apiKey.identityId}`}>its identity</Link>
   ) : null;
@@ -101,7 +102,7 @@ export function KeyBudgetSection(props: { apiKey: PublicKey; onChange: (key: Pub
       <CreditsPanel
         path={path}
         id="key-credits"
-        refresh={apiKey.version}
+        refresh={apiKey}
         notHeld={
           identityLink ? (
             <>This key spends {identityLink}'s credits. Top them up there.</>
@@ -112,11 +113,7 @@ export function KeyBudgetSection(props: { apiKey: PublicKey; onChange: (key: Pub
       />
       <h3>Quotas of this key</h3>
       {plans.data || !apiKey.planId ? (
-        <QuotaBars
-          path={path}
-          quotas={effectiveQuotas(plan?.quotas ?? [], apiKey.quotas)}
-          refresh={apiKey.version}
-        />
+        <QuotaBars path={path} quotas={effectiveQuotas(plan?.quotas ?? [], apiKey.quotas)} refresh={apiKey} />
       ) : null}
       <h3>Calls in {month}</h3>
       <ProblemView problem={usage.problem} />

@@ -14,7 +14,7 @@ export async function loadPeriodUsage(path: string, period: string): Promise<Per
  * One meter per quota: the cost spent in its current period (read from the usage of that day, week
  * or month) against its limit. Usage reaches the store about once a second, so it may lag a call.
  */
-export function QuotaBars(props: { path: string; quotas: PlanQuota[]; refresh: number }) {
+export function QuotaBars(props: { path: string; quotas: PlanQuota[]; refresh: unknown }) {
   const periods = currentPeriods();
   const key = props.quotas.map((q) => `${q.period}:${q.limit}`).join(',');
   const usage = useLoad(
