@@ -171,6 +171,16 @@ describe('the admin interface in headless Debian chromium: plans, identities and
       csv,
       new RegExp(`^${month},identity,${identityId},acme-gmbh,test,QUOTA_EXCEEDED,1,0\\r$`, 'm'),
     );
+
+    // Editing the plan raises the day quota: the list shows it and the gateway admits the next call.
+    await page.getByRole('navigation').getByRole('link', { name: 'Plans' }).click();
+    await page.getByRole('button', { name: 'Edit plan Starter' }).click();
+    await page.getByLabel('Per day').fill('10');
+    await page.getByRole('button', { name: 'Save plan' }).click();
+    await settle('the plan shows its new day quota', async () => {
+      assert.equal(await text(planRow.locator('td').first()), 'minute: 100/minute · 10/day · 1,000/month');
+    });
+    assert.equal((await catalog(key.secret)).status, 200, 'the raised quota admits the next call');
     ui.assertCleanPages();
   });
 
