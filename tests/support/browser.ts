@@ -90,11 +90,12 @@ export async function saveScreenshot(page: Page, name: string, mask: Locator[] =
 }
 
 /**
- * Copies a saved screenshot over the README's (docs/admin-keys.png), only when the run was asked
- * to with UPDATE_README_SCREENSHOT=1 (`pnpm --filter @keygate/tests screenshot:readme`); true when copied.
+ * Copies a saved screenshot over a docs one (the README's docs/admin-keys.png unless `target` says
+ * otherwise), only when the run was asked to with UPDATE_README_SCREENSHOT=1
+ * (`pnpm --filter @keygate/tests screenshot:readme`); true when copied.
  */
-export function updateReadmeScreenshot(artifact: string): boolean {
+export function updateReadmeScreenshot(artifact: string, target = README_SCREENSHOT): boolean {
   if (process.env.UPDATE_README_SCREENSHOT !== '1') return false;
-  copyFileSync(artifact, README_SCREENSHOT);
+  copyFileSync(artifact, target);
   return true;
 }

@@ -4,10 +4,13 @@ import { TopBar } from './components/top-bar.tsx';
 import { AppContext, type AppContextValue } from './context.ts';
 import { ActivityPage } from './pages/activity-page.tsx';
 import { CreateKeyPage } from './pages/create-key-page.tsx';
+import { IdentitiesPage } from './pages/identities-page.tsx';
+import { IdentityPage } from './pages/identity-page.tsx';
 import { KeyPage } from './pages/key-page.tsx';
 import { KeysPage } from './pages/keys-page.tsx';
 import { LoginPage } from './pages/login-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
+import { PlansPage } from './pages/plans-page.tsx';
 import { type Match, matchRoute, useRoute } from './router.ts';
 import { useNotice, useSession } from './use-session.ts';
 
@@ -21,6 +24,12 @@ function renderPage(match: Match) {
       return <KeyPage key={match.id} id={match.id} />;
     case 'activity':
       return <ActivityPage />;
+    case 'plans':
+      return <PlansPage />;
+    case 'identities':
+      return <IdentitiesPage />;
+    case 'identity':
+      return <IdentityPage key={match.id} id={match.id} />;
     default:
       return <NotFoundPage />;
   }

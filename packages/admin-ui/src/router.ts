@@ -40,6 +40,9 @@ export type Match =
   | { page: 'create' }
   | { page: 'key'; id: string }
   | { page: 'activity' }
+  | { page: 'plans' }
+  | { page: 'identities' }
+  | { page: 'identity'; id: string }
   | { page: 'not-found' };
 
 /** Maps a route to a page. */
@@ -48,6 +51,10 @@ export function matchRoute(route: string): Match {
   if (path === '/' || path === '/keys') return { page: 'keys' };
   if (path === '/keys/new') return { page: 'create' };
   if (path === '/activity') return { page: 'activity' };
+  if (path === '/plans') return { page: 'plans' };
+  if (path === '/identities') return { page: 'identities' };
+  const identity = /^\/identities\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (identity?.[1]) return { page: 'identity', id: identity[1] };
   const key = /^\/keys\/([A-Za-z0-9_-]+)$/.exec(path);
   if (key?.[1]) return { page: 'key', id: key[1] };
   return { page: 'not-found' };

@@ -18,6 +18,12 @@ export function TopBar(props: { match: Match; email: string | null; onLogout: ()
             <Link to="/keys/new" current={match.page === 'create'}>
               New key
             </Link>
+            <Link to="/plans" current={match.page === 'plans'}>
+              Plans
+            </Link>
+            <Link to="/identities" current={match.page === 'identities' || match.page === 'identity'}>
+              Identities
+            </Link>
             <Link to="/activity" current={match.page === 'activity'}>
               Activity log
             </Link>

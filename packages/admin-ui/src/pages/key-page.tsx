@@ -3,6 +3,7 @@ import { request } from '../api.ts';
 import { ActivityTable } from '../components/activity-table.tsx';
 import { ApiLog } from '../components/api-log.tsx';
 import { ExpiryCell, IpList, ScopeList, StatusBadge } from '../components/key-badges.tsx';
+import { KeyBudgetSection } from '../components/key-budget-section.tsx';
 import { Link } from '../components/link.tsx';
 import { PageHeading } from '../components/page-heading.tsx';
 import { ProblemView } from '../components/problem-view.tsx';
@@ -115,6 +116,7 @@ export function KeyPage(props: { id: string }) {
           <ScopesEditor key={apiKey.version} apiKey={apiKey} onChange={changed} />
         </section>
       ) : null}
+      <KeyBudgetSection apiKey={apiKey} onChange={changed} />
       <section aria-labelledby="usage-heading">
         <h2 id="usage-heading">Usage</h2>
         <UsagePanel keyId={apiKey.id} refresh={changes} />
