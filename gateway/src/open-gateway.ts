@@ -38,6 +38,7 @@ async function openBackendWithMetrics(
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
     databaseFile: config.databaseFile,
+    bucketRetention: config.analyticsRetention,
     connectTimeoutMs: config.redisConnectTimeoutMs,
     commandTimeoutMs: config.redisCommandTimeoutMs,
     circuitTimeouts: config.redisCircuitTimeouts,
@@ -92,10 +93,14 @@ export async function openGateway(
         expiryReminderDays: config.expiryReminderDays,
       },
     });
-    const meter = createUsageMeter({
-      store: backend.budgetUsage,
-      onFlushError: (error) => logger.error({ err: error }, 'billing usage flush failed; will retry'),
-    });
+    const meter =
+      config.analytics === 'off'
+        ? undefined
+        : createUsageMeter({
+            store: backend.budgetUsage,
+            retention: config.analyticsRetention,
+            onFlushError: (error) => logger.error({ err: error }, 'usage flush or prune failed; will retry'),
+          });
     const gateway = createApp({
       config,
       store,
@@ -118,7 +123,7 @@ export async function openGateway(
       async close() {
         await gateway.close();
         await meter
-          .close()
+          ?.close()
           .catch((error: unknown) => logger.error({ err: error }, 'billing usage lost at close'));
         await signer.close();
         await backend.close();

@@ -1,4 +1,10 @@
 import type { CallOutcome } from '@keygate/contracts/gateway';
+import {
+  type BucketRetention,
+  type CallBucketStore,
+  type CallUsageRow,
+  DEFAULT_BUCKET_RETENTION,
+} from './call-buckets.ts';
 
 /** Calls and the cost they spent, of one subject (a key or an identity) on one UTC day, by outcome. */
 export interface BudgetUsageRow {
@@ -10,8 +16,11 @@ export interface BudgetUsageRow {
   cost: number;
 }
 
-/** Where per-day usage for billing is kept (one implementation per backend). */
-export interface BudgetUsageStore {
+/**
+ * Where usage is kept (one implementation per backend): per-day usage for billing, and the minute,
+ * hour and day buckets of analytics that the same flushes write.
+ */
+export interface BudgetUsageStore extends CallBucketStore {
   /**
    * Adds rows (summing into existing ones). A `flushId` makes a retry of the same rows count once
    * on a store that writes in several steps.
@@ -24,77 +33,109 @@ export interface BudgetUsageStore {
 }
 
 export interface UsageMeter {
-  /** Counts one call of a key (and of its identity, if it has one): nothing is written until a flush. */
+  /**
+   * Counts one call of a key (and of its identity, if it has one) in its minute: nothing is
+   * written until a flush.
+   */
   count(
     keyId: string,
     identityId: string | null | undefined,
     outcome: CallOutcome,
     cost: number,
     atMs: number,
+    environment?: string,
   ): void;
   /** Writes what was counted; on failure keeps it for the next flush. */
   flush(): Promise<void>;
-  /** Stops the timer and writes what is left. */
+  /** Deletes the buckets past their retention; returns how many went. */
+  prune(): Promise<number>;
+  /** Stops the timers and writes what is left. */
   close(): Promise<void>;
 }
 
-const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 
 /**
- * Usage by day and outcome for billing, counted in memory and written in batches (never a store
- * round trip per call), like the traffic usage beside it. What a failed write held is kept and
- * written, under the same flush id, with the next one.
+ * Calls by minute, subject, environment and outcome, with their cost, counted in memory and
+ * written in batches (never a store round trip per call); the store rolls each flush up to hours
+ * and days and adds it to billing's days. What a failed write held is kept and written, under the
+ * same flush id, with the next one.
  */
 export function createUsageMeter(options: {
   store: BudgetUsageStore;
   flushIntervalMs?: number;
+  retention?: BucketRetention;
+  pruneIntervalMs?: number;
+  clock?: () => number;
   onFlushError?(error: unknown): void;
 }): UsageMeter {
   const { store } = options;
-  let rows = new Map<string, BudgetUsageRow>();
-  let dayStart = 0;
-  let day = '';
-  let pending: { rows: BudgetUsageRow[]; flushId: string } | null = null;
+  const retention = options.retention ?? DEFAULT_BUCKET_RETENTION;
+  const clock = options.clock ?? Date.now;
+  // The current minute's rows; those of minutes already over wait in `closed` for the flush.
+  let rows = new Map<string, CallUsageRow>();
+  let closed: CallUsageRow[] = [];
+  let minute = 0;
+  let pending: { rows: CallUsageRow[]; flushId: string } | null = null;
   let flushes = 0;
   const origin = Math.random().toString(36).slice(2, 10);
 
-  function add(subject: string, outcome: CallOutcome, cost: number): void {
-    const id = `${subject}\n${day}\n${outcome}`;
+  function add(subject: string, environment: string, outcome: CallOutcome, cost: number): void {
+    const id = `${subject}\n${environment}\n${outcome}`;
     const row = rows.get(id);
     if (row) {
       row.calls++;
       row.cost += cost;
-    } else rows.set(id, { subject, day, outcome, calls: 1, cost });
+    } else rows.set(id, { subject, environment, outcome, minute, calls: 1, cost });
   }
 
   async function flush(): Promise<void> {
     if (pending === null) {
-      if (rows.size === 0) return;
-      pending = { rows: [...rows.values()], flushId: `${origin}-${++flushes}` };
+      if (rows.size === 0 && closed.length === 0) return;
+      pending = { rows: [...closed, ...rows.values()], flushId: `${origin}-${++flushes}` };
       rows = new Map();
+      closed = [];
     }
     const batch = pending;
-    await store.addBudgetUsage(batch.rows, batch.flushId);
+    await store.addCallUsage(batch.rows, batch.flushId);
     pending = null;
   }
 
-  const timer = setInterval(() => {
-    flush().catch((error: unknown) => options.onFlushError?.(error));
-  }, options.flushIntervalMs ?? 1000);
-  timer.unref();
+  function prune(): Promise<number> {
+    const now = clock();
+    return store.pruneCallBuckets({
+      minute: now - retention.minute,
+      hour: now - retention.hour,
+      day: now - retention.day,
+    });
+  }
+
+  const timers = [
+    setInterval(() => {
+      flush().catch((error: unknown) => options.onFlushError?.(error));
+    }, options.flushIntervalMs ?? 1000),
+    setInterval(() => {
+      prune().catch((error: unknown) => options.onFlushError?.(error));
+    }, options.pruneIntervalMs ?? 3_600_000),
+  ];
+  for (const timer of timers) timer.unref();
 
   return {
-    count(keyId, identityId, outcome, cost, atMs) {
-      if (atMs < dayStart || atMs >= dayStart + DAY_MS) {
-        dayStart = atMs - (atMs % DAY_MS);
-        day = new Date(dayStart).toISOString().slice(0, 10);
+    count(keyId, identityId, outcome, cost, atMs, environment = 'live') {
+      if (atMs < minute || atMs >= minute + MINUTE_MS) {
+        if (rows.size > 0) {
+          for (const row of rows.values()) closed.push(row);
+          rows = new Map();
+        }
+        minute = atMs - (atMs % MINUTE_MS);
       }
-      add(keyId, outcome, cost);
-      if (identityId) add(identityId, outcome, cost);
+      add(keyId, environment, outcome, cost);
+      if (identityId) add(identityId, environment, outcome, cost);
     },
     flush,
+    prune,
     async close() {
-      clearInterval(timer);
+      for (const timer of timers) clearInterval(timer);
       await flush();
     },
   };

@@ -1,4 +1,6 @@
 // What open-backend.ts opens, apart from how: both the SQLite and the Redis half implement it.
+
+import type { BucketRetention } from '../budget/call-buckets.ts';
 import type { BudgetLedger } from '../budget/ledger.ts';
 import type { BudgetUsageStore } from '../budget/usage-meter.ts';
 import type { KeyEvents } from '../model/events.ts';
@@ -20,6 +22,8 @@ export interface BackendOptions extends ConnectionSettings {
   redisUrl: RedisTarget | null;
   redisPrefix: string;
   databaseFile: string;
+  /** How long analytics buckets are kept (Redis expires them; SQLite's meter prunes them). */
+  bucketRetention?: BucketRetention;
   logger?: RedisLogger;
   /** A Redis call failed (`operation` = store method, or `connection` for a connection error). */
   onRedisError?(operation: string): void;
@@ -43,6 +47,6 @@ export interface GatewayBackend extends OpenedStore {
   rateLimiter?: KeyRateLimiter;
   /** Plans, quotas and credits: in process on SQLite (written behind), in Redis scripts on Redis. */
   ledger: BudgetLedger;
-  /** Billing usage by day and outcome. */
+  /** Billing usage by day and outcome, and analytics buckets by minute, hour and day. */
   budgetUsage: BudgetUsageStore;
 }

@@ -4,6 +4,7 @@
  * with, the error table, the route table's schema, the names of the headers the gateway sends and
  * the types of its answers. One module per gateway module the definitions came from.
  */
+export * from './analytics.ts';
 export * from './deprecation.ts';
 export * from './deprecations.ts';
 export * from './document-node.ts';
