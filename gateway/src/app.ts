@@ -3,8 +3,10 @@ import { registerDroppedSpans, type Tracer } from '@keygate/tracing';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
+import { createKeyAnalyticsRouter } from './analytics/analytics-routes.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
+import type { CallBucketStore } from './budget/call-buckets.ts';
 import type { BudgetLedger } from './budget/ledger.ts';
 import { createMemoryLedger } from './budget/memory-ledger.ts';
 import { createPolicyCache } from './budget/policy-cache.ts';
@@ -63,6 +65,8 @@ export interface AppDeps {
   budgets?: BudgetGate;
   /** Billing usage by day and outcome (policies on). */
   meter?: UsageMeter;
+  /** Where calls over time are read (the store the meter writes): serves the analytics routes. */
+  usage?: CallBucketStore;
   /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
   tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
@@ -189,6 +193,7 @@ export function createApp(deps: AppDeps): GatewayApp {
         clock,
         logger,
         sign: (identity, audience) => deps.signer.sign(identity, audience),
+        usage: deps.usage,
       }),
     );
   }
@@ -230,6 +235,10 @@ export function createApp(deps: AppDeps): GatewayApp {
     const idempotency = createIdempotencyStep({ store, clock, logger });
     const keysRouter =
       deps.keysRouter ?? (deps.keyService && createKeysRouter({ keyService: deps.keyService, idempotency }));
+    if (deps.usage && deps.keyService) {
+      const analytics = { usage: deps.usage, clock, keyService: deps.keyService };
+      app.use(MANAGEMENT_PREFIX, createKeyAnalyticsRouter(analytics));
+    }
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
   }
   app.use(notFound);

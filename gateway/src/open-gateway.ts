@@ -106,6 +106,7 @@ export async function openGateway(
       store,
       ledger: backend.ledger,
       meter,
+      usage: backend.budgetUsage,
       hasher,
       events,
       signer,

@@ -2,6 +2,7 @@ import type { Identity } from '@keygate/identity';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import type { IpRules } from '../auth/ip-rules.ts';
+import type { CallBucketStore } from '../budget/call-buckets.ts';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayError } from '../errors.ts';
 import { createResolveClientIp } from '../http/request-context.ts';
@@ -9,6 +10,7 @@ import type { SecretHasher } from '../keys/hasher.ts';
 import type { KeyService } from '../keys/key-service.ts';
 import { resetSandbox } from '../sandbox/reset-sandbox.ts';
 import type { KeyStore } from '../store/store.ts';
+import { addAdminAnalyticsRoutes } from './admin-analytics-routes.ts';
 import { addKeyRoutes } from './admin-key-routes.ts';
 import { addSessionRoutes, sessionOf } from './admin-session-routes.ts';
 import { createOriginCheck } from './csrf.ts';
@@ -28,6 +30,8 @@ export interface AdminDeps {
   logger: Logger;
   /** Signs an identity for an upstream (the gateway's signer): the sandbox reset's call to the upstreams. */
   sign(identity: Identity, audience: string): Promise<string>;
+  /** Calls over time (the usage meter's store): serves the keys' and identities' analytics. */
+  usage?: CallBucketStore;
 }
 
 /** On every API answer, errors included: never cached, never sniffed as anything but its declared type. */
@@ -66,6 +70,7 @@ export function createAdminApiRouter(deps: AdminDeps): Router {
     schemeOf: (req) => requestScheme(req, trustedProxies),
   });
   addKeyRoutes(router, deps.keyService);
+  if (deps.usage) addAdminAnalyticsRoutes(router, { ...deps, usage: deps.usage });
   // The test environment's data back to the seed (the interface asks for confirmation first).
   router.post('/sandbox/reset', async (_req, res) => {
     const reset = await resetSandbox(

@@ -6,6 +6,7 @@ import type { JWK } from 'jose';
 import { createApp, type GatewayApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatewayIdentitySigner, type SyncIdentitySigner } from '../../src/identity/identity-signer.ts';
+import { createKeyService } from '../../src/keys/key-service.ts';
 import { createLocalKeyEvents, type KeyEvents } from '../../src/model/events.ts';
 import { type CountingHasher, createCountingHasher } from './counting-hasher.ts';
 import { createMemoryStore, type MemoryStore } from './memory-store.ts';
@@ -59,6 +60,8 @@ export interface TestGatewayOptions {
   /** Plans, quotas and credits, given the gateway's clock. */
   budgets?: (clock: TestClock) => Parameters<typeof createApp>[0]['budgets'];
   meter?: Parameters<typeof createApp>[0]['meter'];
+  /** Serves the analytics routes from this store. */
+  usage?: Parameters<typeof createApp>[0]['usage'];
 }
 
 /**
@@ -95,6 +98,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     rateLimiter: options.rateLimiter,
     budgets: options.budgets?.(clock),
     meter: options.meter,
+    usage: options.usage,
+    // The analytics routes read a key through the key service, as the keys API does.
+    keyService: options.usage ? createKeyService({ store, hasher, events, clock }) : undefined,
   });
   return {
     ...gateway,

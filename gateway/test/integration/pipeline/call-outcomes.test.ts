@@ -18,7 +18,7 @@ describe('key pipeline: every call of a known key counted by outcome', () => {
     dir = mkdtempSync(join(tmpdir(), 'keygate-outcomes-'));
     sqlite = openSqliteKeyStore(join(dir, 'gateway.db'));
     meter = createUsageMeter({ store: sqlite.budgetStorage.usage, flushIntervalMs: 3_600_000 });
-    gw = await startTestGateway({ meter });
+    gw = await startTestGateway({ meter, usage: sqlite.budgetStorage.usage });
   });
   afterEach(async () => {
     await gw.stop();
@@ -73,5 +73,63 @@ describe('key pipeline: every call of a known key counted by outcome', () => {
     assert.deepEqual(await minuteOf(key.id), ['live INVALID_SECRET 2', 'live REVOKED 1', 'live VALID 1']);
     assert.deepEqual(await minuteOf(revoked.key.id), ['live REVOKED 1', 'live VALID 1']);
     assert.deepEqual(await minuteOf(expired.key.id), ['test EXPIRED 1']);
+  });
+
+  describe('GET /v2/auth/keys/{id}/analytics', () => {
+    const analytics = (token: string, keyId: string, query: string) =>
+      request(gw.app)
+        .get(`/v2/auth/keys/${keyId}/analytics?${query}`)
+        .set('Authorization', `Bearer ${token}`);
+
+    it('answers the key’s calls per bucket and outcome, empty buckets included', async () => {
+      const admin = await seedKey(gw.store, gw.hasher, { scopes: ['auth:rw'] });
+      const limited = await seedKey(gw.store, gw.hasher, { perMinute: 2 });
+      for (let i = 0; i < 3; i++) await get(limited.token);
+      gw.clock.now += 120_000;
+      // The memory limiter's window runs on real time: still refused, counted in its own minute.
+      await get(limited.token);
+      await meter.flush();
+      const from = new Date(gw.clock.now - 180_000).toISOString();
+      const to = new Date(gw.clock.now + 1).toISOString();
+      const res = await analytics(admin.token, limited.key.id, `granularity=minute&from=${from}&to=${to}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['cache-control'], 'no-store');
+      const series = res.body.data.map(
+        (p: { start: string; outcomes: Record<string, number> }) =>
+          `${p.start} ${p.outcomes.VALID} ${p.outcomes.RATE_LIMITED} ${p.outcomes.EXPIRED}`,
+      );
+      assert.deepEqual(series, [
+        '2026-01-15T11:59:00.000Z 0 0 0',
+        '2026-01-15T12:00:00.000Z 2 1 0',
+        '2026-01-15T12:01:00.000Z 0 0 0',
+        '2026-01-15T12:02:00.000Z 0 1 0',
+      ]);
+      const hours = await analytics(admin.token, limited.key.id, 'granularity=hour&outcome=VALID');
+      assert.deepEqual(hours.body.data.at(-1), {
+        start: '2026-01-15T12:00:00.000Z',
+        outcomes: { VALID: 2 },
+        cost: 2,
+      });
+      assert.equal(hours.body.data.length, 24);
+    });
+
+    it('refuses a range backwards or too fine for its length with 422, and another environment’s key with 404', async () => {
+      const admin = await seedKey(gw.store, gw.hasher, { scopes: ['auth:rw'] });
+      const other = await seedKey(gw.store, gw.hasher, { environment: 'test' });
+      const backwards = await analytics(
+        admin.token,
+        admin.key.id,
+        'from=2026-01-15T12:00:00Z&to=2026-01-15T11:00:00Z',
+      );
+      assert.equal(backwards.status, 422);
+      assert.equal(backwards.headers['content-type'], 'application/problem+json');
+      assert.equal(backwards.body.errors[0].pointer, '/from');
+      const long = await analytics(admin.token, admin.key.id, 'granularity=minute&from=2026-01-01T00:00:00Z');
+      assert.equal(long.status, 422);
+      assert.equal(long.body.errors[0].pointer, '/granularity');
+      const bad = await analytics(admin.token, admin.key.id, 'granularity=week&outcome=MAYBE');
+      assert.equal(bad.status, 422);
+      assert.equal((await analytics(admin.token, other.key.id, '')).status, 404);
+    });
   });
 });
