@@ -260,6 +260,28 @@ trait KeygateOperations
     }
 
     /**
+     * Get the calls of an API key over time, by outcome (`GET /v2/auth/keys/{id}/analytics`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function getKeyAnalytics(
+        string $id,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?Model\AnalyticsSeriesGranularity $granularity = null,
+        ?Model\GetKeyAnalyticsOutcome $outcome = null,
+    ): Model\AnalyticsSeries {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys/{id}/analytics',
+            ['id' => $id],
+            ['from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP'), 'granularity' => $granularity?->value, 'outcome' => $outcome?->value],
+            [],
+            null,
+        );
+        return Model\AnalyticsSeries::fromArray($data);
+    }
+
+    /**
      * List sales channels (`GET /v2/channels`).
      */
     public function listChannels(): Model\ChannelList

@@ -10,6 +10,7 @@ import {
 import { headerComponents, parameterComponents } from './headers.ts';
 import { buildComponentSchemas, type JsonSchema } from './json-schema.ts';
 import { buildOperation, type OperationSpec } from './operation.ts';
+import { KEY_ANALYTICS_OPERATION } from './paths/analytics.ts';
 import { CART_OPERATIONS } from './paths/carts.ts';
 import { CATALOG_OPERATIONS } from './paths/catalog.ts';
 import { DOCS_OPERATIONS } from './paths/docs.ts';
@@ -26,6 +27,7 @@ export const DOCUMENT_VERSION = '2.0.0';
 /** Every operation an integrator can call through the gateway, in document order. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...KEY_OPERATIONS,
+  KEY_ANALYTICS_OPERATION,
   ...CATALOG_OPERATIONS,
   ...CART_OPERATIONS,
   ...PRICING_OPERATIONS,
@@ -37,7 +39,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
 const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   {
     name: 'Keys',
-    description: 'API keys: create, scope, rotate, revoke; usage, activity and call logs. Scope `auth:rw`.',
+    description:
+      'API keys: create, scope, rotate, revoke; usage, analytics, activity and call logs. Scope `auth:rw`.',
   },
   { name: 'Catalogue', description: 'Channels and the products they sell, priced for a customer.' },
   { name: 'GraphQL', description: 'The catalogue over GraphQL.' },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { MANAGEMENT_PREFIX, MANAGEMENT_SCOPE } from '@keygate/contracts/gateway';
+import { createKeyAnalyticsRouter } from '../../../src/analytics/analytics-routes.ts';
 import { DEFAULT_OPENAPI_FILE } from '../../../src/config.ts';
 import { createKeysRouter } from '../../../src/keys-api/router.ts';
 
@@ -21,18 +22,21 @@ function documentedRoutes(): Array<{ key: string; operation: Operation }> {
     );
 }
 
-/** The same form for every route the keys router really serves. */
+/** The same form for every route the keys router and the key analytics router really serve. */
 function servedRoutes(): string[] {
-  const router = createKeysRouter({ keyService: {} as never }) as unknown as {
-    stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }>;
-  };
-  return router.stack.flatMap(({ route }) => {
-    if (!route) return [];
-    // Express writes a literal colon as `\:`; `:name` elsewhere is a parameter.
-    const [head = '', ...literals] = route.path.replace(/\/$/, '').split('\\:');
-    const path = [MANAGEMENT_PREFIX + head.replace(/:(\w+)/g, '{$1}'), ...literals].join(':');
-    return Object.keys(route.methods).map((method) => `${method.toUpperCase()} ${path}`);
-  });
+  const routers = [
+    createKeysRouter({ keyService: {} as never }),
+    createKeyAnalyticsRouter({ keyService: {} as never, usage: {} as never, clock: Date.now }),
+  ] as unknown as Array<{ stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> }>;
+  return routers
+    .flatMap(({ stack }) => stack)
+    .flatMap(({ route }) => {
+      if (!route) return [];
+      // Express writes a literal colon as `\:`; `:name` elsewhere is a parameter.
+      const [head = '', ...literals] = route.path.replace(/\/$/, '').split('\\:');
+      const path = [MANAGEMENT_PREFIX + head.replace(/:(\w+)/g, '{$1}'), ...literals].join(':');
+      return Object.keys(route.methods).map((method) => `${method.toUpperCase()} ${path}`);
+    });
 }
 
 describe('the OpenAPI document (packages/openapi/openapi.json)', () => {

@@ -15,5 +15,6 @@ enum ActivityEntryAction: string
     case KeySecretClosed = 'key.secret_closed';
     case KeyRevoked = 'key.revoked';
     case KeyExpiryReminder = 'key.expiry_reminder';
+    case KeyBudgetChanged = 'key.budget_changed';
     case SandboxReset = 'sandbox.reset';
 }

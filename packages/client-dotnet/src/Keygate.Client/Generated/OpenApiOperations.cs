@@ -26,6 +26,7 @@ internal static class OpenApiOperations
         "getCustomer",
         "getCustomerPricing",
         "getKey",
+        "getKeyAnalytics",
         "getKeyUsage",
         "getOpenApiDocument",
         "getOrder",

@@ -10,6 +10,7 @@ internal static class OpenApiPaths
         "/v2/auth/keys",
         "/v2/auth/keys/{id}",
         "/v2/auth/keys/{id}/activity",
+        "/v2/auth/keys/{id}/analytics",
         "/v2/auth/keys/{id}/logs",
         "/v2/auth/keys/{id}/scopes",
         "/v2/auth/keys/{id}/usage",

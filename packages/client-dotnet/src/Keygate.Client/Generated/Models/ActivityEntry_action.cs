@@ -32,6 +32,10 @@ namespace Keygate.Client.Generated.Models
         #pragma warning disable CS1591
         KeyExpiry_reminder,
         #pragma warning restore CS1591
+        [EnumMember(Value = "key.budget_changed")]
+        #pragma warning disable CS1591
+        KeyBudget_changed,
+        #pragma warning restore CS1591
         [EnumMember(Value = "sandbox.reset")]
         #pragma warning disable CS1591
         SandboxReset,
