@@ -4,6 +4,7 @@ import { TopBar } from './components/top-bar.tsx';
 import { AppContext, type AppContextValue } from './context.ts';
 import { ActivityPage } from './pages/activity-page.tsx';
 import { CreateKeyPage } from './pages/create-key-page.tsx';
+import { IdentityPage } from './pages/identity-page.tsx';
 import { KeyPage } from './pages/key-page.tsx';
 import { KeysPage } from './pages/keys-page.tsx';
 import { LoginPage } from './pages/login-page.tsx';
@@ -19,6 +20,8 @@ function renderPage(match: Match) {
       return <CreateKeyPage />;
     case 'key':
       return <KeyPage key={match.id} id={match.id} />;
+    case 'identity':
+      return <IdentityPage key={match.id} id={match.id} />;
     case 'activity':
       return <ActivityPage />;
     default:

@@ -39,6 +39,7 @@ export type Match =
   | { page: 'keys' }
   | { page: 'create' }
   | { page: 'key'; id: string }
+  | { page: 'identity'; id: string }
   | { page: 'activity' }
   | { page: 'not-found' };
 
@@ -50,5 +51,7 @@ export function matchRoute(route: string): Match {
   if (path === '/activity') return { page: 'activity' };
   const key = /^\/keys\/([A-Za-z0-9_-]+)$/.exec(path);
   if (key?.[1]) return { page: 'key', id: key[1] };
+  const identity = /^\/identities\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (identity?.[1]) return { page: 'identity', id: identity[1] };
   return { page: 'not-found' };
 }
