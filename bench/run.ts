@@ -149,6 +149,7 @@ function scenariosOf(stack: Stack, refusals: RefusalTokens): Scenario[] {
       url: url + ROUTE,
       headers,
       connections: 32,
+      ...withRedis(id),
     });
   // Request binding, policies off: the gateway's own work over the signing reference (pipe-sign).
   insertAfter('off', [
@@ -221,8 +222,21 @@ function scenariosOf(stack: Stack, refusals: RefusalTokens): Scenario[] {
     gw.unlogged.url,
     bearer(tokens.unlogged),
   ]);
-  // Tracing on (OTLP to a sink that keeps nothing): 1 % of the calls sampled, then every call.
+  // The full gateway without outcome counting (no usage meter), memory and Redis: what analytics cost.
   insertAfter('unlogged', [
+    'uncounted',
+    'gateway, memory mode, no outcome counting (bench only)',
+    gw.uncounted.url,
+    bearer(tokens.uncounted),
+  ]);
+  insertAfter('redis', [
+    'redis-uncounted',
+    'gateway, Redis mode, no outcome counting (bench only)',
+    gw.redisUncounted.url,
+    bearer(tokens.redisUncounted),
+  ]);
+  // Tracing on (OTLP to a sink that keeps nothing): 1 % of the calls sampled, then every call.
+  insertAfter('uncounted', [
     'traced-1pct',
     'gateway, memory mode, traced (parentbased_traceidratio 0.01)',
     gw.tracedSampled.url,
@@ -549,6 +563,8 @@ function targetsOf(
     0.5,
   );
   cpuTarget('100k keys ÷ 100 keys', 'memory100k', 'memory', 1.05);
+  cpuTarget('admitted call with outcome counting ÷ without (memory)', 'memory', 'uncounted', 1.03);
+  cpuTarget('admitted call with outcome counting ÷ without (Redis)', 'redis', 'redis-uncounted', 1.03);
   cpuTarget('traced, 1 % sampled ÷ untraced (memory)', 'traced-1pct', 'memory', 1.05);
   // Bound on rps; its CPU per request (every redis-server of the Cluster counted) is in clusterOf.
   add('Cluster ÷ Redis, rps', ratio(results, 'cluster', 'redis'), '>=', 0.85);
