@@ -363,7 +363,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     present.KEYGATE_SECRET_TAG_KEY === undefined &&
     present.KEYGATE_SECRET_TAG_KEY_FILE === undefined;
   if (tagKeyMissing) problems.push(SHARED_TAG_KEY_REQUIRED);
-  const refused = policiesRefused || apiLogRefused || tagKeyMissing;
+  const refused = policiesRefused || apiLogRefused || analyticsRefused || tagKeyMissing;
   if (
     !parsed.success ||
     !redis.success ||
