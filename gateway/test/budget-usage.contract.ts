@@ -120,15 +120,26 @@ export function describeBudgetUsageContract(
       await meter.close();
       const startsOf = async (g: AnalyticsGranularity) =>
         (await usage.readCallBuckets('key_p', g, now - 500 * DAY, now + BUCKET_MS[g]))
-          .map((b) => Math.round((now - b.start) / DAY))
+          .map((b) => b.start)
           .sort((a, b) => a - b);
+      /** The buckets of the calls made `agesAgo` (the ones kept), oldest first. */
+      const bucketsOf = (g: AnalyticsGranularity, agesAgo: number[]) =>
+        agesAgo.map((ago) => bucketStartOf(now - ago, g)).sort((a, b) => a - b);
       assert.deepEqual(
         (await usage.readCallBuckets('key_p', 'minute', now - 60 * HOUR, now + 60_000)).map((b) => b.start),
         [bucketStartOf(now - HOUR, 'minute')],
         'minutes older than 48 hours are gone',
       );
-      assert.deepEqual(await startsOf('hour'), [0, 2, 89], 'hours older than 90 days are gone');
-      assert.deepEqual(await startsOf('day'), [0, 2, 89, 92, 398], 'days older than 400 days are gone');
+      assert.deepEqual(
+        await startsOf('hour'),
+        bucketsOf('hour', [HOUR, 50 * HOUR, 89 * DAY]),
+        'hours older than 90 days are gone',
+      );
+      assert.deepEqual(
+        await startsOf('day'),
+        bucketsOf('day', [HOUR, 50 * HOUR, 89 * DAY, 92 * DAY, 398 * DAY]),
+        'days older than 400 days are gone',
+      );
       assert.equal(DEFAULT_BUCKET_RETENTION.minute, 48 * HOUR);
     });
 
