@@ -51,7 +51,7 @@ export function AnalyticsPanel(props: { subject: string; refresh: number }) {
       <div class="toolbar">
         <SelectField
           id="analytics-range"
-          label="Range"
+          label="Outcomes over"
           value={rangeId}
           options={RANGES.map((r) => r.id)}
           labelOf={(id) => RANGES.find((r) => r.id === id)?.label ?? id}

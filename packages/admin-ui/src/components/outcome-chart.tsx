@@ -28,6 +28,12 @@ export function outcomesShown(series: AnalyticsSeries): CallOutcome[] {
   );
 }
 
+/** A time axis label in UTC: `HH:MM` for minutes and hours, `MM-DD` for days. */
+function utcLabel(seconds: number, granularity: AnalyticsSeries['granularity']): string {
+  const iso = new Date(seconds * 1000).toISOString();
+  return granularity === 'day' ? iso.slice(5, 10) : iso.slice(11, 16);
+}
+
 /** A uPlot chart of a series: one line per outcome shown, time in UTC, sized to its container. */
 export function OutcomeChart(props: { series: AnalyticsSeries; title: string }) {
   const host = useRef<HTMLDivElement>(null);
@@ -48,7 +54,7 @@ export function OutcomeChart(props: { series: AnalyticsSeries; title: string }) 
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [
-          {},
+          { values: (_u, ticks) => ticks.map((t) => utcLabel(t, props.series.granularity)) },
           { label: 'calls', values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? `${t}` : '')) },
         ],
         series: [
