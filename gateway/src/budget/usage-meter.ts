@@ -1,4 +1,4 @@
-import type { CallOutcome } from '@keygate/contracts/gateway';
+import { CALL_OUTCOMES, type CallOutcome } from '@keygate/contracts/gateway';
 import {
   type BucketRetention,
   type CallBucketStore,
@@ -55,6 +55,18 @@ export interface UsageMeter {
 
 const MINUTE_MS = 60_000;
 
+/** Each outcome's slot in a subject's rows. */
+const OUTCOME_INDEX = Object.fromEntries(CALL_OUTCOMES.map((outcome, i) => [outcome, i])) as Record<
+  CallOutcome,
+  number
+>;
+
+/** A subject's rows of the current minute: its environment, and one row per outcome counted. */
+interface SubjectRows {
+  environment: string;
+  byOutcome: Array<CallUsageRow | undefined>;
+}
+
 /**
  * Calls by minute, subject, environment and outcome, with their cost, counted in memory and
  * written in batches (never a store round trip per call); the store rolls each flush up to hours
@@ -72,8 +84,10 @@ export function createUsageMeter(options: {
   const { store } = options;
   const retention = options.retention ?? DEFAULT_BUCKET_RETENTION;
   const clock = options.clock ?? Date.now;
-  // The current minute's rows; those of minutes already over wait in `closed` for the flush.
-  let rows = new Map<string, CallUsageRow>();
+  // The current minute's rows by subject (whose environment never changes), one slot per outcome:
+  // a count is a map lookup with the key's own id string and an increment, nothing allocated. Those
+  // of minutes already over wait in `closed` for the flush.
+  let rows = new Map<string, SubjectRows>();
   let closed: CallUsageRow[] = [];
   let minute = 0;
   let pending: { rows: CallUsageRow[]; flushId: string } | null = null;
@@ -81,19 +95,34 @@ export function createUsageMeter(options: {
   const origin = Math.random().toString(36).slice(2, 10);
 
   function add(subject: string, environment: string, outcome: CallOutcome, cost: number): void {
-    const id = `${subject}\n${environment}\n${outcome}`;
-    const row = rows.get(id);
+    let entry = rows.get(subject);
+    if (entry === undefined || entry.environment !== environment) {
+      const id = entry === undefined ? subject : `${subject}\n${environment}`;
+      entry = rows.get(id);
+      if (entry === undefined) {
+        entry = { environment, byOutcome: new Array(CALL_OUTCOMES.length) };
+        rows.set(id, entry);
+      }
+    }
+    const index = OUTCOME_INDEX[outcome];
+    const row = entry.byOutcome[index];
     if (row) {
       row.calls++;
       row.cost += cost;
-    } else rows.set(id, { subject, environment, outcome, minute, calls: 1, cost });
+    } else entry.byOutcome[index] = { subject, environment, outcome, minute, calls: 1, cost };
+  }
+
+  /** Moves the current minute's rows to `closed`. */
+  function closeMinute(): void {
+    for (const entry of rows.values()) for (const row of entry.byOutcome) if (row) closed.push(row);
+    rows = new Map();
   }
 
   async function flush(): Promise<void> {
     if (pending === null) {
-      if (rows.size === 0 && closed.length === 0) return;
-      pending = { rows: [...closed, ...rows.values()], flushId: `${origin}-${++flushes}` };
-      rows = new Map();
+      closeMinute();
+      if (closed.length === 0) return;
+      pending = { rows: closed, flushId: `${origin}-${++flushes}` };
       closed = [];
     }
     const batch = pending;
@@ -123,10 +152,7 @@ export function createUsageMeter(options: {
   return {
     count(keyId, identityId, outcome, cost, atMs, environment = 'live') {
       if (atMs < minute || atMs >= minute + MINUTE_MS) {
-        if (rows.size > 0) {
-          for (const row of rows.values()) closed.push(row);
-          rows = new Map();
-        }
+        if (rows.size > 0) closeMinute();
         minute = atMs - (atMs % MINUTE_MS);
       }
       add(keyId, environment, outcome, cost);
