@@ -152,6 +152,7 @@ function scenariosOf(stack: Stack, refusals: RefusalTokens): Scenario[] {
       url: url + ROUTE,
       headers,
       connections: 32,
+      ...withRedis(id),
     });
   // Request binding, policies off: the gateway's own work over the signing reference (pipe-sign).
   insertAfter('off', [
@@ -251,8 +252,21 @@ function scenariosOf(stack: Stack, refusals: RefusalTokens): Scenario[] {
     gw.unlogged.url,
     bearer(tokens.unlogged),
   ]);
-  // Tracing on (OTLP to a sink that keeps nothing): 1 % of the calls sampled, then every call.
+  // The full gateway without outcome counting (no usage meter), memory and Redis: what analytics cost.
   insertAfter('unlogged', [
+    'uncounted',
+    'gateway, memory mode, no outcome counting (bench only)',
+    gw.uncounted.url,
+    bearer(tokens.uncounted),
+  ]);
+  insertAfter('redis', [
+    'redis-uncounted',
+    'gateway, Redis mode, no outcome counting (bench only)',
+    gw.redisUncounted.url,
+    bearer(tokens.redisUncounted),
+  ]);
+  // Tracing on (OTLP to a sink that keeps nothing): 1 % of the calls sampled, then every call.
+  insertAfter('uncounted', [
     'traced-1pct',
     'gateway, memory mode, traced (parentbased_traceidratio 0.01)',
     gw.tracedSampled.url,
@@ -630,6 +644,8 @@ function targetsOf(
     1.0,
   );
   cpuTarget('100k keys ÷ 100 keys', 'memory100k', 'memory', 1.05);
+  cpuTarget('admitted call with outcome counting ÷ without (memory)', 'memory', 'uncounted', 1.03);
+  cpuTarget('admitted call with outcome counting ÷ without (Redis)', 'redis', 'redis-uncounted', 1.03);
   cpuTarget('traced, 1 % sampled ÷ untraced (memory)', 'traced-1pct', 'memory', 1.1);
   cpuTarget(
     'traced at 1 % ÷ the logged peer with the OpenTelemetry Node SDK at 1 %',

@@ -58,6 +58,10 @@ export interface Stack {
     memory: BenchGateway;
     /** Memory mode without per-request logs (KEYGATE_API_LOG=off, warn level): what those logs cost. */
     unlogged: BenchGateway;
+    /** Memory mode without outcome counting (KEYGATE_ANALYTICS=off): what analytics cost a call. */
+    uncounted: BenchGateway;
+    /** Redis mode without outcome counting, on the Redis gateway's keys. */
+    redisUncounted: BenchGateway;
     memory100k: BenchGateway;
     /** Memory mode with tracing on (OTLP to a sink), the root sampled at 1 % / at 100 %. */
     tracedSampled: BenchGateway;
@@ -74,6 +78,8 @@ export interface Stack {
     /** A test key of the same gateway: the sandbox, which logs each call's bodies. */
     memoryTest: string;
     unlogged: string;
+    uncounted: string;
+    redisUncounted: string;
     memory100k: string;
     tracedSampled: string;
     tracedAll: string;
@@ -298,79 +304,89 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     `seeding commerce (${options.products} products) and keys (${options.largeKeyCount} in the largest store)`,
   );
   const commerceDb = data('commerce-live.db');
-  const [memoryKeys, unloggedKeys, largeKeys, commerceKeys, redisKeys, clusterKeys] = await Promise.all([
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('memory/gateway.db'),
-      '--fillers',
-      String(options.smallKeyCount - 2),
-      '--key',
-      'live',
-      '--key',
-      'test',
-      '--plan-key',
-      'live',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('unlogged/gateway.db'),
-      '--fillers',
-      String(options.smallKeyCount - 1),
-      '--key',
-      'live',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('memory100k/gateway.db'),
-      '--fillers',
-      String(options.largeKeyCount - 1),
-      '--key',
-      'live',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('commerce-gw/gateway.db'),
-      '--scope',
-      'order:rw',
-      '--key',
-      'live',
-      '--key',
-      'test',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--redis',
-      redisUrl,
-      '--prefix',
-      'bench:',
-      '--key',
-      'live',
-      '--plan-key',
-      'live',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--cluster',
-      clusterNodes,
-      '--prefix',
-      'bench:',
-      '--key',
-      'live',
-    ]),
-    runToEnd('seed-commerce', NODE, [
-      'commerce/src/seed-cli.ts',
-      '--env',
-      'live',
-      '--products',
-      String(options.products),
-      '--db',
-      commerceDb,
-    ]),
-  ]);
+  const [memoryKeys, unloggedKeys, uncountedKeys, largeKeys, commerceKeys, redisKeys, clusterKeys] =
+    await Promise.all([
+      seedKeys([
+        `--tag-key=${BENCH_TAG_KEY}`,
+        '--db',
+        data('memory/gateway.db'),
+        '--fillers',
+        String(options.smallKeyCount - 2),
+        '--key',
+        'live',
+        '--key',
+        'test',
+        '--plan-key',
+        'live',
+      ]),
+      seedKeys([
+        `--tag-key=${BENCH_TAG_KEY}`,
+        '--db',
+        data('unlogged/gateway.db'),
+        '--fillers',
+        String(options.smallKeyCount - 1),
+        '--key',
+        'live',
+      ]),
+      seedKeys([
+        `--tag-key=${BENCH_TAG_KEY}`,
+        '--db',
+        data('uncounted/gateway.db'),
+        '--fillers',
+        String(options.smallKeyCount - 1),
+        '--key',
+        'live',
+      ]),
+      seedKeys([
+        `--tag-key=${BENCH_TAG_KEY}`,
+        '--db',
+        data('memory100k/gateway.db'),
+        '--fillers',
+        String(options.largeKeyCount - 1),
+        '--key',
+        'live',
+      ]),
+      seedKeys([
+        `--tag-key=${BENCH_TAG_KEY}`,
+        '--db',
+        data('commerce-gw/gateway.db'),
+        '--scope',
+        'order:rw',
+        '--key',
+        'live',
+        '--key',
+        'test',
+      ]),
+      seedKeys([
+        `--tag-key=${BENCH_TAG_KEY}`,
+        '--redis',
+        redisUrl,
+        '--prefix',
+        'bench:',
+        '--key',
+        'live',
+        '--plan-key',
+        'live',
+      ]),
+      seedKeys([
+        `--tag-key=${BENCH_TAG_KEY}`,
+        '--cluster',
+        clusterNodes,
+        '--prefix',
+        'bench:',
+        '--key',
+        'live',
+      ]),
+      runToEnd('seed-commerce', NODE, [
+        'commerce/src/seed-cli.ts',
+        '--env',
+        'live',
+        '--products',
+        String(options.products),
+        '--db',
+        commerceDb,
+      ]),
+    ]);
 
   const [sampledKeys, allKeys] = await Promise.all(
     ['traced-sampled', 'traced-all'].map((name) =>
@@ -413,6 +429,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const [tracedSampled, tracedAll] = await Promise.all([
     startGateway('gateway (memory, traced, ratio 0.01)', traced('traced-sampled', '0.01'), level),
     startGateway('gateway (memory, traced, ratio 1)', traced('traced-all', '1'), level),
+  ]);
+  const uncountedEnv = { KEYGATE_ANALYTICS: 'off', KEYGATE_BENCH_MODE: '1' };
+  const redisEnv = {
+    ...toNoop,
+    REDIS_URL: redisUrl,
+    KEYGATE_REDIS_PREFIX: 'bench:',
+    KEYGATE_SECRET_TAG_KEY: BENCH_TAG_KEY,
+  };
+  // Without outcome counting (no usage meter), memory and Redis: what analytics cost a call.
+  const [uncounted, redisUncounted] = await Promise.all([
+    startGateway(
+      'gateway (memory, uncounted)',
+      { ...toNoop, ...uncountedEnv, KEYGATE_DATA_DIR: data('uncounted') },
+      level,
+    ),
+    startGateway(
+      'gateway (redis, uncounted)',
+      { ...redisEnv, ...uncountedEnv, KEYGATE_DATA_DIR: data('redis-uncounted-gw') },
+      level,
+    ),
   ]);
   const [policiesOff, policiesOffRequest, memory, unlogged, memory100k, redis, clusterGateway, commerce] =
     await Promise.all([
@@ -484,6 +520,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       policiesOffRequest,
       memory,
       unlogged,
+      uncounted,
+      redisUncounted,
       memory100k,
       tracedSampled,
       tracedAll,
@@ -496,6 +534,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       memory: memoryKeys.live!,
       memoryTest: memoryKeys.test!,
       unlogged: unloggedKeys.live!,
+      uncounted: uncountedKeys.live!,
+      redisUncounted: redisKeys.live!,
       memory100k: largeKeys.live!,
       tracedSampled: sampledKeys!.live!,
       tracedAll: allKeys!.live!,

@@ -6,9 +6,11 @@ import { createAdminRouter } from './admin/admin-router.ts';
 import { createAlertRouter } from './alerts/alert-routes.ts';
 import type { AlertService } from './alerts/alert-service.ts';
 import type { BudgetAlerts } from './alerts/budget-alerts.ts';
+import { createIdentityAnalyticsRouter, createKeyAnalyticsRouter } from './analytics/analytics-routes.ts';
 import { compileIpRules } from './auth/ip-rules.ts';
 import { createKeyVerifier } from './auth/key-verifier.ts';
 import { createBudgetService } from './budget/budget-service.ts';
+import type { CallBucketStore } from './budget/call-buckets.ts';
 import type { BudgetLedger } from './budget/ledger.ts';
 import { createMemoryLedger } from './budget/memory-ledger.ts';
 import { createPolicyCache } from './budget/policy-cache.ts';
@@ -75,8 +77,10 @@ export interface AppDeps {
   budgets?: BudgetGate;
   /** Where billing usage by day and outcome is written; default this process's memory (tests). */
   budgetUsage?: BudgetUsageStore;
-  /** Replaces the meter built on `budgetUsage` (tests that flush it themselves). */
-  meter?: UsageMeter;
+  /** The meter counting calls into `budgetUsage` (default one built here); null: counting off (bench mode). */
+  meter?: UsageMeter | null;
+  /** Where calls over time are read (the store the meter writes): serves the analytics routes. */
+  usage?: CallBucketStore;
   /** The started tracer when tracing is on (see `@keygate/tracing`); absent or null, no span is made. */
   tracer?: Tracer | null;
   /** Metrics to report to (e.g. created with the Redis series by main); default a fresh set. */
@@ -118,11 +122,12 @@ export function createApp(deps: AppDeps): GatewayApp {
   // Billing usage, counted per call and written in batches; flushed when the app closes.
   const budgetUsage = deps.budgetUsage ?? createMemoryBudgetUsage();
   const meter =
-    deps.meter ??
-    createUsageMeter({
-      store: budgetUsage,
-      onFlushError: (error) => logger.error({ err: error }, 'billing usage flush failed; will retry'),
-    });
+    deps.meter === undefined
+      ? createUsageMeter({
+          store: budgetUsage,
+          onFlushError: (error) => logger.error({ err: error }, 'billing usage flush failed; will retry'),
+        })
+      : deps.meter;
   const budgets = deps.budgets ?? {
     policyOf: (key: ApiKey) => policies.policyOf(key),
     ledger: deps.ledger ?? createMemoryLedger(),
@@ -220,6 +225,7 @@ export function createApp(deps: AppDeps): GatewayApp {
         clock,
         logger,
         sign: (identity, audience) => deps.signer.sign(identity, audience),
+        usage: deps.usage,
       }),
     );
   }
@@ -246,7 +252,7 @@ export function createApp(deps: AppDeps): GatewayApp {
       budgets,
       ...alertHooks(deps.alerts?.budget, clock),
     });
-    const observer = createCallObserver({ metrics, recorder, meter, logger, clock });
+    const observer = createCallObserver({ metrics, recorder, meter: meter ?? undefined, logger, clock });
     flushAccessLog = observer.flush;
     streams = createStreamWatch({ verifier, events: deps.events });
     const tracing = deps.tracer ? createCallTracing(deps.tracer, config.traceIncoming) : undefined;
@@ -264,9 +270,15 @@ export function createApp(deps: AppDeps): GatewayApp {
       deps.keysRouter ??
       (deps.keyService &&
         createKeysRouter({ keyService: deps.keyService, budgetService: budget.budgetService, idempotency }));
+    if (deps.usage && deps.keyService) {
+      const analytics = { usage: deps.usage, clock, keyService: deps.keyService };
+      app.use(MANAGEMENT_PREFIX, createKeyAnalyticsRouter(analytics));
+    }
     if (keysRouter) app.use(MANAGEMENT_PREFIX, keysRouter);
     const budgetRouters = createBudgetRouters({ ...budget, idempotency });
     app.use(PLANS_PREFIX, budgetRouters.plans);
+    if (deps.usage)
+      app.use(IDENTITIES_PREFIX, createIdentityAnalyticsRouter({ usage: deps.usage, clock, store }));
     app.use(IDENTITIES_PREFIX, budgetRouters.identities);
     app.use(USAGE_PREFIX, budgetRouters.usage);
     if (deps.alerts)
@@ -291,7 +303,8 @@ export function createApp(deps: AppDeps): GatewayApp {
       streams?.close();
       verifier.close();
       await recorder.close();
-      if (!deps.meter) await meter.close();
+      // The meter is this app's to close, whoever built it: it writes what it still holds.
+      await meter?.close();
       pipe.close();
     },
   };

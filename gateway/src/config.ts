@@ -7,6 +7,7 @@ import { type TracingConfig, TracingEnvSchema, tracingConfigOf } from '@keygate/
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { isAddressOrCidr } from './auth/ip-rules.ts';
+import type { BucketRetention } from './budget/call-buckets.ts';
 import { parseTagKey, SHARED_TAG_KEY_REQUIRED } from './keys/secret-tag.ts';
 import { applyUpstreamOverrides, type RouteTable, RouteTableSchema } from './routes/route-table.ts';
 import { RedisEnvSchema, type RedisTarget, redisTargetOf } from './store/redis/target.ts';
@@ -90,6 +91,10 @@ const EnvSchema = z.object({
   KEYGATE_USAGE_FLUSH_MS: positiveInt(2000),
   KEYGATE_LOG_RETENTION_DAYS: positiveInt(14),
   KEYGATE_USAGE_RETENTION_DAYS: positiveInt(90),
+  KEYGATE_ANALYTICS_MINUTE_RETENTION_HOURS: positiveInt(48),
+  KEYGATE_ANALYTICS_HOUR_RETENTION_DAYS: positiveInt(90),
+  KEYGATE_ANALYTICS_DAY_RETENTION_DAYS: positiveInt(400),
+  KEYGATE_ANALYTICS: z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).default('on'),
   KEYGATE_MAX_CONCURRENT_VERIFICATIONS: positiveInt(2 * availableParallelism()),
   KEYGATE_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
   KEYGATE_UPSTREAM_CONNECTIONS: positiveInt(256),
@@ -149,6 +154,11 @@ const POLICIES_OFF_REFUSED =
 const API_LOG_OFF_REFUSED =
   'KEYGATE_API_LOG: off keeps no API log lines (a benchmarking mode, to measure what they cost); ' +
   'set KEYGATE_BENCH_MODE=1 too to run it, never in production';
+
+/** Why KEYGATE_ANALYTICS=off alone is refused. */
+const ANALYTICS_OFF_REFUSED =
+  'KEYGATE_ANALYTICS: off counts no call outcomes (no analytics, no billing usage; a benchmarking ' +
+  'mode, to measure what counting costs); set KEYGATE_BENCH_MODE=1 too to run it, never in production';
 
 /** A private identity key: P-256 (ES256, what new keys are) or Ed25519 (EdDSA). */
 const PrivateJwkSchema = z.union(
@@ -211,6 +221,13 @@ export interface GatewayConfig {
   logRetentionDays: number;
   /** Days per-minute usage buckets are kept. */
   usageRetentionDays: number;
+  /** How long analytics buckets are kept, per granularity (ms): minutes, hours, days. */
+  analyticsRetention: BucketRetention;
+  /**
+   * `off` is a benchmarking mode: no call outcome is counted (no analytics, no billing usage), so
+   * `pnpm bench` can show what counting costs a request. Accepted only with KEYGATE_BENCH_MODE=1.
+   */
+  analytics: 'on' | 'off';
   /** argon2 verifications running at once at most; beyond it requests answer 503 VERIFICATION_BUSY. */
   maxConcurrentVerifications: number;
   upstreamTimeoutMs: number;
@@ -374,6 +391,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     present.KEYGATE_TEST_CLOCK_OFFSET_MS !== undefined && present.KEYGATE_BENCH_MODE !== '1';
   if (clockRefused)
     problems.push('KEYGATE_TEST_CLOCK_OFFSET_MS moves the clock (tests only); set KEYGATE_BENCH_MODE=1 too');
+  const analyticsRefused = present.KEYGATE_ANALYTICS === 'off' && present.KEYGATE_BENCH_MODE !== '1';
+  if (analyticsRefused) problems.push(ANALYTICS_OFF_REFUSED);
   // Each instance would otherwise make a tag key of its own, and secrets tagged by one would go
   // through argon2 on every other: the cold-start 503s the tags exist to prevent.
   const isShared = redis.success && redisTargetOf(redis.data) !== null;
@@ -382,7 +401,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     present.KEYGATE_SECRET_TAG_KEY === undefined &&
     present.KEYGATE_SECRET_TAG_KEY_FILE === undefined;
   if (tagKeyMissing) problems.push(SHARED_TAG_KEY_REQUIRED);
-  const refused = policiesRefused || apiLogRefused || tagKeyMissing || clockRefused;
+  const refused = policiesRefused || apiLogRefused || analyticsRefused || tagKeyMissing || clockRefused;
   if (
     !parsed.success ||
     !redis.success ||
@@ -415,6 +434,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Ga
     usageFlushMs: vars.KEYGATE_USAGE_FLUSH_MS,
     logRetentionDays: vars.KEYGATE_LOG_RETENTION_DAYS,
     usageRetentionDays: vars.KEYGATE_USAGE_RETENTION_DAYS,
+    analyticsRetention: {
+      minute: vars.KEYGATE_ANALYTICS_MINUTE_RETENTION_HOURS * 3_600_000,
+      hour: vars.KEYGATE_ANALYTICS_HOUR_RETENTION_DAYS * 86_400_000,
+      day: vars.KEYGATE_ANALYTICS_DAY_RETENTION_DAYS * 86_400_000,
+    },
+    analytics: vars.KEYGATE_ANALYTICS,
     maxConcurrentVerifications: vars.KEYGATE_MAX_CONCURRENT_VERIFICATIONS,
     upstreamTimeoutMs: vars.KEYGATE_UPSTREAM_TIMEOUT_MS,
     upstreamConnections: vars.KEYGATE_UPSTREAM_CONNECTIONS,

@@ -4,6 +4,13 @@ import { buildProblem } from '@keygate/problem';
 
 export { ERRORS, type ErrorCode, type ErrorSpec };
 
+/** The key a refusal was about, when the token named a real one (counted in its analytics). */
+export interface RefusedKey {
+  id: string;
+  identityId?: string | null;
+  environment: string;
+}
+
 /**
  * The gateway's one error class: a code from the table, a detail a person can act on, extension members.
  * An expected refusal (any 4xx: an unknown key, a missing scope, a spent rate limit) is built without
@@ -14,6 +21,8 @@ export class GatewayError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly extensions: Record<string, unknown>;
+  /** The real key an EXPIRED, REVOKED or wrong-secret refusal was about; never in the problem body. */
+  refusedKey?: RefusedKey;
   constructor(code: ErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
     const limit = Error.stackTraceLimit;
     const isExpected = ERRORS[code].status < 500;

@@ -3,6 +3,7 @@ import { startTracing } from '@keygate/tracing';
 import type { Logger } from 'pino';
 import { openAlerts } from './alerts/open-alerts.ts';
 import { createApp, type GatewayApp } from './app.ts';
+import { createUsageMeter } from './budget/usage-meter.ts';
 import type { GatewayConfig } from './config.ts';
 import { loadIdentityKey } from './identity/identity-key.ts';
 import { createGatewayIdentitySigner } from './identity/identity-signer.ts';
@@ -38,6 +39,7 @@ async function openBackendWithMetrics(
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
     databaseFile: config.databaseFile,
+    bucketRetention: config.analyticsRetention,
     connectTimeoutMs: config.redisConnectTimeoutMs,
     commandTimeoutMs: config.redisCommandTimeoutMs,
     circuitTimeouts: config.redisCircuitTimeouts,
@@ -93,11 +95,21 @@ export async function openGateway(
         expiryReminderDays: config.expiryReminderDays,
       },
     });
+    const meter =
+      config.analytics === 'off'
+        ? null
+        : createUsageMeter({
+            store: backend.budgetUsage,
+            retention: config.analyticsRetention,
+            onFlushError: (error) => logger.error({ err: error }, 'usage flush or prune failed; will retry'),
+          });
     const gateway = createApp({
       config,
       store,
       ledger: backend.ledger,
       budgetUsage: backend.budgetUsage,
+      meter,
+      usage: backend.budgetUsage,
       hasher,
       events,
       signer,

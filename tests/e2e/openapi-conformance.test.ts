@@ -101,6 +101,12 @@ describe('the OpenAPI document against the running system', function () {
       const usage = await call('getKeyUsage', 200, { params });
       return (usage.totals as { calls: number }).calls > 0;
     });
+    await waitUntil('the call is in the analytics', async () => {
+      const analytics = await call('getKeyAnalytics', 200, { params, query: { granularity: 'minute' } });
+      return (analytics.data as Array<{ outcomes: { VALID: number } }>).some(
+        (point) => point.outcomes.VALID > 0,
+      );
+    });
     await call('listKeyActivity', 200, { params, query: { limit: '5' } });
     // API log lines reach the store through the log writer's own commit, a moment after the usage.
     await waitUntil('the call is in the API log', async () => {

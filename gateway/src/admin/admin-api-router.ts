@@ -3,6 +3,7 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import type { Logger } from 'pino';
 import type { IpRules } from '../auth/ip-rules.ts';
 import type { BudgetService } from '../budget/budget-service.ts';
+import type { CallBucketStore } from '../budget/call-buckets.ts';
 import type { GatewayConfig } from '../config.ts';
 import { GatewayError } from '../errors.ts';
 import { createResolveClientIp } from '../http/request-context.ts';
@@ -15,6 +16,7 @@ import type { IdentityService } from '../plans/identity-service.ts';
 import type { PlanService } from '../plans/plan-service.ts';
 import { resetSandbox } from '../sandbox/reset-sandbox.ts';
 import type { KeyStore } from '../store/store.ts';
+import { addAdminAnalyticsRoutes } from './admin-analytics-routes.ts';
 import { addKeyRoutes, adminCallerOf } from './admin-key-routes.ts';
 import { addSessionRoutes, sessionOf } from './admin-session-routes.ts';
 import { createOriginCheck } from './csrf.ts';
@@ -36,6 +38,8 @@ export interface AdminDeps {
   logger: Logger;
   /** Signs an identity for an upstream (the gateway's signer): the sandbox reset's call to the upstreams. */
   sign(identity: Identity, audience: string): Promise<string>;
+  /** Calls over time (the usage meter's store): serves the keys' and identities' analytics. */
+  usage?: CallBucketStore;
 }
 
 /** On every API answer, errors included: never cached, never sniffed as anything but its declared type. */
@@ -89,6 +93,7 @@ export function createAdminApiRouter(deps: AdminDeps): Router {
     router.use('/usage', usage);
   }
   addKeyRoutes(router, deps.keyService);
+  if (deps.usage) addAdminAnalyticsRoutes(router, { ...deps, usage: deps.usage });
   if (deps.budget) {
     const budgetDeps = { ...deps.budget, callerOf: adminCallerOf };
     addPlanHandlers(router, '/plans', budgetDeps);

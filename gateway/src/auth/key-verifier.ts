@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { GatewayError } from '../errors.ts';
+import { GatewayError, type RefusedKey } from '../errors.ts';
 import type { SecretHasher } from '../keys/hasher.ts';
 import type { ParsedToken } from '../keys/token.ts';
 import type { KeyEvents } from '../model/events.ts';
@@ -104,7 +104,18 @@ export interface KeyVerifierOptions {
 /** Default per-lookup failure throttle: 5 failed verifications within 60 s. */
 export const DEFAULT_FAILURE_THROTTLE = Object.freeze({ maxFailures: 5, windowMs: 60_000 });
 
-const unknownKey = () => new GatewayError('UNKNOWN_KEY', 'No active API key matches this token.');
+/** 401 UNKNOWN_KEY; for a wrong secret on a real key's lookup, naming that key for its analytics. */
+const unknownKey = (refusedKey?: RefusedKey) => {
+  const error = new GatewayError('UNKNOWN_KEY', 'No active API key matches this token.');
+  if (refusedKey !== undefined) error.refusedKey = refusedKey;
+  return error;
+};
+
+/** A refusal of a real key's state, naming the key (its analytics count it). */
+function stateRefusal(key: ApiKey, error: GatewayError): GatewayError {
+  error.refusedKey = key;
+  return error;
+}
 const BUSY_DETAIL = 'Too many API keys are being verified right now; retry in a second.';
 const verificationBusy = () => new GatewayError('VERIFICATION_BUSY', BUSY_DETAIL, { retryAfter: 1 });
 
@@ -118,12 +129,18 @@ async function fromStore<T>(work: () => T | Promise<T>): Promise<T> {
 
 /** Refuses a key or secret whose current state forbids use; `nowMs` is the request's time. */
 function checkState(key: ApiKey, secret: SecretRecord, nowMs: number): void {
-  if (key.status === 'revoked') throw new GatewayError('KEY_REVOKED', 'This API key has been revoked.');
+  if (key.status === 'revoked') {
+    throw stateRefusal(key, new GatewayError('KEY_REVOKED', 'This API key has been revoked.'));
+  }
   if (!isSecretUsable(secret, nowMs)) {
-    throw new GatewayError('SECRET_CLOSED', 'This secret was closed; use the key’s newer secret.');
+    throw stateRefusal(
+      key,
+      new GatewayError('SECRET_CLOSED', 'This secret was closed; use the key’s newer secret.'),
+    );
   }
   if (isKeyExpired(key, nowMs)) {
-    throw new GatewayError('KEY_EXPIRED', `This API key expired at the end of ${key.expiresAt} (UTC).`);
+    const detail = `This API key expired at the end of ${key.expiresAt} (UTC).`;
+    throw stateRefusal(key, new GatewayError('KEY_EXPIRED', detail));
   }
 }
 
@@ -209,6 +226,13 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     return null;
   }
 
+  /** Remembers a wrong secret on a real key's lookup, with the key, and refuses it naming the key. */
+  function refuseSecret(fingerprint: string, since: number, key: ApiKey): never {
+    const refused = { id: key.id, identityId: key.identityId, environment: key.environment };
+    if (isListening()) negatives.rememberToken(fingerprint, clock(), since, refused);
+    throw unknownKey(refused);
+  }
+
   /**
    * Whether no invalidation can have been missed since `confirmedAt`: the subscriber was subscribed
    * then and stayed so until now or until the current outage cut it (events without a subscriber
@@ -285,7 +309,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     const tagged = hasher.checkTag?.(found.secret.tag, token) ?? 'unknown';
     if (tagged === 'mismatch') {
       hooks.verificationRefused?.('tag_mismatch');
-      return refuseToken(fingerprint, since);
+      return refuseSecret(fingerprint, since, found.key);
     }
     if (tagged === 'match') {
       hooks.tagVerified?.();
@@ -293,7 +317,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       return ref;
     }
     return verifyUntagged(found.secret, token, parsed.lookup).then((ok) => {
-      if (!ok) return refuseToken(fingerprint, since);
+      if (!ok) return refuseSecret(fingerprint, since, found.key);
       verified.set(fingerprint, ref);
       return ref;
     });
@@ -421,7 +445,8 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     fingerprint: string,
     now: number,
   ): VerifiedKey | Promise<VerifiedKey> {
-    if (negatives.has(fingerprint, parsed.lookup, now)) throw unknownKey();
+    const refused = negatives.find(fingerprint, parsed.lookup, now);
+    if (refused !== false) throw unknownKey(refused === true ? undefined : refused);
     const ref = verified.get(fingerprint);
     if (ref) {
       hooks.cacheHit?.();

@@ -1,3 +1,4 @@
+import type { RefusedKey } from '../errors.ts';
 import { createLruCache } from './lru-cache.ts';
 
 /** Marks a lookup entry; fingerprints are base64url and never contain it. */
@@ -16,12 +17,17 @@ const LOOKUP = '#';
 export interface NegativeCache {
   /** True while the lookup, or this very token, is remembered as refused at `nowMs`. */
   has(fingerprint: string, lookup: string, nowMs: number): boolean;
+  /** As `has`, with the real key a refused token was for when it was remembered with one. */
+  find(fingerprint: string, lookup: string, nowMs: number): RefusedKey | boolean;
   /** The current epoch: take it before reading the store, pass it to `remember…`. */
   epoch(): number;
   /** Remembers an unknown lookup, unless an event moved the epoch since `since`. */
   rememberLookup(lookup: string, nowMs: number, since: number): void;
-  /** Remembers a refused token by fingerprint, unless an event moved the epoch since `since`. */
-  rememberToken(fingerprint: string, nowMs: number, since: number): void;
+  /**
+   * Remembers a refused token by fingerprint (with the real key of its lookup, if any), unless an
+   * event moved the epoch since `since`.
+   */
+  rememberToken(fingerprint: string, nowMs: number, since: number, key?: RefusedKey): void;
   /** Forgets what is remembered for these lookups (their secrets were just written). */
   forgetLookups(lookups: readonly string[]): void;
   /** Forgets everything (events may have been lost, or another process changed keys). */
@@ -39,17 +45,19 @@ export interface NegativeCacheOptions {
 
 /** A bounded, expiring negative cache (see NegativeCache). */
 export function createNegativeCache(options: NegativeCacheOptions): NegativeCache {
-  const entries = createLruCache<true>(options.maxEntries);
+  const entries = createLruCache<RefusedKey | true>(options.maxEntries);
   let epoch = 0;
-  const remember = (name: string, nowMs: number, since: number) => {
-    if (since === epoch) entries.set(name, true, nowMs + options.ttlMs);
+  const remember = (name: string, nowMs: number, since: number, value: RefusedKey | true) => {
+    if (since === epoch) entries.set(name, value, nowMs + options.ttlMs);
   };
+  const find = (fingerprint: string, lookup: string, nowMs: number): RefusedKey | boolean =>
+    entries.get(LOOKUP + lookup, nowMs) === true || (entries.get(fingerprint, nowMs) ?? false);
   return {
-    has: (fingerprint, lookup, nowMs) =>
-      entries.get(LOOKUP + lookup, nowMs) === true || entries.get(fingerprint, nowMs) === true,
+    has: (fingerprint, lookup, nowMs) => find(fingerprint, lookup, nowMs) !== false,
+    find,
     epoch: () => epoch,
-    rememberLookup: (lookup, nowMs, since) => remember(LOOKUP + lookup, nowMs, since),
-    rememberToken: (fingerprint, nowMs, since) => remember(fingerprint, nowMs, since),
+    rememberLookup: (lookup, nowMs, since) => remember(LOOKUP + lookup, nowMs, since, true),
+    rememberToken: (fingerprint, nowMs, since, key) => remember(fingerprint, nowMs, since, key ?? true),
     forgetLookups(lookups) {
       epoch++;
       for (const lookup of lookups) entries.delete(LOOKUP + lookup);

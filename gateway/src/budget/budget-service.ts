@@ -52,7 +52,7 @@ export interface ExportRow {
 export interface BudgetServiceDeps {
   store: KeyStore;
   ledger: BudgetLedger;
-  usage: BudgetUsageStore;
+  usage: Pick<BudgetUsageStore, 'readBudgetUsage' | 'listBudgetUsage'>;
   clock: () => number;
 }
 

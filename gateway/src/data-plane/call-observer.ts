@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { outcomeOf } from '@keygate/contracts/gateway';
 import { type Logger, pino } from 'pino';
 import type { UsageMeter } from '../budget/usage-meter.ts';
+import type { RefusedKey } from '../errors.ts';
 import { redactTokens } from '../keys/token.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { MAX_LOGGED_PATH, type UsageRecorder } from '../usage/usage-recorder.ts';
@@ -150,16 +151,15 @@ export function createAccessLine(logger: Logger): AccessLine {
 }
 
 /**
- * Counts a known key's call for billing: its outcome, and what it spent (the budget's cost once
+ * Counts a known key's call for billing and analytics: its outcome, and what it spent (the budget's cost once
  * admitted, charges after the answer included; a refused call spent nothing).
  */
-function meterCall(meter: UsageMeter, call: Call, status: number, atMs: number): void {
+function meterCall(meter: UsageMeter, call: Call, key: RefusedKey, status: number, atMs: number): void {
   const outcome = outcomeOf(call.problem, status);
   if (outcome === null) return;
   const route = call.route;
   const cost = call.budget?.cost ?? (call.problem === undefined && route?.kind === 'proxy' ? route.cost : 0);
-  const { key } = call.principal!;
-  meter.count(key.id, key.identityId, outcome, cost, atMs);
+  meter.count(key.id, key.identityId, outcome, cost, atMs, key.environment);
 }
 
 /** Counts requests by rule/environment/status, writes the access log line and records authenticated calls. */
@@ -175,7 +175,9 @@ export function createCallObserver(deps: CallObserverDeps): CallObserver {
     metrics.countRequest(call.route?.rule ?? 'none', principal?.key.environment ?? 'none', status);
     const latencyMs = performance.now() - call.startedAt;
     if (accessLine && logger?.isLevelEnabled('info')) accessLine(call, status, latencyMs);
-    if (principal && deps.meter) meterCall(deps.meter, call, status, clock());
+    // A call refused before its principal existed counts for the real key it named (expired, revoked, wrong secret).
+    const meteredKey = principal?.key ?? call.refusedKey;
+    if (meteredKey && deps.meter) meterCall(deps.meter, call, meteredKey, status, clock());
     if (!principal || !recorder) return;
     recorder.record({
       requestId: call.requestId,

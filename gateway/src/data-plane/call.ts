@@ -5,6 +5,7 @@ import type { VerifiedKey } from '../auth/key-verifier.ts';
 import type { Principal } from '../auth/principal.ts';
 import { pathOf } from '../auth/steps.ts';
 import type { BudgetPolicy } from '../budget/policy.ts';
+import type { RefusedKey } from '../errors.ts';
 import type { ForwardedRequest } from '../http/forwarded.ts';
 import { clientRequestIdOf } from '../http/request-context.ts';
 import { newRequestId } from '../keys/token.ts';
@@ -44,6 +45,8 @@ export interface Call {
   bodies: BodyCapture | undefined;
   /** The problem code the call was answered with, if the gateway refused it (or failed it). */
   problem: string | undefined;
+  /** The real key a refusal before the principal was about (expired, revoked, wrong secret): counted for it. */
+  refusedKey: RefusedKey | undefined;
   /** The call's server span, when tracing is on. */
   span: Span | undefined;
   /** The budget the call spent from (its policy and cost), so an upstream's `Keygate-Cost` can adjust it. */
@@ -73,6 +76,7 @@ export function startCall(req: IncomingMessage, match: RouteMatch | null): Call 
     upstreamFailure: undefined,
     bodies: undefined,
     problem: undefined,
+    refusedKey: undefined,
     span: undefined,
     budget: undefined,
   };

@@ -16,6 +16,7 @@ export function createRefusal(deps: { metrics: GatewayMetrics; logger?: Logger }
   return function refuse(call: Call, res: ServerResponse, error: unknown): void {
     const problem = toGatewayError(error);
     call.problem = problem.code;
+    if (problem.refusedKey !== undefined) call.refusedKey = problem.refusedKey;
     // A forced test scenario is no real failure: the alerts on these counters and logs must not see it.
     const isForced = error instanceof ScenarioError;
     if (isForced) {

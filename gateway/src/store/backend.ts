@@ -1,5 +1,7 @@
 import type { AlertStore } from '../alerts/alert-store.ts';
 // What open-backend.ts opens, apart from how: both the SQLite and the Redis half implement it.
+
+import type { BucketRetention } from '../budget/call-buckets.ts';
 import type { BudgetLedger } from '../budget/ledger.ts';
 import type { BudgetUsageStore } from '../budget/usage-meter.ts';
 import type { KeyEvents } from '../model/events.ts';
@@ -21,6 +23,8 @@ export interface BackendOptions extends ConnectionSettings {
   redisUrl: RedisTarget | null;
   redisPrefix: string;
   databaseFile: string;
+  /** How long analytics buckets are kept (Redis expires them; SQLite's meter prunes them). */
+  bucketRetention?: BucketRetention;
   logger?: RedisLogger;
   /** A Redis call failed (`operation` = store method, or `connection` for a connection error). */
   onRedisError?(operation: string): void;
@@ -46,7 +50,7 @@ export interface GatewayBackend extends OpenedStore {
   rateLimiter?: KeyRateLimiter;
   /** Plans, quotas and credits: in process on SQLite (written behind), in Redis scripts on Redis. */
   ledger: BudgetLedger;
-  /** Billing usage by day and outcome. */
+  /** Billing usage by day and outcome, and analytics buckets by minute, hour and day. */
   budgetUsage: BudgetUsageStore;
   /** The alert outbox and its endpoints, shared by every instance. */
   alerts: AlertStore;

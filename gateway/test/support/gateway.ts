@@ -7,6 +7,7 @@ import { createApp, type GatewayApp } from '../../src/app.ts';
 import { createMemoryLedger } from '../../src/budget/memory-ledger.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatewayIdentitySigner, type SyncIdentitySigner } from '../../src/identity/identity-signer.ts';
+import { createKeyService } from '../../src/keys/key-service.ts';
 import { createLocalKeyEvents, type KeyEvents } from '../../src/model/events.ts';
 import { type CountingHasher, createCountingHasher } from './counting-hasher.ts';
 import { createMemoryStore, type MemoryStore } from './memory-store.ts';
@@ -61,6 +62,8 @@ export interface TestGatewayOptions {
   budgets?: (clock: TestClock) => Parameters<typeof createApp>[0]['budgets'];
   meter?: Parameters<typeof createApp>[0]['meter'];
   budgetUsage?: Parameters<typeof createApp>[0]['budgetUsage'];
+  /** Serves the analytics routes from this store. */
+  usage?: Parameters<typeof createApp>[0]['usage'];
 }
 
 /**
@@ -116,6 +119,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ledger: memoryStoreLedger(store),
     meter: options.meter,
     budgetUsage: options.budgetUsage,
+    usage: options.usage,
+    // The analytics routes read a key through the key service, as the keys API does.
+    keyService: options.usage ? createKeyService({ store, hasher, events, clock }) : undefined,
   });
   return {
     ...gateway,

@@ -282,6 +282,28 @@ trait KeygateOperations
     }
 
     /**
+     * Get the calls of an API key over time, by outcome (`GET /v2/auth/keys/{id}/analytics`).
+     * @param string $id The API key id (`key_…`).
+     */
+    public function getKeyAnalytics(
+        string $id,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?Model\AnalyticsSeriesGranularity $granularity = null,
+        ?Model\GetKeyAnalyticsOutcome $outcome = null,
+    ): Model\AnalyticsSeries {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/keys/{id}/analytics',
+            ['id' => $id],
+            ['from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP'), 'granularity' => $granularity?->value, 'outcome' => $outcome?->value],
+            [],
+            null,
+        );
+        return Model\AnalyticsSeries::fromArray($data);
+    }
+
+    /**
      * Create a plan (`POST /v2/auth/plans`).
      * @param string|null $idempotencyKey A unique value per intended change (e.g. a UUIDv4), sent unchanged with every retry of it: the first answer is kept 24 hours and replayed with `Idempotent-Replayed: true` instead of running again. At most 255 visible ASCII characters.
      */
@@ -483,6 +505,28 @@ trait KeygateOperations
             [],
             null,
         );
+    }
+
+    /**
+     * Get the calls of an identity over time, by outcome (`GET /v2/auth/identities/{id}/analytics`).
+     * @param string $id The identity id (`idt_…`).
+     */
+    public function getIdentityAnalytics(
+        string $id,
+        ?\DateTimeInterface $from = null,
+        ?\DateTimeInterface $to = null,
+        ?Model\AnalyticsSeriesGranularity $granularity = null,
+        ?Model\GetKeyAnalyticsOutcome $outcome = null,
+    ): Model\AnalyticsSeries {
+        $data = $this->send(
+            'GET',
+            '/v2/auth/identities/{id}/analytics',
+            ['id' => $id],
+            ['from' => $from?->format('Y-m-d\TH:i:s.vP'), 'to' => $to?->format('Y-m-d\TH:i:s.vP'), 'granularity' => $granularity?->value, 'outcome' => $outcome?->value],
+            [],
+            null,
+        );
+        return Model\AnalyticsSeries::fromArray($data);
     }
 
     /**

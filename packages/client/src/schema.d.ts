@@ -221,6 +221,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/auth/keys/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calls of an API key over time, by outcome
+         * @description Every call of the key, counted per bucket and outcome by every gateway instance. `granularity` is `minute`, `hour` (default) or `day`; [from, to) is widened to whole buckets (default: the last 60 minutes, 24 hours or 30 days), at most 2,880 buckets. Minutes are kept 48 hours, hours 90 days, days 400 days (by default).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getKeyAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/auth/plans": {
         parameters: {
             query?: never;
@@ -363,6 +387,30 @@ export interface paths {
          *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
          */
         patch: operations["updateIdentity"];
+        trace?: never;
+    };
+    "/v2/auth/identities/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calls of an identity over time, by outcome
+         * @description Every call of the identity’s keys, counted per bucket and outcome. `granularity` is `minute`, `hour` (default) or `day`; [from, to) is widened to whole buckets (default: the last 60 minutes, 24 hours or 30 days), at most 2,880 buckets. Minutes are kept 48 hours, hours 90 days, days 400 days (by default).
+         *
+         *     **Required scope:** `auth:rw` (every key-management call needs it).
+         *
+         *     Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+         */
+        get: operations["getIdentityAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/auth/keys/{id}/credits": {
@@ -2333,6 +2381,42 @@ export interface components {
                 endpointUrl: string;
                 message: string;
             };
+        };
+        AnalyticsSeries: {
+            /** @enum {string} */
+            granularity: "minute" | "hour" | "day";
+            /**
+             * Format: date-time
+             * @description The first bucket’s start.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The end of the last bucket (exclusive).
+             */
+            to: string;
+            data: {
+                /**
+                 * Format: date-time
+                 * @description The bucket’s start (UTC).
+                 */
+                start: string;
+                /** @description Calls per outcome in the bucket: every outcome (0 when none), or only the one asked with `outcome`. `VALID` admitted; `RATE_LIMITED`, `QUOTA_EXCEEDED`, `CREDITS_EXHAUSTED` refused by a limit; `FORBIDDEN_SCOPE`, `FORBIDDEN_IP` refused by the key’s checks; `EXPIRED`, `REVOKED` (a revoked key or a closed secret), `INVALID_SECRET` (a wrong secret on this key’s prefix) refused before the call was authenticated; `UPSTREAM_ERROR` a 5xx from the upstream. */
+                outcomes: {
+                    VALID?: number;
+                    RATE_LIMITED?: number;
+                    QUOTA_EXCEEDED?: number;
+                    CREDITS_EXHAUSTED?: number;
+                    FORBIDDEN_SCOPE?: number;
+                    FORBIDDEN_IP?: number;
+                    EXPIRED?: number;
+                    REVOKED?: number;
+                    INVALID_SECRET?: number;
+                    UPSTREAM_ERROR?: number;
+                };
+                /** @description The cost the bucket’s calls spent. */
+                cost: number;
+            }[];
         };
         ApiKey: {
             /** @description `key_…` */
@@ -5245,6 +5329,88 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getKeyAnalytics: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                granularity?: "minute" | "hour" | "day";
+                outcome?: "VALID" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "CREDITS_EXHAUSTED" | "FORBIDDEN_SCOPE" | "FORBIDDEN_IP" | "EXPIRED" | "REVOKED" | "INVALID_SECRET" | "UPSTREAM_ERROR";
+            };
+            header?: never;
+            path: {
+                /** @description The API key id (`key_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsSeries"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `KEY_NOT_FOUND`: API key not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listPlans: {
         parameters: {
             query?: never;
@@ -6082,6 +6248,88 @@ export interface operations {
              *     - `STORE_UNAVAILABLE`: Key store unavailable
              *     - `VERIFICATION_BUSY`: Too many key verifications in progress
              *     - `OUTCOME_UNKNOWN`: Outcome of the change unknown
+             */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIdentityAnalytics: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                granularity?: "minute" | "hour" | "day";
+                outcome?: "VALID" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "CREDITS_EXHAUSTED" | "FORBIDDEN_SCOPE" | "FORBIDDEN_IP" | "EXPIRED" | "REVOKED" | "INVALID_SECRET" | "UPSTREAM_ERROR";
+            };
+            header?: never;
+            path: {
+                /** @description The identity id (`idt_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Keygate-Key-Expires": components["headers"]["Keygate-Key-Expires"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsSeries"];
+                };
+            };
+            /**
+             * @description Bad Request:
+             *     - `MALFORMED_REQUEST`: Malformed request
+             */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Unauthorized:
+             *     - `MISSING_KEY`: API key required
+             *     - `MALFORMED_KEY`: Malformed API key
+             *     - `UNKNOWN_KEY`: Unknown API key
+             *     - `KEY_REVOKED`: API key revoked
+             *     - `SECRET_CLOSED`: API key secret closed
+             *     - `KEY_EXPIRED`: API key expired
+             */
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden:
+             *     - `INSUFFICIENT_SCOPE`: Missing scope
+             *     - `IP_NOT_ALLOWED`: Client IP not allowed
+             */
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not Found:
+             *     - `IDENTITY_NOT_FOUND`: Identity not found
+             */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Unprocessable Entity:
+             *     - `VALIDATION_FAILED`: Invalid request
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description Too Many Requests:
+             *     - `RATE_LIMITED`: Rate limit exceeded
+             */
+            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Internal Server Error:
+             *     - `INTERNAL`: Internal error
+             */
+            500: components["responses"]["InternalServerError"];
+            /**
+             * @description Service Unavailable:
+             *     - `STORE_UNAVAILABLE`: Key store unavailable
+             *     - `VERIFICATION_BUSY`: Too many key verifications in progress
              */
             503: components["responses"]["ServiceUnavailable"];
         };

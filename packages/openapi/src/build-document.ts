@@ -13,6 +13,7 @@ import { headerComponents, parameterComponents } from './headers.ts';
 import { buildComponentSchemas, type JsonSchema } from './json-schema.ts';
 import { buildOperation, type OperationSpec } from './operation.ts';
 import { ALERT_OPERATIONS } from './paths/alert-endpoints.ts';
+import { IDENTITY_ANALYTICS_OPERATION, KEY_ANALYTICS_OPERATION } from './paths/analytics.ts';
 import { CART_OPERATIONS } from './paths/carts.ts';
 import { CATALOG_OPERATIONS } from './paths/catalog.ts';
 import { DOCS_OPERATIONS } from './paths/docs.ts';
@@ -30,8 +31,10 @@ export const DOCUMENT_VERSION = '2.0.0';
 /** Every operation an integrator can call through the gateway, in document order. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...KEY_OPERATIONS,
+  KEY_ANALYTICS_OPERATION,
   ...PLAN_OPERATIONS,
   ...IDENTITY_OPERATIONS,
+  IDENTITY_ANALYTICS_OPERATION,
   ...BUDGET_OPERATIONS,
   ...ALERT_OPERATIONS,
   ...CATALOG_OPERATIONS,
@@ -45,7 +48,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
 const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   {
     name: 'Keys',
-    description: 'API keys: create, scope, rotate, revoke; usage, activity and call logs. Scope `auth:rw`.',
+    description:
+      'API keys: create, scope, rotate, revoke; usage, analytics, activity and call logs. Scope `auth:rw`.',
   },
   {
     name: 'Plans',

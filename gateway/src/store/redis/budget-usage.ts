@@ -1,5 +1,7 @@
 import { CALL_OUTCOMES, type CallOutcome } from '@keygate/contracts/gateway';
+import { type BucketRetention, billingRowsOf } from '../../budget/call-buckets.ts';
 import type { BudgetUsageRow, BudgetUsageStore } from '../../budget/usage-meter.ts';
+import { createRedisCallBuckets } from './call-buckets.ts';
 import type { RedisClient } from './connection.ts';
 import type { RedisKeyLayout, RedisKeyNames } from './keys.ts';
 import type { ScriptRunner } from './scripts.ts';
@@ -30,18 +32,30 @@ function rowsOf(subject: string, day: string, hash: Record<string, string>): Bud
 
 /**
  * Billing usage in Redis: a hash per subject and day in the subject's slot group (its identity's or
- * key's), a set per group and day of the subjects with usage, one script per group and flush.
+ * key's), a set per group and day of the subjects with usage, one script per group and flush;
+ * with the analytics buckets of call-buckets.ts, which the same flushes write.
  */
 export function createRedisBudgetUsage(
   client: RedisClient,
   layout: RedisKeyLayout,
   run: ScriptRunner,
+  runCallBuckets: ScriptRunner,
+  retention: BucketRetention,
 ): BudgetUsageStore {
+  const buckets = createRedisCallBuckets(client, layout, runCallBuckets, retention);
   async function read(names: RedisKeyNames, subject: string, days: string[]): Promise<BudgetUsageRow[]> {
     const hashes = await Promise.all(days.map((day) => client.hgetall(names.budgetUsage(subject, day))));
     return hashes.flatMap((hash, i) => rowsOf(subject, days[i]!, hash));
   }
-  return {
+  const usage: BudgetUsageStore = {
+    ...buckets,
+    async addCallUsage(rows, flushId) {
+      // Each half has its own flush marker: a retry after one half landed adds only the other.
+      await Promise.all([
+        usage.addBudgetUsage(billingRowsOf(rows), flushId),
+        buckets.addCallUsage(rows, flushId),
+      ]);
+    },
     async addBudgetUsage(rows, flushId) {
       const byGroup = new Map<RedisKeyNames, BudgetUsageRow[]>();
       for (const row of rows) {
@@ -81,4 +95,5 @@ export function createRedisBudgetUsage(
       return perGroup.flat();
     },
   };
+  return usage;
 }

@@ -56,6 +56,11 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P budget-usage:<subject>:<day>    | hash   | billing usage: `<outcome>` calls, `<outcome>:cost`          |
  * | P budget-usage:day:<day>          | set    | subjects with billing usage that day (per slot group)       |
  * | P budget-usage:flush:<id>         | string | marker of a billing usage flush already applied (7 days)    |
+ * | P calls:<g>:<subject>:<span>      | hash   | analytics buckets of granularity g (m, h, d) in one span    |
+ * |                                   |        | (an hour of minutes, a day of hours, 10 days of days):      |
+ * |                                   |        | `<offset>|<env>|<outcome>` calls, `…|c` cost; expires with  |
+ * |                                   |        | its granularity's retention                                 |
+ * | P calls:flush:<id>                | string | marker of an analytics flush already applied (7 days)       |
  * | P invalidate                      | channel| `<kind> <origin> <keyId>` (see encodeInvalidation),        |
  * |                                   |        | `secrets <origin> <keyId> <lookup>,…` (encodeSecretLookups) |
  * |                                   |        | and `plan|identity <origin> <id>` (encodeBudgetInvalidation) |
@@ -203,6 +208,11 @@ export function createKeyNames(prefix: string) {
     budgetUsageDay: (day: string) => `${prefix}budget-usage:day:${day}`,
     /** Marker of a billing usage flush already applied to this slot group. */
     budgetUsageFlush: (flushId: string) => `${prefix}budget-usage:flush:${flushId}`,
+    /** Analytics buckets of a key or identity: one hash per granularity (m, h, d) and span start (ms). */
+    callBuckets: (granularity: string, subject: string, spanStart: number) =>
+      `${prefix}calls:${granularity}:${subject}:${spanStart}`,
+    /** Marker of an analytics flush already applied to this slot group. */
+    callBucketsFlush: (flushId: string) => `${prefix}calls:flush:${flushId}`,
     /** An Idempotency-Key record of a key, in the key's slot group. */
     idempotency: (keyId: string, keyHash: string) => `${prefix}idempotency:${keyId}:${keyHash}`,
     plan: (id: string) => `${prefix}plan:${id}`,

@@ -15,7 +15,11 @@ function connectionOf(options: BackendOptions): RedisConnectionOptions {
 }
 
 async function openRedis(url: RedisTarget, options: BackendOptions) {
-  const store = await openRedisKeyStore(url, { ...connectionOf(options), keyPrefix: options.redisPrefix });
+  const store = await openRedisKeyStore(url, {
+    ...connectionOf(options),
+    keyPrefix: options.redisPrefix,
+    bucketRetention: options.bucketRetention,
+  });
   store.client.on('error', () => options.onRedisError?.('connection'));
   return {
     raw: store,

@@ -1,5 +1,6 @@
 import type { Cluster } from 'ioredis';
 import type { AlertStore } from '../../alerts/alert-store.ts';
+import { type BucketRetention, DEFAULT_BUCKET_RETENTION } from '../../budget/call-buckets.ts';
 import type { BudgetLedger } from '../../budget/ledger.ts';
 import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
 import type { AdminUser } from '../../model/model.ts';
@@ -51,6 +52,8 @@ export interface RedisKeyStoreOptions extends RedisConnectionOptions {
   keyPrefix?: string;
   /** How long a commit whose answer was lost is re-checked before answering OUTCOME_UNKNOWN; default 3000 ms. */
   settleTimeoutMs?: number;
+  /** How long analytics buckets are kept (their hashes expire then); default DEFAULT_BUCKET_RETENTION. */
+  bucketRetention?: BucketRetention;
 }
 
 /** The Redis key store: a KeyStore that always has `readKeyVersion`, plus its command connection. */
@@ -132,7 +135,13 @@ export async function openRedisKeyStore(
   return {
     client,
     ledger: createRedisLedger(layout, budgetBatch),
-    budgetUsage: createRedisBudgetUsage(client, layout, scripts.budgetUsage),
+    budgetUsage: createRedisBudgetUsage(
+      client,
+      layout,
+      scripts.budgetUsage,
+      scripts.callBuckets,
+      options.bucketRetention ?? DEFAULT_BUCKET_RETENTION,
+    ),
     alerts: createRedisAlertStore(client, layout.admin.alertsPrefix),
     commitChange: (change) => commitKeyChange(ctx, change),
     getKey: (id) => readKey(ctx, id),

@@ -490,8 +490,22 @@ end
 return 1
 `;
 
+// KEYS[1] = flush marker, KEYS[2..] = bucket hashes; ARGV[1] = the marker's TTL, then per hash:
+// field, calls, cost, expire-at (unix seconds).
+const CALL_BUCKETS = `
+if not redis.call('SET', KEYS[1], 1, 'NX', 'EX', ARGV[1]) then return 0 end
+for i = 2, #KEYS do
+  local a = 2 + (i - 2) * 4
+  redis.call('HINCRBY', KEYS[i], ARGV[a], ARGV[a + 1])
+  if ARGV[a + 2] ~= '0' then redis.call('HINCRBY', KEYS[i], ARGV[a] .. '|c', ARGV[a + 2]) end
+  redis.call('EXPIREAT', KEYS[i], ARGV[a + 3])
+end
+return 1
+`;
+
 const SCRIPTS = {
   budgetUsage: BUDGET_USAGE,
+  callBuckets: CALL_BUCKETS,
   budgetBatch: BUDGET_BATCH,
   budgetBatchCrossSlot: BUDGET_BATCH_CROSS_SLOT,
   callBatch: CALL_BATCH,

@@ -115,6 +115,27 @@ export const budgetUsage = sqliteTable(
   (t) => [primaryKey({ columns: [t.subject, t.day, t.outcome] })],
 );
 
+/**
+ * Calls and spent cost per subject (a key or an identity), bucket and outcome, for analytics: a
+ * bucket is a `minute`, `hour` or `day` (`start` in epoch ms); pruned by age per granularity.
+ */
+export const callBuckets = sqliteTable(
+  'call_buckets',
+  {
+    subject: text('subject').notNull(),
+    granularity: text('granularity', { enum: ['minute', 'hour', 'day'] }).notNull(),
+    start: integer('start').notNull(),
+    environment: text('environment').notNull(),
+    outcome: text('outcome').notNull(),
+    calls: integer('calls').notNull(),
+    cost: integer('cost').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.subject, t.granularity, t.start, t.environment, t.outcome] }),
+    index('call_buckets_age_idx').on(t.granularity, t.start),
+  ],
+);
+
 export const secrets = sqliteTable(
   'secrets',
   {

@@ -9,6 +9,10 @@ import {
   USAGE_PREFIX,
 } from '@keygate/contracts/gateway';
 import type { Router } from 'express';
+import {
+  createIdentityAnalyticsRouter,
+  createKeyAnalyticsRouter,
+} from '../../../src/analytics/analytics-routes.ts';
 import { DEFAULT_OPENAPI_FILE } from '../../../src/config.ts';
 import { createBudgetRouters } from '../../../src/keys-api/budget-router.ts';
 import { createKeysRouter } from '../../../src/keys-api/router.ts';
@@ -57,6 +61,14 @@ function servedRoutes(): string[] {
     ...routesOf(PLANS_PREFIX, budget.plans),
     ...routesOf(IDENTITIES_PREFIX, budget.identities),
     ...routesOf(USAGE_PREFIX, budget.usage),
+    ...routesOf(
+      MANAGEMENT_PREFIX,
+      createKeyAnalyticsRouter({ keyService: {} as never, usage: {} as never, clock: Date.now }),
+    ),
+    ...routesOf(
+      IDENTITIES_PREFIX,
+      createIdentityAnalyticsRouter({ store: {} as never, usage: {} as never, clock: Date.now }),
+    ),
   ];
   return [...new Set(served)];
 }

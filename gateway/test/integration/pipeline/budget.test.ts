@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { billingRowsOf } from '../../../src/budget/call-buckets.ts';
 import type { BudgetLedger } from '../../../src/budget/ledger.ts';
 import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts';
 import { resolvePolicy } from '../../../src/budget/policy.ts';
@@ -33,8 +34,13 @@ describe('key pipeline: plans, quotas and credits', () => {
         addBudgetUsage: async (rows) => {
           billed.push(...rows);
         },
+        addCallUsage: async (rows) => {
+          billed.push(...billingRowsOf(rows));
+        },
         readBudgetUsage: async () => [],
         listBudgetUsage: async () => [],
+        readCallBuckets: async () => [],
+        pruneCallBuckets: async () => 0,
       },
       flushIntervalMs: 3_600_000,
     });

@@ -36,7 +36,6 @@ async function setup(rows: BudgetUsageRow[] = []) {
     store,
     ledger: createMemoryLedger(),
     usage: {
-      addBudgetUsage: async () => {},
       readBudgetUsage: async (subject, from, to) =>
         rows.filter((r) => r.subject === subject && r.day >= from && r.day < to),
       listBudgetUsage: async (from, to) => rows.filter((r) => r.day >= from && r.day < to),

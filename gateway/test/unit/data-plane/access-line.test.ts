@@ -40,6 +40,7 @@ function call(over: Partial<Call> = {}): Call {
     upstreamFailure: undefined,
     bodies: undefined,
     problem: undefined,
+    refusedKey: undefined,
     span: undefined,
     budget: undefined,
     ...over,

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { request } from '../api.ts';
 import { describePlan } from '../budget-form.ts';
 import { effectiveQuotas, type IdentityWithKeys, type Plan } from '../budget-types.ts';
+import { AnalyticsPanel } from '../components/analytics-panel.tsx';
 import { CreditsPanel } from '../components/credits-panel.tsx';
 import { DataTable } from '../components/data-table.tsx';
 import { StatusBadge } from '../components/key-badges.tsx';
@@ -149,6 +150,10 @@ export function IdentityPage(props: { id: string }) {
             caption={`Calls of ${current.externalId} in ${month} by outcome`}
           />
         ) : null}
+      </section>
+      <section aria-labelledby="outcomes-heading">
+        <h2 id="outcomes-heading">Calls by outcome</h2>
+        <AnalyticsPanel subject={`/identities/${props.id}`} refresh={0} />
       </section>
     </article>
   );

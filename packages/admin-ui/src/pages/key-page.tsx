@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { request } from '../api.ts';
 import { ActivityTable } from '../components/activity-table.tsx';
+import { AnalyticsPanel } from '../components/analytics-panel.tsx';
 import { ApiLog } from '../components/api-log.tsx';
 import { ExpiryCell, IpList, ScopeList, StatusBadge } from '../components/key-badges.tsx';
 import { KeyBudgetSection } from '../components/key-budget-section.tsx';
@@ -117,6 +118,10 @@ export function KeyPage(props: { id: string }) {
         </section>
       ) : null}
       <KeyBudgetSection apiKey={apiKey} onChange={changed} />
+      <section aria-labelledby="outcomes-heading">
+        <h2 id="outcomes-heading">Calls by outcome</h2>
+        <AnalyticsPanel subject={`/keys/${apiKey.id}`} refresh={changes} />
+      </section>
       <section aria-labelledby="usage-heading">
         <h2 id="usage-heading">Usage</h2>
         <UsagePanel keyId={apiKey.id} refresh={changes} />

@@ -5,6 +5,7 @@
  * the types of its answers. One module per gateway module the definitions came from.
  */
 export * from './alerts.ts';
+export * from './analytics.ts';
 export * from './deprecation.ts';
 export * from './deprecations.ts';
 export * from './document-node.ts';

@@ -2,6 +2,7 @@
 #pragma warning disable CS0618
 using Keygate.Client.Generated.Models;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Activity;
+using Keygate.Client.Generated.V2.Auth.Keys.Item.Analytics;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Credits;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Logs;
 using Keygate.Client.Generated.V2.Auth.Keys.Item.Scopes;
@@ -26,6 +27,11 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item
         public global::Keygate.Client.Generated.V2.Auth.Keys.Item.Activity.ActivityRequestBuilder Activity
         {
             get => new global::Keygate.Client.Generated.V2.Auth.Keys.Item.Activity.ActivityRequestBuilder(PathParameters, RequestAdapter);
+        }
+        /// <summary>The analytics property</summary>
+        public global::Keygate.Client.Generated.V2.Auth.Keys.Item.Analytics.AnalyticsRequestBuilder Analytics
+        {
+            get => new global::Keygate.Client.Generated.V2.Auth.Keys.Item.Analytics.AnalyticsRequestBuilder(PathParameters, RequestAdapter);
         }
         /// <summary>The credits property</summary>
         public global::Keygate.Client.Generated.V2.Auth.Keys.Item.Credits.CreditsRequestBuilder Credits

@@ -1,0 +1,112 @@
+import { AnalyticsQuerySchema, type Environment } from '@keygate/contracts/gateway';
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { principalOf } from '../auth/principal.ts';
+import { routeOf } from '../auth/steps.ts';
+import type { CallBucketStore } from '../budget/call-buckets.ts';
+import { GatewayError } from '../errors.ts';
+import type { KeyService } from '../keys/key-service.ts';
+import { idOf, queryOf } from '../keys-api/key-handlers.ts';
+import type { Actor } from '../model/model.ts';
+import type { KeyStore } from '../store/store.ts';
+import { readAnalytics } from './read-analytics.ts';
+
+/** Where analytics are read from, and the time ranges default to. */
+export interface AnalyticsDeps {
+  usage: CallBucketStore;
+  /** Epoch ms. */
+  clock: () => number;
+}
+
+/**
+ * `GET <path>?from&to&granularity&outcome` (path holding `:id`) → a key's calls over time by
+ * outcome. The key service decides who sees the key (a key actor: its own environment only, else
+ * 404), exactly as for the key itself.
+ */
+export function addKeyAnalyticsRoute(
+  router: Router,
+  path: string,
+  deps: AnalyticsDeps & { keyService: KeyService; actorOf(res: Response): Actor },
+): void {
+  router.get(path, async (req, res) => {
+    const query = queryOf(AnalyticsQuerySchema, req);
+    const key = await deps.keyService.getKey(deps.actorOf(res), idOf(req));
+    res.json(await readAnalytics(deps.usage, key.id, query, deps.clock()));
+  });
+}
+
+/**
+ * `GET <path>?from&to&granularity&outcome` (path holding `:id`) → an identity's calls over time
+ * (every key of it), by outcome; 404 IDENTITY_NOT_FOUND for an identity the caller may not see
+ * (`environmentOf` the caller: a key's own environment only, null for an administrator).
+ */
+export function addIdentityAnalyticsRoute(
+  router: Router,
+  path: string,
+  deps: AnalyticsDeps & {
+    store: Pick<KeyStore, 'getIdentity'>;
+    environmentOf(res: Response): Environment | null;
+  },
+): void {
+  router.get(path, async (req, res) => {
+    const query = queryOf(AnalyticsQuerySchema, req);
+    const id = idOf(req);
+    const identity = await deps.store.getIdentity(id);
+    const environment = deps.environmentOf(res);
+    if (identity === null || (environment !== null && identity.environment !== environment)) {
+      throw new GatewayError('IDENTITY_NOT_FOUND', `No identity ${id}.`);
+    }
+    res.json(await readAnalytics(deps.usage, identity.id, query, deps.clock()));
+  });
+}
+
+/**
+ * Defence in depth, as for the keys router: the pipeline required `auth:rw` only if the route
+ * matcher classified the path as a management route; anything else reaching here is a wiring bug.
+ */
+function requireManagementRoute(_req: Request, res: Response, next: NextFunction): void {
+  if (routeOf(res)?.kind !== 'management') {
+    throw new Error(
+      'analytics router reached by a request the route table did not resolve to a management route',
+    );
+  }
+  next();
+}
+
+/** A router for an API key's own calls: management route, caller's environment, never cached. */
+function managementRouter(): Router {
+  const router = Router({ caseSensitive: true, strict: false });
+  router.use(requireManagementRoute);
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  return router;
+}
+
+/**
+ * `GET /:id/analytics` of the keys API, for an `auth:rw` key (its own environment only): mounted
+ * at `/v2/auth/keys`, behind the key pipeline, beside the keys router.
+ */
+export function createKeyAnalyticsRouter(deps: AnalyticsDeps & { keyService: KeyService }): Router {
+  const router = managementRouter();
+  addKeyAnalyticsRoute(router, '/:id/analytics', {
+    ...deps,
+    actorOf: (res) => ({ type: 'key', id: principalOf(res).key.id }),
+  });
+  return router;
+}
+
+/**
+ * `GET /:id/analytics` of the identities API, for an `auth:rw` key (its own environment only):
+ * mount it at `/v2/auth/identities`, behind the key pipeline, beside the identities router.
+ */
+export function createIdentityAnalyticsRouter(
+  deps: AnalyticsDeps & { store: Pick<KeyStore, 'getIdentity'> },
+): Router {
+  const router = managementRouter();
+  addIdentityAnalyticsRoute(router, '/:id/analytics', {
+    ...deps,
+    environmentOf: (res) => principalOf(res).key.environment,
+  });
+  return router;
+}
