@@ -61,6 +61,7 @@ public sealed class KeygateClient : IDisposable
         Document = new DocumentResource(Api, adapter);
         Plans = new PlansResource(Api);
         Identities = new IdentitiesResource(Api);
+        Alerts = new AlertsResource(Api);
     }
 
     /// <summary>Every operation of the OpenAPI document as Kiota generates it, e.g. <c>Api.V2.Channels.GetAsync()</c>.</summary>
@@ -98,6 +99,9 @@ public sealed class KeygateClient : IDisposable
 
     /// <summary>Identities (your customers), their credits and usage per period, and the billing export.</summary>
     public IdentitiesResource Identities { get; }
+
+    /// <summary>Alert endpoints: where the gateway sends its signed alerts, their deliveries, and the alert stream.</summary>
+    public AlertsResource Alerts { get; }
 
     /// <summary>The API's OpenAPI document.</summary>
     public DocumentResource Document { get; }

@@ -164,4 +164,27 @@ public sealed class KeysResource
             page => page.Items,
             page => page.NextCursor,
             cancellationToken);
+    /// <summary>
+    /// The key's calls over time by outcome (VALID, RATE_LIMITED, QUOTA_EXCEEDED, …), one bucket a
+    /// minute, hour or day in [<paramref name="from"/>, <paramref name="to"/>), counted by every gateway instance.
+    /// </summary>
+    [KeygateOperation("getKeyAnalytics")]
+    public async Task<AnalyticsSeries> GetAnalyticsAsync(
+        string id,
+        DateTimeOffset? from = null,
+        DateTimeOffset? to = null,
+        Generated.V2.Auth.Keys.Item.Analytics.GetGranularityQueryParameterType? granularity = null,
+        Generated.V2.Auth.Keys.Item.Analytics.GetOutcomeQueryParameterType? outcome = null,
+        CancellationToken cancellationToken = default) =>
+        Required(
+            await _api.V2.Auth.Keys[id].Analytics.GetAsync(
+                c =>
+                {
+                    c.QueryParameters.From = from;
+                    c.QueryParameters.To = to;
+                    c.QueryParameters.Granularity = granularity;
+                    c.QueryParameters.Outcome = outcome;
+                },
+                cancellationToken).ConfigureAwait(false),
+            "getKeyAnalytics");
 }
