@@ -5,7 +5,7 @@ import type {
   AlertEndpointRecord,
   AlertStore,
   NewAlertEvent,
-} from '../src/alerts/alert-store.ts';
+} from '../src/model/alert-store.ts';
 
 const T0 = Date.parse('2026-11-28T10:00:00.000Z');
 let counter = 0;

@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { AlertStore } from './alert-store.ts';
+import type { AlertStore } from '../model/alert-store.ts';
 
 /** The alert series on a gateway's registry; names are contracts like every metric's. */
 export interface AlertMetrics {

@@ -5,7 +5,7 @@ import {
   type Environment,
 } from '@keygate/contracts/gateway';
 import { newId } from '../keys/token.ts';
-import type { AlertStore } from './alert-store.ts';
+import type { AlertStore } from '../model/alert-store.ts';
 
 /** Who and what an event is about, and how it is told apart from a repeat of itself. */
 export interface AlertSubject {

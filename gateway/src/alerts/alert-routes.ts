@@ -11,8 +11,8 @@ import { routeOf } from '../auth/steps.ts';
 import { GatewayError } from '../errors.ts';
 import { parseInput } from '../keys/key-input.ts';
 import { parseJsonBody } from '../keys-api/json-body.ts';
+import type { AlertDeliveryRecord, AlertEndpointRecord } from '../model/alert-store.ts';
 import type { AlertService } from './alert-service.ts';
-import type { AlertDeliveryRecord, AlertEndpointRecord } from './alert-store.ts';
 
 /** Where the alert routes live; the route matcher classifies both as management routes (`auth:rw`). */
 export const ALERT_ENDPOINTS_PATH = '/v2/auth/alert-endpoints';

@@ -2,8 +2,8 @@ import type { CreateAlertEndpointInput, UpdateAlertEndpointInput } from '@keygat
 import { checkUrlAddress, generateWebhookSecret, type LookupHost } from '@keygate/webhooks';
 import { GatewayError } from '../errors.ts';
 import { newId } from '../keys/token.ts';
+import type { AlertDeliveryRecord, AlertEndpointRecord, AlertStore } from '../model/alert-store.ts';
 import type { AlertOutbox } from './alert-outbox.ts';
-import type { AlertDeliveryRecord, AlertEndpointRecord, AlertStore } from './alert-store.ts';
 
 /** An endpoint with the secret it was just given: shown once, on create and on rotate. */
 export type AlertEndpointWithSecret = AlertEndpointRecord;

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { principalOf } from '../auth/principal.ts';
-import type { AlertStore } from './alert-store.ts';
+import type { AlertStore } from '../model/alert-store.ts';
 
 /** Events read per look at most; the rest follow on the next. */
 const BATCH = 100;

@@ -8,7 +8,7 @@ import {
   type SendWebhook,
 } from '@keygate/webhooks';
 import type { Logger } from 'pino';
-import type { AlertClaim, AlertStore } from './alert-store.ts';
+import type { AlertClaim, AlertStore } from '../model/alert-store.ts';
 
 export interface AlertWorkerOptions extends RetryPolicy {
   /** Deadline of one request, connection to the end of the (≤ 1 KiB) response. */

@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import type { BudgetService } from '../budget/budget-service.ts';
+import type { BudgetService } from '../plans/budget-service.ts';
 import type { IdentityService } from '../plans/identity-service.ts';
 import type { PlanService } from '../plans/plan-service.ts';
 import { addIdentityHandlers, addPlanHandlers } from './budget-handlers.ts';

@@ -5,9 +5,9 @@ import {
   UsageExportQuerySchema,
 } from '@keygate/contracts/gateway';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import type { BudgetService, ExportRow } from '../budget/budget-service.ts';
 import { parseInput, validationError } from '../keys/key-input.ts';
 import type { KeyService } from '../keys/key-service.ts';
+import type { BudgetService, ExportRow } from '../plans/budget-service.ts';
 import type { Caller } from './key-handlers.ts';
 import { idOf, queryOf } from './key-handlers.ts';
 

@@ -1,8 +1,8 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import { principalOf } from '../auth/principal.ts';
 import { routeOf } from '../auth/steps.ts';
-import type { BudgetService } from '../budget/budget-service.ts';
 import type { KeyService } from '../keys/key-service.ts';
+import type { BudgetService } from '../plans/budget-service.ts';
 import { addBudgetHandlers } from './credits-handlers.ts';
 import { parseJsonBody } from './json-body.ts';
 import { addKeyHandlers, type Caller } from './key-handlers.ts';

@@ -1,4 +1,4 @@
-import type { AlertStore } from '../alerts/alert-store.ts';
+import type { AlertStore } from '../model/alert-store.ts';
 // What open-backend.ts opens, apart from how: both the SQLite and the Redis half implement it.
 
 import type { BucketRetention } from '../budget/call-buckets.ts';

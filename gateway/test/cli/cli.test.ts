@@ -128,7 +128,25 @@ describe('keygate CLI', function () {
       ]);
       assert.equal(identity.code, 0, identity.stderr);
       const identityId = JSON.parse(identity.stdout).id as string;
-      const key = await createKey('--identity', identityId, '--plan', planId, '--credits', '5');
+      // A key of an identity spends the identity's credits: holding its own is refused.
+      assertFails(
+        await keygate(dataDir, [
+          'keys',
+          'create',
+          '--name',
+          'own',
+          '--env',
+          'live',
+          '--scopes',
+          'article:r',
+          '--identity',
+          identityId,
+          '--credits',
+          '5',
+        ]),
+        /spends the identity's credits/,
+      );
+      const key = await createKey('--identity', identityId, '--plan', planId);
       const shown = await keygate(dataDir, ['identities', 'show', identityId]);
       assert.equal(shown.code, 0, shown.stderr);
       assert.match(shown.stdout, new RegExp(`keys: ${key.id}`));

@@ -8,7 +8,7 @@ import {
   deliveryIdOf,
   KEPT_ATTEMPTS,
   signingSecrets,
-} from '../../alerts/alert-store.ts';
+} from '../../model/alert-store.ts';
 import type { RedisClient } from './connection.ts';
 
 /*

@@ -1,8 +1,8 @@
 import type { Cluster } from 'ioredis';
-import type { AlertStore } from '../../alerts/alert-store.ts';
 import { type BucketRetention, DEFAULT_BUCKET_RETENTION } from '../../budget/call-buckets.ts';
 import type { BudgetLedger } from '../../budget/ledger.ts';
 import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
+import type { AlertStore } from '../../model/alert-store.ts';
 import type { AdminUser } from '../../model/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';

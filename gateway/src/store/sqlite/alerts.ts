@@ -10,7 +10,7 @@ import {
   endpointTakes,
   KEPT_ATTEMPTS,
   signingSecrets,
-} from '../../alerts/alert-store.ts';
+} from '../../model/alert-store.ts';
 
 interface EndpointRow {
   id: string;

@@ -293,7 +293,7 @@ export const idempotencyRecords = sqliteTable(
   ],
 );
 
-/** Alert endpoints (alerts/alert-store.ts): where the gateway's signed webhooks go. */
+/** Alert endpoints (model/alert-store.ts): where the gateway's signed webhooks go. */
 export const alertEndpoints = sqliteTable('alert_endpoints', {
   id: text('id').primaryKey(),
   url: text('url').notNull(),

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { periodSpanOf } from '@keygate/contracts/gateway';
-import { createBudgetService } from '../../../src/budget/budget-service.ts';
 import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts';
 import type { BudgetUsageRow } from '../../../src/budget/usage-meter.ts';
 import { GatewayError } from '../../../src/errors.ts';
 import { renderExport } from '../../../src/keys-api/credits-handlers.ts';
 import type { Identity } from '../../../src/model/budget.ts';
+import { createBudgetService } from '../../../src/plans/budget-service.ts';
 import { createCountingHasher } from '../../support/counting-hasher.ts';
 import { seedKey } from '../../support/keys.ts';
 import { createMemoryStore } from '../../support/memory-store.ts';

@@ -8,14 +8,14 @@ import type {
   PeriodSpan,
 } from '@keygate/contracts/gateway';
 import { CALL_OUTCOMES } from '@keygate/contracts/gateway';
+import type { BudgetLedger } from '../budget/ledger.ts';
+import { refillSpanOf } from '../budget/periods.ts';
+import { type BudgetPolicy, type CreditsLine, resolvePolicy } from '../budget/policy.ts';
+import type { BudgetUsageRow, BudgetUsageStore } from '../budget/usage-meter.ts';
 import { GatewayError } from '../errors.ts';
 import { resolveActorKey } from '../keys/change-runner.ts';
 import { keyNotFound } from '../keys/escalation.ts';
 import type { KeyStore } from '../store/store.ts';
-import type { BudgetLedger } from './ledger.ts';
-import { refillSpanOf } from './periods.ts';
-import { type BudgetPolicy, type CreditsLine, resolvePolicy } from './policy.ts';
-import type { BudgetUsageRow, BudgetUsageStore } from './usage-meter.ts';
 
 /** A balance as the API shows it. */
 export interface CreditsView {
