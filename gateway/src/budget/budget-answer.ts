@@ -1,21 +1,32 @@
 import { GatewayError } from '../errors.ts';
 import type { BudgetVerdict } from './decide.ts';
-import { secondsUntil } from './periods.ts';
+import { type Span, secondsUntil } from './periods.ts';
 import type { BudgetPolicy } from './policy.ts';
 
 const PERIOD_ADJECTIVE: Record<string, string> = { day: 'daily', week: 'weekly', month: 'monthly' };
 
+/** The policy items last built for each policy, with the quota periods they were built for. */
+const policyItems = new WeakMap<BudgetPolicy, { windows: readonly Span[]; items: string }>();
+
 /**
  * The IETF RateLimit policy items of a budget (`"minute";q=100;w=60, "month";q=10000;w=2592000`),
- * each named by its limit's name or its quota's period, `w` the length of its current window.
+ * each named by its limit's name or its quota's period, `w` the length of its current window. Built
+ * once per policy and period: a limit's window has a fixed length, a quota's changes with its period.
  */
 export function budgetPolicyItems(policy: BudgetPolicy, verdict: BudgetVerdict): string {
+  const cached = policyItems.get(policy);
+  if (
+    cached &&
+    policy.lines.every((line, i) => line.kind === 'limit' || cached.windows[i] === verdict.windows[i])
+  )
+    return cached.items;
   let items = '';
   for (let i = 0; i < policy.lines.length; i++) {
     const line = policy.lines[i]!;
     const window = verdict.windows[i]!;
     items += `${i === 0 ? '' : ', '}"${line.name}";q=${line.limit};w=${(window.end - window.start) / 1000}`;
   }
+  policyItems.set(policy, { windows: verdict.windows, items });
   return items;
 }
 

@@ -50,6 +50,11 @@ export function windowOf(line: BudgetLine, nowMs: number): Span {
     : quotaPeriodOf(line.window as QuotaPeriod, nowMs);
 }
 
+/** The current window of each of the policy's lines. */
+export function windowsOf(policy: BudgetPolicy, nowMs: number): Span[] {
+  return policy.lines.map((line) => windowOf(line, nowMs));
+}
+
 /** The balance as it stands at `nowMs`: refilled to the refill amount when a refill instant passed since the last. */
 export function refilledCredits(line: CreditsLine, state: CreditsState | null, nowMs: number): CreditsState {
   const current = state ?? { remaining: 0, refilledAt: 0 };
@@ -64,8 +69,8 @@ export function decideBudget(
   reading: BudgetReading,
   nowMs: number,
   cost: number,
+  windows: Span[] = windowsOf(policy, nowMs),
 ): BudgetVerdict {
-  const windows = policy.lines.map((line) => windowOf(line, nowMs));
   const credits = policy.credits ? refilledCredits(policy.credits, reading.credits, nowMs) : null;
   const refillAt = policy.credits?.refill ? refillSpanOf(policy.credits.refill, nowMs).end : null;
   let refusal: BudgetRefusal | null = null;

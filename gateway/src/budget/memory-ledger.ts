@@ -5,7 +5,7 @@ import {
   type CreditsState,
   decideBudget,
   refilledCredits,
-  windowOf,
+  windowsOf,
 } from './decide.ts';
 import { applyCreditsOperation, type BudgetLedger, counterNameOf } from './ledger.ts';
 import type { BudgetPolicy, CreditsLine } from './policy.ts';
@@ -102,10 +102,10 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
     }
   }
 
-  function read(policy: BudgetPolicy, nowMs: number): BudgetReading {
+  function read(policy: BudgetPolicy, nowMs: number, windows = windowsOf(policy, nowMs)): BudgetReading {
     if (nowMs >= sweepAt) sweep(nowMs);
-    const used = policy.lines.map((line) => {
-      const { start, end } = windowOf(line, nowMs);
+    const used = policy.lines.map((line, index) => {
+      const { start, end } = windows[index]!;
       const counter = subjectOf(line.subject, nowMs).counters.get(counterKey(counterNameOf(line), start));
       if (counter !== undefined) counter.end = end;
       return counter?.used ?? 0;
@@ -114,9 +114,14 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
     return { used, credits };
   }
 
-  function write(policy: BudgetPolicy, reading: BudgetReading, nowMs: number): void {
+  function write(
+    policy: BudgetPolicy,
+    reading: BudgetReading,
+    nowMs: number,
+    windows = windowsOf(policy, nowMs),
+  ): void {
     policy.lines.forEach((line, index) => {
-      const { start, end } = windowOf(line, nowMs);
+      const { start, end } = windows[index]!;
       const name = counterNameOf(line);
       const used = reading.used[index]!;
       subjectOf(line.subject, nowMs).counters.set(counterKey(name, start), { used, end });
@@ -136,11 +141,12 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
   }
 
   function spendNow(policy: BudgetPolicy, cost: number, nowMs: number) {
-    const reading = read(policy, nowMs);
-    const verdict = decideBudget(policy, reading, nowMs, cost);
+    const windows = windowsOf(policy, nowMs);
+    const reading = read(policy, nowMs, windows);
+    const verdict = decideBudget(policy, reading, nowMs, cost, windows);
     // A refusal spends nothing, but a refill it brought about is kept.
     if (verdict.refusal === null || verdict.credits !== reading.credits)
-      write(policy, { used: verdict.used, credits: verdict.credits }, nowMs);
+      write(policy, { used: verdict.used, credits: verdict.credits }, nowMs, windows);
     return verdict;
   }
 

@@ -20,8 +20,19 @@ export function limitWindowOf(window: LimitWindow, nowMs: number): Span {
   return { start, end: start + length };
 }
 
+/** The last period computed of each kind: every call of a day, week or month asks for the same one. */
+const lastPeriods: Partial<Record<QuotaPeriod, Span>> = {};
+
 /** The calendar period (UTC) holding `nowMs`: a day, an ISO week (from Monday) or a month. */
 export function quotaPeriodOf(period: QuotaPeriod, nowMs: number): Span {
+  const last = lastPeriods[period];
+  if (last !== undefined && last.start <= nowMs && nowMs < last.end) return last;
+  const span = Object.freeze(computePeriod(period, nowMs));
+  lastPeriods[period] = span;
+  return span;
+}
+
+function computePeriod(period: QuotaPeriod, nowMs: number): Span {
   const date = new Date(nowMs);
   const year = date.getUTCFullYear();
   const month = date.getUTCMonth();
@@ -47,10 +58,21 @@ function monthlyRefillAt(year: number, month: number, day: number): number {
  */
 export function refillSpanOf(refill: CreditsRefill, nowMs: number): Span {
   if (refill.interval === 'daily') return quotaPeriodOf('day', nowMs);
+  const day = refill.day ?? 1;
+  const last = lastMonthlyRefills.get(day);
+  if (last !== undefined && last.start <= nowMs && nowMs < last.end) return last;
+  const span = Object.freeze(monthlyRefillSpanOf(day, nowMs));
+  lastMonthlyRefills.set(day, span);
+  return span;
+}
+
+/** The last monthly refill span computed for each refill day (1–31). */
+const lastMonthlyRefills = new Map<number, Span>();
+
+function monthlyRefillSpanOf(day: number, nowMs: number): Span {
   const date = new Date(nowMs);
   const year = date.getUTCFullYear();
   const month = date.getUTCMonth();
-  const day = refill.day ?? 1;
   const thisMonth = monthlyRefillAt(year, month, day);
   if (thisMonth <= nowMs) return { start: thisMonth, end: monthlyRefillAt(year, month + 1, day) };
   return { start: monthlyRefillAt(year, month - 1, day), end: thisMonth };
