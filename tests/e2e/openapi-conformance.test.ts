@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ALERT_EVENT_TYPES, ALERT_TEST_EVENT_TYPE } from '@keygate/contracts/gateway';
 import { verifyWebhook } from '@keygate/webhooks';
 import { causeEveryEvent, fetchJson, findSku } from '../support/conformance-data.ts';
 import {
@@ -58,6 +59,7 @@ describe('the OpenAPI document against the running system', function () {
     checker = createConformanceChecker();
     system = await startSystem({
       commerceEnv: { KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true', COMMERCE_WEBHOOK_POLL_MS: '100' },
+      gatewayEnv: { KEYGATE_WEBHOOKS_ALLOW_PRIVATE: 'true' },
     });
     const scopes = [
       'auth:rw',
@@ -155,6 +157,7 @@ describe('the OpenAPI document against the running system', function () {
       return (usage.total as { calls: number }).calls > 0;
     });
     await call('getIdentityUsage', 422, { params: identityParams, query: { period: '2026-13' } });
+    await call('getIdentityAnalytics', 200, { params: identityParams, query: { granularity: 'hour' } });
     await call('getKeyUsage', 200, { params: { id: String(key.id) }, query: { period } });
     await call('exportUsage', 200, { query: { period, format: 'csv' } });
     await call('exportUsage', 200, { query: { period, format: 'jsonl' } });
@@ -325,7 +328,10 @@ describe('the OpenAPI document against the running system', function () {
     let receiver: WebhookReceiver;
     let endpointId: string;
     const secrets: string[] = [];
-    const documentedTypes = () => Object.keys(asWebhooks(checker.document.webhooks));
+    // Commerce's events; the gateway's alerts have their own endpoints (checked below).
+    const alertTypes = new Set<string>([...ALERT_EVENT_TYPES, ALERT_TEST_EVENT_TYPE]);
+    const documentedTypes = () =>
+      Object.keys(asWebhooks(checker.document.webhooks)).filter((type) => !alertTypes.has(type));
 
     before(async () => {
       receiver = await startReceiver();
@@ -394,6 +400,69 @@ describe('the OpenAPI document against the running system', function () {
       await call('resendWebhookDelivery', 404, { params: { id: 'nothing' } });
       await call('getWebhookEndpoint', 404, { params: { id: 'whe_nothing' } });
       await call('deleteWebhookEndpoint', 204, { params });
+    });
+  });
+
+  describe('alert endpoints (the gateway)', () => {
+    it('manages an endpoint and its deliveries, and signs its test alert as documented', async () => {
+      const receiver = await startReceiver();
+      try {
+        const created = await call('createAlertEndpoint', 201, { body: { url: receiver.url } });
+        const params = { id: String(created.id) };
+        await call('createAlertEndpoint', 422, { body: { url: 'ftp://nowhere' } });
+        await call('listAlertEndpoints', 200);
+        await call('getAlertEndpoint', 200, { params });
+        await call('updateAlertEndpoint', 200, {
+          params,
+          body: { eventTypes: ['key.revoked', 'key.created'] },
+        });
+        const rotated = await call('rotateAlertEndpointSecret', 200, { params, body: { overlapHours: 1 } });
+        await call('sendAlertEndpointTest', 202, { params });
+        let done: { id: string } | undefined;
+        await waitUntil('the test alert was delivered', async () => {
+          const page = await call('listAlertDeliveries', 200, { params, query: { limit: '5' } });
+          done = (page.data as Array<{ id: string; status: string }>).find((d) => d.status === 'succeeded');
+          return done !== undefined;
+        });
+        await call('resendAlertDelivery', 202, { params: { id: String(done?.id) } });
+        const delivery = receiver.received.find((d) => typeOf(d) === ALERT_TEST_EVENT_TYPE);
+        assert.ok(delivery, 'the test alert reached the receiver');
+        const post = (asWebhooks(checker.document.webhooks)[ALERT_TEST_EVENT_TYPE] as { post: Node }).post;
+        const content = resolveRef(checker.document, post.requestBody).content as Record<
+          string,
+          { schema: unknown }
+        >;
+        assert.deepEqual(
+          checker.validate(content['application/json']?.schema, JSON.parse(delivery.body)),
+          [],
+        );
+        verifyWebhook([String(rotated.secret)], delivery.headers, delivery.body);
+        await call('deleteAlertEndpoint', 204, { params });
+        await call('getAlertEndpoint', 404, { params });
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('streams the alerts as the document describes', async () => {
+      const { path } = checker.operation('streamAlertEvents');
+      const controller = new AbortController();
+      const res = await system.call(admin, path, { signal: controller.signal });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const revoked = await call('createKey', 201, { body: { name: 'to-revoke', scopes: ['article:r'] } });
+      await call('revokeKey', 200, { params: { id: String(revoked.id) } });
+      let text = '';
+      while (!/event: key\.revoked\n[\s\S]*\n\n/.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      controller.abort();
+      assert.equal(res.status, 200);
+      assert.deepEqual(
+        checker.check('streamAlertEvents', { status: res.status, headers: res.headers, text }),
+        [],
+      );
     });
   });
 

@@ -173,7 +173,9 @@ export function createAlertWorker(deps: {
   function look(): Promise<number> {
     const previous = ticking ?? Promise.resolve(0);
     const next = previous.then(tick, tick);
-    ticking = next.finally(() => {
+    // The caller handles `next`'s failure; the chain kept for the next look must not reject unheard
+    // (an unhandled rejection ends the process, e.g. while a Redis Cluster fails over).
+    ticking = next.catch(() => 0).finally(() => {
       if (ticking === guarded) ticking = null;
     });
     const guarded = ticking;
