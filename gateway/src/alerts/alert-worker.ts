@@ -175,9 +175,11 @@ export function createAlertWorker(deps: {
     const next = previous.then(tick, tick);
     // The caller handles `next`'s failure; the chain kept for the next look must not reject unheard
     // (an unhandled rejection ends the process, e.g. while a Redis Cluster fails over).
-    ticking = next.catch(() => 0).finally(() => {
-      if (ticking === guarded) ticking = null;
-    });
+    ticking = next
+      .catch(() => 0)
+      .finally(() => {
+        if (ticking === guarded) ticking = null;
+      });
     const guarded = ticking;
     return next;
   }
