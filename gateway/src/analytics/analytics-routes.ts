@@ -1,11 +1,11 @@
 import { AnalyticsQuerySchema, type Environment } from '@keygate/contracts/gateway';
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import { principalOf } from '../auth/principal.ts';
-import { routeOf } from '../auth/steps.ts';
 import type { CallBucketStore } from '../budget/call-buckets.ts';
-import { GatewayError } from '../errors.ts';
+import { identityNotFound } from '../keys/key-budget.ts';
 import type { KeyService } from '../keys/key-service.ts';
 import { idOf, queryOf } from '../keys-api/key-handlers.ts';
+import { createManagementRouter } from '../keys-api/router.ts';
 import type { Actor } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { readAnalytics } from './read-analytics.ts';
@@ -53,34 +53,10 @@ export function addIdentityAnalyticsRoute(
     const identity = await deps.store.getIdentity(id);
     const environment = deps.environmentOf(res);
     if (identity === null || (environment !== null && identity.environment !== environment)) {
-      throw new GatewayError('IDENTITY_NOT_FOUND', `No identity ${id}.`);
+      throw identityNotFound(id);
     }
     res.json(await readAnalytics(deps.usage, identity.id, query, deps.clock()));
   });
-}
-
-/**
- * Defence in depth, as for the keys router: the pipeline required `auth:rw` only if the route
- * matcher classified the path as a management route; anything else reaching here is a wiring bug.
- */
-function requireManagementRoute(_req: Request, res: Response, next: NextFunction): void {
-  if (routeOf(res)?.kind !== 'management') {
-    throw new Error(
-      'analytics router reached by a request the route table did not resolve to a management route',
-    );
-  }
-  next();
-}
-
-/** A router for an API key's own calls: management route, caller's environment, never cached. */
-function managementRouter(): Router {
-  const router = Router({ caseSensitive: true, strict: false });
-  router.use(requireManagementRoute);
-  router.use((_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  });
-  return router;
 }
 
 /**
@@ -88,7 +64,7 @@ function managementRouter(): Router {
  * at `/v2/auth/keys`, behind the key pipeline, beside the keys router.
  */
 export function createKeyAnalyticsRouter(deps: AnalyticsDeps & { keyService: KeyService }): Router {
-  const router = managementRouter();
+  const router = createManagementRouter();
   addKeyAnalyticsRoute(router, '/:id/analytics', {
     ...deps,
     actorOf: (res) => ({ type: 'key', id: principalOf(res).key.id }),
@@ -103,7 +79,7 @@ export function createKeyAnalyticsRouter(deps: AnalyticsDeps & { keyService: Key
 export function createIdentityAnalyticsRouter(
   deps: AnalyticsDeps & { store: Pick<KeyStore, 'getIdentity'> },
 ): Router {
-  const router = managementRouter();
+  const router = createManagementRouter();
   addIdentityAnalyticsRoute(router, '/:id/analytics', {
     ...deps,
     environmentOf: (res) => principalOf(res).key.environment,

@@ -15,6 +15,7 @@ import type { BudgetUsageRow, BudgetUsageStore } from '../budget/usage-meter.ts'
 import { GatewayError } from '../errors.ts';
 import { resolveActorKey } from '../keys/change-runner.ts';
 import { keyNotFound } from '../keys/escalation.ts';
+import { identityNotFound } from '../keys/key-budget.ts';
 import type { KeyStore } from '../store/store.ts';
 
 /** A balance as the API shows it. */
@@ -55,9 +56,6 @@ export interface BudgetServiceDeps {
   usage: Pick<BudgetUsageStore, 'readBudgetUsage' | 'listBudgetUsage'>;
   clock: () => number;
 }
-
-const identityNotFound = (id: string) =>
-  new GatewayError('IDENTITY_NOT_FOUND', `No identity ${id} in this environment.`);
 
 /**
  * Credits and billing usage of keys and identities: what the API, the CLI and the admin interface

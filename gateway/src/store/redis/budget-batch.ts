@@ -1,3 +1,4 @@
+import { batchesOf } from './call-batch.ts';
 import type { RedisClient } from './connection.ts';
 import type { ScriptRunner } from './scripts.ts';
 
@@ -28,6 +29,9 @@ interface Queued {
   reject(error: unknown): void;
 }
 
+/** The name an operation is routed by: all of its names share one slot group. */
+const routeOf = (operation: BudgetOperation): string => operation.lines[0]?.name ?? operation.credits!.name;
+
 function argsOf(operation: BudgetOperation): (string | number)[] {
   const args: (string | number)[] = [operation.mode, operation.amount, operation.lines.length];
   for (const line of operation.lines) args.push(line.name, line.limit, line.expireAt);
@@ -53,7 +57,7 @@ export function createBudgetBatch(
 
   function send(part: Queued[]): void {
     const args = part.flatMap((queued) => argsOf(queued.operation));
-    const route = part[0]!.operation.lines[0]?.name ?? part[0]!.operation.credits!.name;
+    const route = routeOf(part[0]!.operation);
     let reply: Promise<unknown>;
     try {
       reply = run(1, route, ...args);
@@ -96,17 +100,13 @@ export function createBudgetBatch(
       for (const queued of operations) queued.reject(error);
       return;
     }
-    const parts = new Map<string, Queued[]>();
-    for (const queued of operations) {
-      const first = queued.operation.lines[0]?.name ?? queued.operation.credits!.name;
-      const node = nodeOf ? nodeOf(first) : '';
-      const part = parts.get(node);
-      if (part) part.push(queued);
-      else parts.set(node, [queued]);
-    }
-    for (const part of parts.values())
-      for (let i = 0; i < part.length; i += MAX_BATCH_OPERATIONS)
-        send(part.slice(i, i + MAX_BATCH_OPERATIONS));
+    for (const part of batchesOf(
+      operations,
+      (queued) => routeOf(queued.operation),
+      nodeOf,
+      MAX_BATCH_OPERATIONS,
+    ))
+      send(part);
   }
 
   return (operation) =>

@@ -28,6 +28,29 @@ export interface RedisCallBatch {
  */
 export const MAX_BATCH_OPERATIONS = 200;
 
+/**
+ * The script calls that carry a turn's operations: on a Cluster (`nodeOf` names the master serving a
+ * key), one per master touched, else one; each cut into calls of at most `max` operations.
+ */
+export function batchesOf<T>(
+  items: readonly T[],
+  nameOf: (item: T) => string,
+  nodeOf: ((name: string) => string) | undefined,
+  max: number,
+): T[][] {
+  const parts = new Map<string, T[]>();
+  for (const item of items) {
+    const node = nodeOf ? nodeOf(nameOf(item)) : '';
+    const part = parts.get(node);
+    if (part) part.push(item);
+    else parts.set(node, [item]);
+  }
+  const batches: T[][] = [];
+  for (const part of parts.values())
+    for (let i = 0; i < part.length; i += max) batches.push(part.slice(i, i + max));
+  return batches;
+}
+
 /** ARGV of a version read (a counter's ARGV is its window in seconds, always a number). */
 const VERSION_READ = 'v';
 
@@ -112,22 +135,7 @@ export function createRedisCallBatch(
       for (const op of operations) op.reject(error);
       return;
     }
-    for (const part of byNode(operations))
-      for (let i = 0; i < part.length; i += MAX_BATCH_OPERATIONS)
-        send(part.slice(i, i + MAX_BATCH_OPERATIONS));
-  }
-
-  /** On a Cluster, the operations per master (one call each); else all of them together. */
-  function byNode(operations: Operation[]): Operation[][] {
-    if (!nodeOf) return [operations];
-    const parts = new Map<string, Operation[]>();
-    for (const op of operations) {
-      const node = nodeOf(op.name);
-      const part = parts.get(node);
-      if (part) part.push(op);
-      else parts.set(node, [op]);
-    }
-    return [...parts.values()];
+    for (const part of batchesOf(operations, (op) => op.name, nodeOf, MAX_BATCH_OPERATIONS)) send(part);
   }
 
   function enqueue<T>(name: string, arg: string): Promise<T> {
