@@ -446,7 +446,10 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     now: number,
   ): VerifiedKey | Promise<VerifiedKey> {
     const refused = negatives.find(fingerprint, parsed.lookup, now);
-    if (refused !== false) throw unknownKey(refused === true ? undefined : refused);
+    if (refused !== false) {
+      if (events.settle) return refuseAfterPendingEvents(events.settle(), token, parsed, fingerprint, now);
+      throw unknownKey(refused === true ? undefined : refused);
+    }
     const ref = verified.get(fingerprint);
     if (ref) {
       hooks.cacheHit?.();
@@ -454,6 +457,34 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     }
     hooks.cacheMiss?.();
     return verifyMissed(token, parsed, fingerprint, now);
+  }
+
+  /**
+   * A remembered refusal, answered once the key events published before this request are read.
+   * Shared events come on a subscriber connection of their own: the one announcing a key created by
+   * another process right after its lookup was refused can still be unread (behind this request's
+   * socket, or not yet written by Redis) when the request is handled. `settled` is the events'
+   * barrier (one PING per turn for all refusals waiting); then the cache is asked again. If the
+   * barrier fails (the subscriber is down, which clears the cache anyway), the refusal stands.
+   */
+  function refuseAfterPendingEvents(
+    settled: Promise<void>,
+    token: string,
+    parsed: ParsedToken,
+    fingerprint: string,
+    now: number,
+  ): Promise<VerifiedKey> {
+    return settled.then(
+      () => {
+        const refused = negatives.find(fingerprint, parsed.lookup, now);
+        if (refused !== false) throw unknownKey(refused === true ? undefined : refused);
+        return afterMarker(token, parsed, fingerprint, now);
+      },
+      () => {
+        const refused = negatives.find(fingerprint, parsed.lookup, now);
+        throw unknownKey(refused === true || refused === false ? undefined : refused);
+      },
+    );
   }
 
   function verifyNow(

@@ -22,6 +22,12 @@ export interface KeyEvents {
    * (events published from now on may be lost until the next reset). Returns an unsubscribe.
    */
   onLost?(listener: () => void): () => void;
+  /**
+   * Shared events only (Redis): resolves once every event published before the call has reached
+   * the listeners. Events come on a connection of their own, so one announcing a write that
+   * finished before a request arrived may still be unread when the request is handled.
+   */
+  settle?(): Promise<void>;
 }
 
 /** Called with the changed key's id and, when the event names them, its secrets' token lookups. */

@@ -18,7 +18,7 @@ import {
   encodeInvalidation,
 } from './keys.ts';
 import { onClusterFailover } from './redis-store.ts';
-import { openInvalidationSubscriber } from './subscriber.ts';
+import { type InvalidationSubscriber, openInvalidationSubscriber } from './subscriber.ts';
 import { isClusterTarget, type RedisTarget } from './target.ts';
 
 /** Key events shared by every gateway instance on one Redis. */
@@ -71,7 +71,7 @@ export async function createRedisKeyEvents(
   };
   const publisher = options.publisher ?? createRedisClient(url, 'events-publisher', options);
   if (!options.publisher) await connectRedis(publisher, options.connectTimeoutMs);
-  let subscriber: { close(): Promise<void> };
+  let subscriber: InvalidationSubscriber;
   try {
     subscriber = await openInvalidationSubscriber(url, {
       ...options,
@@ -99,6 +99,22 @@ export async function createRedisKeyEvents(
     throw error;
   }
   if (isClusterTarget(url)) onClusterFailover(publisher as Cluster, () => notify(resetListeners, undefined));
+  // Callers of settle() waiting for the next PING. It is sent from setImmediate, after the poll
+  // phase in which they were called, so after every request they handle had arrived; one PING
+  // answers all of them, so a flood of refusals costs one round trip per turn, not one each.
+  let settling: PromiseWithResolvers<void>[] | null = null;
+  const sendPing = () => {
+    const waiting = settling ?? [];
+    settling = null;
+    subscriber.ping().then(
+      () => {
+        for (const waiter of waiting) waiter.resolve();
+      },
+      (error: unknown) => {
+        for (const waiter of waiting) waiter.reject(error);
+      },
+    );
+  };
   return {
     publish(keyId, lookups) {
       // The lookups travel in the commit's own `secrets` message (see commitArgs), not here.
@@ -120,6 +136,15 @@ export async function createRedisKeyEvents(
     subscribeBudget(listener) {
       budgetListeners.add(listener);
       return () => budgetListeners.delete(listener);
+    },
+    settle() {
+      if (!settling) {
+        settling = [];
+        setImmediate(sendPing);
+      }
+      const waiter = Promise.withResolvers<void>();
+      settling.push(waiter);
+      return waiter.promise;
     },
     onReset(listener) {
       resetListeners.add(listener);

@@ -14,6 +14,15 @@ export interface InvalidationSubscriberOptions extends RedisConnectionOptions {
   onLost?(): void;
 }
 
+export interface InvalidationSubscriber {
+  /**
+   * Resolves once every connection has answered a PING sent now: Redis answers on the connection
+   * in order, so every message published before the PING has been handed to `onMessage` by then.
+   */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * A dedicated subscriber connection on one channel. Pub/sub delivers at most once, so after any
  * reconnect it subscribes again itself (not ioredis' autoResubscribe) and only once Redis has
@@ -28,7 +37,7 @@ export interface InvalidationSubscriberOptions extends RedisConnectionOptions {
 export async function openInvalidationSubscriber(
   target: RedisTarget,
   options: InvalidationSubscriberOptions,
-): Promise<{ close(): Promise<void> }> {
+): Promise<InvalidationSubscriber> {
   if (!isClusterTarget(target)) return openOne(target, options);
   const opened = await Promise.allSettled(
     target.clusterNodes.map((node) => openOne(`redis://${node.host}:${node.port}`, options)),
@@ -39,6 +48,9 @@ export async function openInvalidationSubscriber(
     throw (failed as PromiseRejectedResult).reason;
   }
   return {
+    async ping() {
+      await Promise.all(subscribers.map((subscriber) => subscriber.ping()));
+    },
     async close() {
       await Promise.all(subscribers.map((subscriber) => subscriber.close()));
     },
@@ -48,7 +60,7 @@ export async function openInvalidationSubscriber(
 async function openOne(
   target: Exclude<RedisTarget, { clusterNodes: unknown }>,
   options: InvalidationSubscriberOptions,
-): Promise<{ close(): Promise<void> }> {
+): Promise<InvalidationSubscriber> {
   const client = createRedisClient(target, options.role, options, { autoResubscribe: false }) as Redis;
   let opened = false;
   let lost = false;
@@ -82,6 +94,9 @@ async function openOne(
   }
   opened = true;
   return {
+    async ping() {
+      await client.ping();
+    },
     async close() {
       opened = false;
       await closeRedis(client);
