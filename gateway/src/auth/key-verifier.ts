@@ -300,7 +300,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     since: number,
   ): CheckedToken {
     if (!found) {
-      if (isListening()) negatives.rememberLookup(parsed.lookup, clock(), since);
+      if (isListening() && !store.lookupsInMemory) negatives.rememberLookup(parsed.lookup, clock(), since);
       return null;
     }
     if (found.secret.keyId !== found.key.id || found.key.environment !== parsed.environment)

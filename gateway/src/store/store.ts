@@ -130,6 +130,11 @@ export interface KeyStore extends BudgetConfigMethods {
    */
   setSecretTag(secret: { id: string; keyId: string }, tag: string): Promise<void>;
   /**
+   * True when `findByLookup` answers an unknown lookup from memory (SQLite's lookup index): the
+   * negative cache then does not remember unknown lookups, which would only cost it entries.
+   */
+  readonly lookupsInMemory?: boolean;
+  /**
    * The secret with this token lookup id together with its key, or null. SQLite answers at once (no
    * promise), so the key check refuses an unknown lookup within the request's own turn.
    */

@@ -18,6 +18,7 @@ import { createSqliteIdempotency } from './idempotency.ts';
 import { createSqliteLedgerStorage } from './ledger-storage.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
 import { prepareFindByLookup } from './lookup.ts';
+import { createLookupIndex } from './lookup-index.ts';
 import { queryActivityPage, queryLogPage } from './pages.ts';
 import { activityToRow, adminFromRow, keyFromRow, secretFromRow, usageFromRow } from './rows.ts';
 import * as schema from './schema.ts';
@@ -105,6 +106,10 @@ function createSqliteKeyStore(
     .bind(KEY_GENERATION);
   const writeUsage = createUsageBucketWriter(client);
   const findByLookup = prepareFindByLookup(client);
+  // The generation the lookup index has read up to: read before the index, so a commit between the
+  // two moves the generation past it and is read in by the next miss.
+  let indexedGeneration = keyGeneration.get() as number;
+  const lookupIndex = createLookupIndex(client);
   let seenVersion: number | undefined;
   let generation = 0;
   // The requests one turn of the event loop handles had all arrived when it began, so one reading at
@@ -120,11 +125,36 @@ function createSqliteKeyStore(
   // event loop (see log-writer.ts); an in-memory database, which no other connection can
   // open, does it in place.
   const logWork = logWriter ?? inPlaceLogWork(client);
+  function changeMarker(): number {
+    const now = performance.now();
+    if (now - readAt < MARKER_REUSE_MS) return generation;
+    const version = dataVersion.get() as number;
+    if (version !== seenVersion) {
+      generation = keyGeneration.get() as number;
+      seenVersion = version;
+    }
+    // Only a reading that succeeded is reused: a failed one throws again on the next request.
+    if (readAt === Number.NEGATIVE_INFINITY) setImmediate(forget).unref();
+    readAt = now;
+    return generation;
+  }
+  /** Whether a secret with this lookup may be on file: the index, caught up if another connection committed keys. */
+  function mayHoldLookup(lookup: string): boolean {
+    if (lookupIndex.has(lookup)) return true;
+    const current = changeMarker();
+    if (current === indexedGeneration) return false;
+    lookupIndex.catchUp();
+    indexedGeneration = current;
+    return lookupIndex.has(lookup);
+  }
   return {
+    lookupsInMemory: true,
     budgetStorage: { ledger: createSqliteLedgerStorage(client), usage: createSqliteBudgetUsage(client) },
     alertStorage: createSqliteAlertStore(client),
     async commitChange(change: KeyChange) {
-      return commitKeyChange(db, change);
+      const committed = commitKeyChange(db, change);
+      if (committed) lookupIndex.add(change.secrets.map((secret) => secret.lookup));
+      return committed;
     },
     async getKey(id) {
       const row = db.select().from(keys).where(eq(keys.id, id)).get();
@@ -154,7 +184,7 @@ function createSqliteKeyStore(
       db.update(secrets).set({ tag }).where(eq(secrets.id, secret.id)).run();
     },
     findByLookup(lookup) {
-      return findByLookup(lookup);
+      return mayHoldLookup(lookup) ? findByLookup(lookup) : null;
     },
     async listActivity(filter: ActivityFilter) {
       return queryActivityPage(db, filter);
@@ -217,19 +247,7 @@ function createSqliteKeyStore(
     ...createSqliteAdminSessions(db),
     ...createSqliteIdempotency(client),
     ...createSqliteBudgetConfig(db, client),
-    changeMarker() {
-      const now = performance.now();
-      if (now - readAt < MARKER_REUSE_MS) return generation;
-      const version = dataVersion.get() as number;
-      if (version !== seenVersion) {
-        generation = keyGeneration.get() as number;
-        seenVersion = version;
-      }
-      // Only a reading that succeeded is reused: a failed one throws again on the next request.
-      if (readAt === Number.NEGATIVE_INFINITY) setImmediate(forget).unref();
-      readAt = now;
-      return generation;
-    },
+    changeMarker,
     async ping() {
       try {
         return client.prepare('SELECT 1 AS ok').get() !== undefined;
