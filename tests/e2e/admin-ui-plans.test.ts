@@ -214,6 +214,22 @@ describe('the admin interface in headless Debian chromium: plans, identities and
       await page.getByRole('button', { name: 'Reload' }).click();
       assert.equal(await outcomeCalls(page, 'VALID'), '1');
     });
+
+    // The credits.low level: a bad one is refused in place and changes nothing; a good one is kept.
+    const level = page.getByLabel(/^Send credits.low below/);
+    const storedLevel = async () => {
+      const read = await ui.adminApi(`/keys/${key.id}`, { headers: { Cookie: await ui.sessionCookie() } });
+      return ((await read.json()) as { credits: { lowAt?: number } }).credits.lowAt;
+    };
+    await level.fill('-2');
+    await page.getByRole('button', { name: 'Save level' }).click();
+    await page.locator('.credits-level-form [role="alert"]').waitFor();
+    assert.equal(await storedLevel(), undefined);
+    await level.fill('3');
+    await page.getByRole('button', { name: 'Save level' }).click();
+    await page.getByText('A credits.low alert is sent once the balance falls below 3.').waitFor();
+    assert.equal(await storedLevel(), 3);
+    assert.equal(await page.getByLabel(/^Send credits.low below/).inputValue(), '3');
     ui.assertCleanPages();
   });
 });
