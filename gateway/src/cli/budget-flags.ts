@@ -57,12 +57,18 @@ export function creditsInputOf(
       throw new UsageError('--credits-low-at needs --credits N (the balance it watches)');
     return undefined;
   }
-  const credits = { remaining: number(remaining, 'credits') };
-  return lowAt === undefined ? credits : { ...credits, lowAt: number(lowAt, 'credits-low-at') };
+  const credits = { remaining: wholeNumber(remaining, 'credits') };
+  return lowAt === undefined ? credits : { ...credits, lowAt: wholeNumber(lowAt, 'credits-low-at') };
+}
+
+/** One whole-number flag, with the message the keys commands give for theirs. */
+function wholeNumber(text: string, flag: string): number {
+  if (!/^\d+$/.test(text)) throw new UsageError(`--${flag} must be a whole number`);
+  return Number(text);
 }
 
 /** `--credits-low-at N|none` of an update → the credits member of a PATCH, or undefined when absent. */
 export function creditsLowAtPatchOf(value: string | undefined): { lowAt: number | null } | undefined {
   if (value === undefined) return undefined;
-  return { lowAt: value === 'none' ? null : number(value, 'credits-low-at') };
+  return { lowAt: value === 'none' ? null : wholeNumber(value, 'credits-low-at') };
 }
