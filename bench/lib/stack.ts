@@ -49,6 +49,8 @@ export interface Stack {
   /** The redis-server processes of the Cluster (3 masters): their CPU counts with Cluster mode's gateway. */
   clusterPids: number[];
   expressUrl: string;
+  /** Every key's token of `gateways.memory100kBuckets` but one, a line each: its load cycles through them. */
+  memory100kBucketsTokens: string;
   /** The commerce process (10,000 products) behind `gateways.commerce`. */
   commercePid: number;
   gateways: {
@@ -63,6 +65,8 @@ export interface Stack {
     /** Redis mode without outcome counting, on the Redis gateway's keys. */
     redisUncounted: BenchGateway;
     memory100k: BenchGateway;
+    /** Memory mode, 100k keys every one of which can be called, and a day of their minute buckets. */
+    memory100kBuckets: BenchGateway;
     /** Memory mode with tracing on (OTLP to a sink), the root sampled at 1 % / at 100 %. */
     tracedSampled: BenchGateway;
     tracedAll: BenchGateway;
@@ -81,6 +85,8 @@ export interface Stack {
     uncounted: string;
     redisUncounted: string;
     memory100k: string;
+    /** One key of the 100k-keys-with-analytics gateway, for the pre-load check. */
+    memory100kBuckets: string;
     tracedSampled: string;
     tracedAll: string;
     redis: string;
@@ -304,89 +310,121 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     `seeding commerce (${options.products} products) and keys (${options.largeKeyCount} in the largest store)`,
   );
   const commerceDb = data('commerce-live.db');
-  const [memoryKeys, unloggedKeys, uncountedKeys, largeKeys, commerceKeys, redisKeys, clusterKeys] =
-    await Promise.all([
-      seedKeys([
-        `--tag-key=${BENCH_TAG_KEY}`,
-        '--db',
-        data('memory/gateway.db'),
-        '--fillers',
-        String(options.smallKeyCount - 2),
-        '--key',
-        'live',
-        '--key',
-        'test',
-        '--plan-key',
-        'live',
-      ]),
-      seedKeys([
-        `--tag-key=${BENCH_TAG_KEY}`,
-        '--db',
-        data('unlogged/gateway.db'),
-        '--fillers',
-        String(options.smallKeyCount - 1),
-        '--key',
-        'live',
-      ]),
-      seedKeys([
-        `--tag-key=${BENCH_TAG_KEY}`,
-        '--db',
-        data('uncounted/gateway.db'),
-        '--fillers',
-        String(options.smallKeyCount - 1),
-        '--key',
-        'live',
-      ]),
-      seedKeys([
-        `--tag-key=${BENCH_TAG_KEY}`,
-        '--db',
-        data('memory100k/gateway.db'),
-        '--fillers',
-        String(options.largeKeyCount - 1),
-        '--key',
-        'live',
-      ]),
-      seedKeys([
-        `--tag-key=${BENCH_TAG_KEY}`,
-        '--db',
-        data('commerce-gw/gateway.db'),
-        '--scope',
-        'order:rw',
-        '--key',
-        'live',
-        '--key',
-        'test',
-      ]),
-      seedKeys([
-        `--tag-key=${BENCH_TAG_KEY}`,
-        '--redis',
-        redisUrl,
-        '--prefix',
-        'bench:',
-        '--key',
-        'live',
-        '--plan-key',
-        'live',
-      ]),
-      seedKeys([
-        `--tag-key=${BENCH_TAG_KEY}`,
-        '--cluster',
-        clusterNodes,
-        '--prefix',
-        'bench:',
-        '--key',
-        'live',
-      ]),
-      runToEnd('seed-commerce', NODE, [
-        'commerce/src/seed-cli.ts',
-        '--env',
-        'live',
-        '--products',
-        String(options.products),
-        '--db',
-        commerceDb,
-      ]),
+  const bucketsDb = data('memory100k-buckets/gateway.db');
+  const bucketsTokens = data('memory100k-buckets-tokens.txt');
+  // 100k keys, all tagged and listed, then a day of analytics for each (seed-call-buckets.ts).
+  const seedKeysWithBuckets = async () => {
+    const keys = await seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      bucketsDb,
+      '--fillers',
+      String(options.largeKeyCount - 1),
+      '--fillers-tokens',
+      bucketsTokens,
+      '--key',
+      'live',
     ]);
+    const seeded = await runToEnd('seed-call-buckets', NODE, [
+      'bench/setup/seed-call-buckets.ts',
+      '--db',
+      bucketsDb,
+    ]);
+    log(`analytics seeded: ${seeded.trim()}`);
+    return keys;
+  };
+  const [
+    memoryKeys,
+    unloggedKeys,
+    uncountedKeys,
+    largeKeys,
+    bucketsKeys,
+    commerceKeys,
+    redisKeys,
+    clusterKeys,
+  ] = await Promise.all([
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      data('memory/gateway.db'),
+      '--fillers',
+      String(options.smallKeyCount - 2),
+      '--key',
+      'live',
+      '--key',
+      'test',
+      '--plan-key',
+      'live',
+    ]),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      data('unlogged/gateway.db'),
+      '--fillers',
+      String(options.smallKeyCount - 1),
+      '--key',
+      'live',
+    ]),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      data('uncounted/gateway.db'),
+      '--fillers',
+      String(options.smallKeyCount - 1),
+      '--key',
+      'live',
+    ]),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      data('memory100k/gateway.db'),
+      '--fillers',
+      String(options.largeKeyCount - 1),
+      '--key',
+      'live',
+    ]),
+    seedKeysWithBuckets(),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      data('commerce-gw/gateway.db'),
+      '--scope',
+      'order:rw',
+      '--key',
+      'live',
+      '--key',
+      'test',
+    ]),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--redis',
+      redisUrl,
+      '--prefix',
+      'bench:',
+      '--key',
+      'live',
+      '--plan-key',
+      'live',
+    ]),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--cluster',
+      clusterNodes,
+      '--prefix',
+      'bench:',
+      '--key',
+      'live',
+    ]),
+    runToEnd('seed-commerce', NODE, [
+      'commerce/src/seed-cli.ts',
+      '--env',
+      'live',
+      '--products',
+      String(options.products),
+      '--db',
+      commerceDb,
+    ]),
+  ]);
 
   const [sampledKeys, allKeys] = await Promise.all(
     ['traced-sampled', 'traced-all'].map((name) =>
@@ -450,55 +488,69 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       level,
     ),
   ]);
-  const [policiesOff, policiesOffRequest, memory, unlogged, memory100k, redis, clusterGateway, commerce] =
-    await Promise.all([
-      startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level),
-      startGateway(
-        'gateway (policies off, request binding)',
-        { ...off, KEYGATE_DATA_DIR: data('off-request'), KEYGATE_IDENTITY_BINDING: 'request' },
-        level,
-      ),
-      startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level),
-      // Memory mode without its two per-request logs: no access line (warn level) and no API log line.
-      startGateway(
-        'gateway (memory, unlogged)',
-        { ...toNoop, KEYGATE_DATA_DIR: data('unlogged'), KEYGATE_API_LOG: 'off', KEYGATE_BENCH_MODE: '1' },
-        'warn',
-      ),
-      startGateway('gateway (memory, 100k keys)', { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') }, level),
-      startGateway(
-        'gateway (redis)',
-        {
-          ...toNoop,
-          KEYGATE_DATA_DIR: data('redis-gw'),
-          REDIS_URL: redisUrl,
-          KEYGATE_REDIS_PREFIX: 'bench:',
-          KEYGATE_SECRET_TAG_KEY: BENCH_TAG_KEY,
-        },
-        level,
-      ),
-      startGateway(
-        'gateway (redis cluster)',
-        {
-          ...toNoop,
-          KEYGATE_DATA_DIR: data('cluster-gw'),
-          KEYGATE_REDIS_CLUSTER_NODES: clusterNodes,
-          KEYGATE_REDIS_PREFIX: 'bench:',
-          KEYGATE_SECRET_TAG_KEY: BENCH_TAG_KEY,
-        },
-        level,
-      ),
-      startGateway(
-        'gateway (commerce)',
-        {
-          KEYGATE_DATA_DIR: data('commerce-gw'),
-          KEYGATE_UPSTREAM_LIVE: commerceUrl,
-          KEYGATE_UPSTREAM_TEST: expressUrl,
-        },
-        level,
-        commerceGatewayPort,
-      ),
-    ]);
+  const [
+    policiesOff,
+    policiesOffRequest,
+    memory,
+    unlogged,
+    memory100k,
+    memory100kBuckets,
+    redis,
+    clusterGateway,
+    commerce,
+  ] = await Promise.all([
+    startGateway('gateway (policies off)', { ...off, KEYGATE_DATA_DIR: data('off') }, level),
+    startGateway(
+      'gateway (policies off, request binding)',
+      { ...off, KEYGATE_DATA_DIR: data('off-request'), KEYGATE_IDENTITY_BINDING: 'request' },
+      level,
+    ),
+    startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level),
+    // Memory mode without its two per-request logs: no access line (warn level) and no API log line.
+    startGateway(
+      'gateway (memory, unlogged)',
+      { ...toNoop, KEYGATE_DATA_DIR: data('unlogged'), KEYGATE_API_LOG: 'off', KEYGATE_BENCH_MODE: '1' },
+      'warn',
+    ),
+    startGateway('gateway (memory, 100k keys)', { ...toNoop, KEYGATE_DATA_DIR: data('memory100k') }, level),
+    startGateway(
+      'gateway (memory, 100k keys, a day of analytics)',
+      { ...toNoop, KEYGATE_DATA_DIR: data('memory100k-buckets') },
+      level,
+    ),
+    startGateway(
+      'gateway (redis)',
+      {
+        ...toNoop,
+        KEYGATE_DATA_DIR: data('redis-gw'),
+        REDIS_URL: redisUrl,
+        KEYGATE_REDIS_PREFIX: 'bench:',
+        KEYGATE_SECRET_TAG_KEY: BENCH_TAG_KEY,
+      },
+      level,
+    ),
+    startGateway(
+      'gateway (redis cluster)',
+      {
+        ...toNoop,
+        KEYGATE_DATA_DIR: data('cluster-gw'),
+        KEYGATE_REDIS_CLUSTER_NODES: clusterNodes,
+        KEYGATE_REDIS_PREFIX: 'bench:',
+        KEYGATE_SECRET_TAG_KEY: BENCH_TAG_KEY,
+      },
+      level,
+    ),
+    startGateway(
+      'gateway (commerce)',
+      {
+        KEYGATE_DATA_DIR: data('commerce-gw'),
+        KEYGATE_UPSTREAM_LIVE: commerceUrl,
+        KEYGATE_UPSTREAM_TEST: expressUrl,
+      },
+      level,
+      commerceGatewayPort,
+    ),
+  ]);
 
   return {
     noopUrl,
@@ -514,6 +566,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     redisUrl,
     clusterPids: cluster.nodes.map((node) => node.pid),
     expressUrl,
+    memory100kBucketsTokens: bucketsTokens,
     commercePid: commerceChild.process.pid ?? 0,
     gateways: {
       policiesOff,
@@ -523,6 +576,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       uncounted,
       redisUncounted,
       memory100k,
+      memory100kBuckets,
       tracedSampled,
       tracedAll,
       redis,
@@ -537,6 +591,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       uncounted: uncountedKeys.live!,
       redisUncounted: redisKeys.live!,
       memory100k: largeKeys.live!,
+      memory100kBuckets: bucketsKeys.live!,
       tracedSampled: sampledKeys!.live!,
       tracedAll: allKeys!.live!,
       redis: redisKeys.live!,

@@ -63,6 +63,21 @@ done = function(summary, latency, requests)
 end
 `;
 
+/**
+ * A request script (see `LoadOptions.script`) sending the admitted tokens of a file in turn, from a
+ * random start: many keys called, each answer judged as in a plain run (only a 2xx or 3xx is a success).
+ */
+export const cyclingTokensScript = (file: string) => `
+local tokens = {}
+for line in io.lines(${JSON.stringify(file)}) do tokens[#tokens + 1] = line end
+math.randomseed(os.time())
+local at = math.random(#tokens)
+request = function()
+  at = at % #tokens + 1
+  return wrk.format(nil, nil, { Authorization = 'Bearer ' .. tokens[at] })
+end
+`;
+
 /** Writes the reporting Lua script into `dir` and returns a function running wrk with it. */
 export function createLoadRunner(dir: string): (options: LoadOptions) => Promise<Measurement> {
   const reportScript = join(dir, 'report.lua');

@@ -1,18 +1,23 @@
 // Creates the bench's API keys in a gateway store (SQLite file or Redis), then prints one JSON line:
 //   node bench/setup/seed-keys.ts (--db FILE | --redis URL --prefix P | --cluster HOST:PORT,… --prefix P)
-//     [--fillers N] [--tag-key BASE64URL] [--all] [--scope SCOPE]… --key ENV [--key ENV] [--plan-key ENV]
+//     [--fillers N [--fillers-tokens FILE]] [--tag-key BASE64URL] [--all] [--scope SCOPE]…
+//     --key ENV [--key ENV] [--plan-key ENV]
 // --tag-key: the load keys get the keyed tag of that tag key, as keys created through the API or the
 // CLI do (without it they are untagged, as keys stored before tags were). --all: print every load
 // key's token, by index, instead of the last one per environment. --scope: a scope the load keys
 // hold besides article:r and pricing:r (the commerce bench's mixed run changes cart lines: order:rw).
 // --plan-key: also a load key on a plan with a minute limit, a day and a month quota and credits
 // (none of them ever refuses), printed as `plan-<env>`: the plans bench rows (#47).
-// Filler keys (never called) get a cheap SHA-256 hash instead of argon2 and, on SQLite, are written
+// --fillers-tokens (SQLite, with --tag-key): the fillers get the keyed tag too, so a gateway verifies
+// them by their tag as any key made through the API, and their tokens are written to FILE, one a line,
+// for a wrk script to cycle through (the 100k-keys-with-analytics row).
+// Filler keys (otherwise never called) get a cheap SHA-256 hash instead of argon2 and, on SQLite, are written
 // with the store's own commit function inside one outer transaction (each commit becomes a
 // savepoint): 100,000 separate commits would take a minute. The keys under load are argon2id-hashed
 // like any real key and committed through the store API, with a rate limit far above the key API's
 // 100,000/min cap so it never triggers while wrk drives thousands of calls per second.
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
@@ -67,16 +72,20 @@ const sha256 = (token: string) => createHash('sha256').update(token).digest('hex
  * Writes `count` filler keys into the SQLite file: the same rows the store's commit writes (its own
  * row mapping and tables), inserted many rows per statement in a few transactions.
  */
-function createSqliteFillers(file: string, count: number): void {
+function createSqliteFillers(file: string, count: number, tagged: SecretTagger | null): string[] {
   const client = new BetterSqlite3(file);
   const db = drizzle({ client: client as never, schema });
+  const tokens: string[] = [];
   try {
     for (let done = 0; done < count; done += FILLERS_PER_TRANSACTION) {
       const batch = Math.min(FILLERS_PER_TRANSACTION, count - done);
-      const changes = Array.from(
-        { length: batch },
-        (_, i) => buildKeyChange(i % 2 ? 'live' : 'test', 600, sha256).change,
-      );
+      const changes = Array.from({ length: batch }, (_, i) => {
+        const environment = i % 2 ? 'live' : 'test';
+        const token = generateToken(environment);
+        const built = buildKeyChange(environment, 600, sha256, token, tagged?.tagOf(token.token) ?? null);
+        if (tagged) tokens.push(built.token);
+        return built.change;
+      });
       client.transaction(() => {
         for (let at = 0; at < changes.length; at += ROWS_PER_INSERT) {
           const slice = changes.slice(at, at + ROWS_PER_INSERT);
@@ -95,6 +104,7 @@ function createSqliteFillers(file: string, count: number): void {
   } finally {
     client.close();
   }
+  return tokens;
 }
 
 /** Writes `count` filler keys through the store API (Redis: one atomic script per key, pipelined). */
@@ -167,6 +177,7 @@ const { values } = parseArgs({
     all: { type: 'boolean', default: false },
     scope: { type: 'string', multiple: true, default: [] },
     'plan-key': { type: 'string', multiple: true, default: [] },
+    'fillers-tokens': { type: 'string' },
   },
 });
 const tagKey = values['tag-key'] === undefined ? null : parseTagKey(values['tag-key']);
@@ -180,7 +191,10 @@ if (values.db) {
   const sqlite = openSqliteKeyStore(values.db);
   store = sqlite;
   close = () => sqlite.close();
-  createSqliteFillers(values.db, fillers);
+  const fillersFile = values['fillers-tokens'];
+  if (fillersFile !== undefined && !tagger) throw new Error('--fillers-tokens needs --tag-key');
+  const fillerTokens = createSqliteFillers(values.db, fillers, fillersFile === undefined ? null : tagger);
+  if (fillersFile !== undefined) writeFileSync(fillersFile, `${fillerTokens.join('\n')}\n`);
 } else if (values.redis || values.cluster) {
   const target = values.cluster
     ? {

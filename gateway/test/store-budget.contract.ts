@@ -208,6 +208,21 @@ export function describeBudgetConfigContract(
       assert.deepEqual((await store.findByLookup(secret.lookup))?.key, key);
     });
 
+    it('keeps the credits.low level of a key’s and an identity’s credits through an update', async () => {
+      const { store } = current();
+      const identity = makeIdentity({ credits: { refill: null, lowAt: 40 } });
+      await store.createIdentity({ identity, creditsBalance: { remaining: 100, refilledAt: 0 } });
+      assert.equal((await store.getIdentity(identity.id))?.credits?.lowAt, 40);
+      const lowered = { ...identity, credits: { refill: null, lowAt: 10 }, version: 2 };
+      assert.equal(await store.updateIdentity(lowered, 1), true);
+      assert.deepEqual((await store.getIdentity(identity.id))?.credits, { refill: null, lowAt: 10 });
+      const { key, secret } = await seedKey(store, {
+        credits: { refill: { interval: 'daily', amount: 50 }, lowAt: 5 },
+      });
+      assert.equal((await store.getKey(key.id))?.credits?.lowAt, 5);
+      assert.equal((await store.findByLookup(secret.lookup))?.key.credits?.lowAt, 5);
+    });
+
     it('reads a key stored without budget fields as having none', async () => {
       const { store } = current();
       const bare = makeKey();

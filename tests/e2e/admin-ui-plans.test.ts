@@ -47,6 +47,7 @@ describe('the admin interface in headless Debian chromium: plans, identities and
     await form.getByLabel('Plan', { exact: true }).selectOption({ label: 'Starter' });
     await form.getByLabel(/^Metadata/).fill('{"tier": "gold"}');
     await form.getByLabel(/^Starting credits/).fill('10');
+    await form.getByLabel(/^Send credits.low below/).fill('4');
     await form.getByRole('button', { name: 'Create identity' }).click();
     await page.getByRole('heading', { name: 'Identity acme-gmbh', level: 1 }).waitFor();
     const identityId = /\/identities\/(idt_[A-Za-z0-9_-]+)$/.exec(page.url())?.[1];
@@ -58,6 +59,15 @@ describe('the admin interface in headless Debian chromium: plans, identities and
       );
     });
     assert.match(await text(page.locator('.details')), /"tier":"gold"/);
+    // Its credits.low level, given with the starting credits, is stored and shown where it is changed.
+    assert.equal(await page.getByLabel(/^Send credits.low below/).inputValue(), '4');
+    const storedIdentity = await ui.adminApi(`/identities/${identityId}`, {
+      headers: { Cookie: await ui.sessionCookie() },
+    });
+    assert.deepEqual(((await storedIdentity.json()) as { credits: unknown }).credits, {
+      refill: null,
+      lowAt: 4,
+    });
 
     // A key of that identity (the CLI), and three calls with it through the gateway.
     const key = await ui.system.createKey({
@@ -214,6 +224,22 @@ describe('the admin interface in headless Debian chromium: plans, identities and
       await page.getByRole('button', { name: 'Reload' }).click();
       assert.equal(await outcomeCalls(page, 'VALID'), '1');
     });
+
+    // The credits.low level: a bad one is refused in place and changes nothing; a good one is kept.
+    const level = page.getByLabel(/^Send credits.low below/);
+    const storedLevel = async () => {
+      const read = await ui.adminApi(`/keys/${key.id}`, { headers: { Cookie: await ui.sessionCookie() } });
+      return ((await read.json()) as { credits: { lowAt?: number } }).credits.lowAt;
+    };
+    await level.fill('-2');
+    await page.getByRole('button', { name: 'Save level' }).click();
+    await page.locator('.credits-level-form [role="alert"]').waitFor();
+    assert.equal(await storedLevel(), undefined);
+    await level.fill('3');
+    await page.getByRole('button', { name: 'Save level' }).click();
+    await page.getByText('A credits.low alert is sent once the balance falls below 3.').waitFor();
+    assert.equal(await storedLevel(), 3);
+    assert.equal(await page.getByLabel(/^Send credits.low below/).inputValue(), '3');
     ui.assertCleanPages();
   });
 });

@@ -57,7 +57,7 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     adminKey = await system.createKey({
       name: 'ops',
       env: 'test',
-      scopes: ['stock:rw', 'pricing:rw', 'webhook:rw'],
+      scopes: ['stock:rw', 'pricing:rw', 'webhook:rw', 'article:rw'],
     });
     const port = await freePort();
     webhook = await registerWebhook(system, adminKey.secret, `http://127.0.0.1:${port}/api/webhooks/keygate`);
@@ -380,6 +380,50 @@ describe('the storefront starter (next start) in headless Debian chromium', func
       await page.reload();
       assert.equal(await price(), money(98_765, 'EUR'));
     });
+  });
+
+  it("shows a product's new images on the next load once product.updated arrives, and not before", async () => {
+    const sku = 'KG-00016';
+    const res = await system.call(shopKey.secret, `/v2/catalog/products/${sku}`, {
+      headers: { 'X-Channel': 'WEB_DE' },
+    });
+    assert.equal(res.status, 200);
+    const [image] = ((await res.json()) as { data: { images: Array<Record<string, unknown>> } }).data.images;
+    assert.ok(image, 'the product has its generated image');
+    // Commerce sends product.updated for a change of a product's images: here, their alt text.
+    const setAlt = async (alt: string) => {
+      const put = await system.call(adminKey.secret, `/v2/catalog/products/${sku}/images`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ images: [{ ...image, alt }] }),
+      });
+      assert.equal(put.status, 200, await put.text());
+    };
+    const enable = (enabled: boolean) =>
+      system.call(adminKey.secret, `/v2/webhooks/endpoints/${webhook.id}`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ enabled }),
+      });
+    const page = await context.newPage();
+    const alt = () => page.locator('.gallery img').first().getAttribute('alt');
+    await page.goto(`${shop.url}/WEB_DE/products/${sku}`);
+    const before = await alt();
+
+    // Without a delivery the cached product keeps its images: the cache is real.
+    assert.equal((await enable(false)).status, 200);
+    await setAlt('Held back: the shop has not heard of it');
+    await page.reload();
+    assert.equal(await alt(), before);
+
+    // With the endpoint on, the product.updated delivery expires the cache: the next load is fresh.
+    assert.equal((await enable(true)).status, 200);
+    await setAlt('The bolt from the side, in daylight');
+    await eventually('the next load after the product.updated delivery shows the new images', async () => {
+      await page.reload();
+      assert.equal(await alt(), 'The bolt from the side, in daylight');
+    });
+    await checkPage(page);
   });
 
   it('refuses a webhook with a bad signature and changes nothing', async () => {

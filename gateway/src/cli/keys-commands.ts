@@ -1,6 +1,7 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { PublicKey } from '../keys/public-key.ts';
 import type { Actor } from '../model/model.ts';
+import { creditsInputOf } from './budget-flags.ts';
 import { type CliIo, type OpenServices, printJson, UsageError } from './cli-io.ts';
 import { formatKeyTable } from './format.ts';
 
@@ -15,7 +16,7 @@ export const KEYS_HELP = `Usage: keygate keys <command> [options]
 Commands:
   create --name NAME --env live|test --scopes a:r,b:rw [--expires YYYY-MM-DD]
          [--ip ADDRESS|CIDR]... [--rate-limit N] [--identity ID] [--plan ID]
-         [--credits N] [--json]
+         [--credits N [--credits-low-at N]] [--json]
                                create a key (may grant auth:rw); prints the secret once
   list [--env live|test] [--status active|revoked] [--json]
   show ID [--json]
@@ -131,10 +132,14 @@ async function createCommand(io: CliIo, open: OpenServices, args: string[]): Pro
     identity: { type: 'string' },
     plan: { type: 'string' },
     credits: { type: 'string' },
+    'credits-low-at': { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const perMinute = integer(values['rate-limit'] as string | undefined, 'rate-limit');
-  const credits = integer(values.credits as string | undefined, 'credits');
+  const credits = creditsInputOf(
+    values.credits as string | undefined,
+    values['credits-low-at'] as string | undefined,
+  );
   const input = {
     name: required(values, 'name'),
     environment: required(values, 'env') as 'live' | 'test',
@@ -147,7 +152,7 @@ async function createCommand(io: CliIo, open: OpenServices, args: string[]): Pro
     ...(perMinute === undefined ? {} : { rateLimit: { perMinute } }),
     ...(values.identity ? { identityId: values.identity as string } : {}),
     ...(values.plan ? { planId: values.plan as string } : {}),
-    ...(credits === undefined ? {} : { credits: { remaining: credits } }),
+    ...(credits === undefined ? {} : { credits }),
   };
   const { keyService } = await open();
   const { key, secret } = await keyService.createKey(cliActor(io), input, ORIGIN);

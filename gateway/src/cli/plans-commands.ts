@@ -1,7 +1,7 @@
 import type { Identity, Plan } from '../model/budget.ts';
-import { creditsOf, limitsOf, quotasOf } from './budget-flags.ts';
+import { creditsInputOf, creditsLowAtPatchOf, creditsOf, limitsOf, quotasOf } from './budget-flags.ts';
 import { type CliIo, type OpenServices, printJson, UsageError } from './cli-io.ts';
-import { cliActor, integer, parse, required, type Values } from './keys-commands.ts';
+import { cliActor, parse, required, type Values } from './keys-commands.ts';
 
 export const PLANS_HELP = `Usage: keygate plans <command> [options]
 
@@ -18,10 +18,11 @@ Commands:
 export const IDENTITIES_HELP = `Usage: keygate identities <command> [options]
 
 Commands:
-  create --external-id ID --env live|test [--plan ID] [--credits N] [--json]
+  create --external-id ID --env live|test [--plan ID] [--credits N [--credits-low-at N]] [--json]
   list [--env live|test] [--json]
   show ID [--json]             with its keys
-  update ID [--plan ID|none] [--json]
+  update ID [--plan ID|none] [--credits-low-at N|none] [--json]
+                               --credits-low-at: below this balance a credits.low alert is sent
   delete ID                    refused while a key belongs to it
 `;
 
@@ -150,13 +151,17 @@ export async function runIdentitiesCommand(io: CliIo, open: OpenServices, argv: 
         env: { type: 'string' },
         plan: { type: 'string' },
         credits: { type: 'string' },
+        'credits-low-at': { type: 'string' },
       });
-      const credits = integer(values.credits as string | undefined, 'credits');
+      const credits = creditsInputOf(
+        values.credits as string | undefined,
+        values['credits-low-at'] as string | undefined,
+      );
       const input = {
         externalId: required(values, 'external-id'),
         environment: required(values, 'env'),
         ...(values.plan ? { planId: values.plan } : {}),
-        ...(credits === undefined ? {} : { credits: { remaining: credits } }),
+        ...(credits === undefined ? {} : { credits }),
       };
       print(await (await servicesOf(open)).identities.createIdentity(actor, input), values.json);
       return 0;
@@ -189,11 +194,19 @@ export async function runIdentitiesCommand(io: CliIo, open: OpenServices, argv: 
       return 0;
     }
     case 'update': {
-      const { values, positionals } = parse(rest, { plan: { type: 'string' } });
+      const { values, positionals } = parse(rest, {
+        plan: { type: 'string' },
+        'credits-low-at': { type: 'string' },
+      });
       const id = oneId(positionals, 'identities update');
       const plan = values.plan as string | undefined;
-      if (plan === undefined) throw new UsageError('nothing to change: give --plan ID or --plan none');
-      const input = { planId: plan === 'none' ? null : plan };
+      const credits = creditsLowAtPatchOf(values['credits-low-at'] as string | undefined);
+      if (plan === undefined && credits === undefined)
+        throw new UsageError('nothing to change: give --plan ID|none or --credits-low-at N|none');
+      const input = {
+        ...(plan === undefined ? {} : { planId: plan === 'none' ? null : plan }),
+        ...(credits === undefined ? {} : { credits }),
+      };
       print(await (await servicesOf(open)).identities.updateIdentity(actor, id, input), values.json);
       return 0;
     }

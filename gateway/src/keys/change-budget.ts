@@ -3,18 +3,19 @@ import type { KeyBudget } from '../model/budget.ts';
 import type { Actor } from '../model/model.ts';
 import { applyChange, loadKeyState } from './change-runner.ts';
 import { assertCanTouch } from './escalation.ts';
-import { assertBudgetRefs, budgetOf, ownCreditsInIdentity } from './key-budget.ts';
+import { assertBudgetRefs, budgetOf, ownCreditsInIdentity, patchedCredits } from './key-budget.ts';
 import { parseInput } from './key-input.ts';
 import { prepare, viewOf } from './modify-key.ts';
 import type { PublicKey } from './public-key.ts';
 import type { RequestContext, ServiceContext } from './service-context.ts';
 
-/** The budget fields a PATCH may replace (credits change through their own endpoint). */
-const PATCHABLE = ['planId', 'identityId', 'limits', 'quotas'] as const;
+/** The budget fields a PATCH may replace (the balance changes through its own endpoint, `credits` its level). */
+const PATCHABLE = ['planId', 'identityId', 'limits', 'quotas', 'credits'] as const;
 
 /**
  * Replaces a key's plan, identity and overrides (`PATCH /v2/auth/keys/{id}`): each member given
- * replaces the key's, null leaves a plan or an identity. Logged as `key.budget_changed` with the
+ * replaces the key's, null leaves a plan or an identity; `credits: {lowAt}` sets the `credits.low` level
+ * of the key's own credits (null removes it). Logged as `key.budget_changed` with the
  * changed members before and after; the same values again change nothing and log nothing. A
  * revoked or expired key may change too (it grants nothing): so it can leave an identity that is
  * to be deleted.
@@ -33,8 +34,14 @@ export async function changeBudget(
   const state = await applyChange(ctx, keyId, { actor, ...origin }, ({ key }) => {
     if (actorKey) assertCanTouch(actorKey, key);
     const budget = budgetOf(key);
+    const { credits: creditsPatch, ...fields } = input;
+    const wanted: Partial<KeyBudget> = {
+      ...fields,
+      ...(creditsPatch ? { credits: patchedCredits(budget.credits, creditsPatch, `Key ${key.id}`) } : {}),
+    };
     const changed = PATCHABLE.filter(
-      (field) => input[field] !== undefined && JSON.stringify(input[field]) !== JSON.stringify(budget[field]),
+      (field) =>
+        wanted[field] !== undefined && JSON.stringify(wanted[field]) !== JSON.stringify(budget[field]),
     );
     if (changed.length === 0) return null;
     if (input.identityId && budget.credits) throw ownCreditsInIdentity('/identityId');
@@ -43,8 +50,8 @@ export async function changeBudget(
     const after: Record<string, unknown> = {};
     for (const field of changed) {
       before[field] = budget[field];
-      after[field] = input[field];
-      Object.assign(next, { [field]: input[field] });
+      after[field] = wanted[field];
+      Object.assign(next, { [field]: wanted[field] });
     }
     return { key: { ...key, ...next }, secrets: [], action: 'key.budget_changed', before, after };
   });

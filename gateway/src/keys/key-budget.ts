@@ -1,6 +1,6 @@
-import type { CreditsInput } from '@keygate/contracts/gateway';
+import type { CreditsConfigPatch, CreditsInput } from '@keygate/contracts/gateway';
 import { GatewayError } from '../errors.ts';
-import type { CreditsBalance, KeyBudget } from '../model/budget.ts';
+import type { CreditsBalance, CreditsConfig, KeyBudget } from '../model/budget.ts';
 import type { ApiKey, Environment } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import { validationError } from './key-input.ts';
@@ -10,7 +10,9 @@ import { validationError } from './key-input.ts';
  * - a plan named must exist (404 PLAN_NOT_FOUND);
  * - an identity named must exist in the key's environment: for a key actor one of another
  *   environment is not revealed (404 IDENTITY_NOT_FOUND), an administrator is told (422);
- * - credits given at creation become the key's credits config (`{refill}`) and its starting balance;
+ * - credits given at creation become the key's credits config (`{refill, lowAt?}`) and its starting
+ *   balance; a PATCH may change the `credits.low` level of a key holding credits of its own (409
+ *   CREDITS_NOT_HELD otherwise: a balance a plan's refill gives takes the plan's level);
  * - a key of an identity spends the identity's credits and holds none of its own (422): its budget
  *   then lives in one place, the identity's, which on a Redis Cluster is one slot.
  * No other escalation rule applies: a budget only ever narrows what a key may call.
@@ -74,11 +76,35 @@ export function newKeyBudget(
     planId: input.planId ?? null,
     limits: input.limits ?? [],
     quotas: input.quotas ?? [],
-    credits: input.credits ? { refill: input.credits.refill ?? null } : null,
+    credits: input.credits ? creditsConfigOf(input.credits) : null,
   };
   return input.credits
     ? { budget, creditsBalance: { remaining: input.credits.remaining, refilledAt: nowMs } }
     : { budget };
+}
+
+/** The credits config a key or an identity created with `credits` holds: its refill and its level. */
+export function creditsConfigOf(input: CreditsInput): CreditsConfig {
+  const refill = input.refill ?? null;
+  return input.lowAt === undefined ? { refill } : { refill, lowAt: input.lowAt };
+}
+
+/**
+ * The credits config after a PATCH of its level (null removes it), or 409 CREDITS_NOT_HELD for a
+ * holder without credits of its own: giving it a config would give it a balance of 0.
+ */
+export function patchedCredits(
+  current: CreditsConfig | null,
+  patch: CreditsConfigPatch,
+  holder: string,
+): CreditsConfig {
+  if (current === null)
+    throw new GatewayError(
+      'CREDITS_NOT_HELD',
+      `${holder} holds no credits of its own, so it has no credits.low level to set: a balance from a plan's refill follows the plan's lowAt.`,
+    );
+  const { lowAt: _lowAt, ...rest } = current;
+  return patch.lowAt === null ? rest : { ...rest, lowAt: patch.lowAt };
 }
 
 /** The budget fields of a stored key, with the defaults of keys stored before plans existed. */

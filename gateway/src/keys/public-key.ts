@@ -52,12 +52,18 @@ export function toPublicKey(
     planId: key.planId ?? null,
     limits: structuredClone(key.limits ?? []),
     quotas: structuredClone(key.quotas ?? []),
-    credits: key.credits ? { refill: key.credits.refill && { ...key.credits.refill } } : null,
+    credits: key.credits ? creditsView(key.credits) : null,
     rotation: {
       inProgress: key.status === 'active' && openOldSecrets(key, secrets, nowMs).length > 0,
       secrets: secrets.slice(0, MAX_LISTED_SECRETS).map((secret) => toPublicSecret(secret, nowMs)),
     },
   };
+}
+
+/** A key's credits config as answered: its own refill, and its `credits.low` level when it has one. */
+function creditsView({ refill, lowAt }: NonNullable<ApiKey['credits']>): PublicKey['credits'] {
+  const view = { refill: refill && { ...refill } };
+  return lowAt === undefined ? view : { ...view, lowAt };
 }
 
 /** The permission fields of a key, as recorded in activity before/after snapshots. */

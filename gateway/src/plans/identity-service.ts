@@ -7,7 +7,7 @@ import {
 } from '@keygate/contracts/gateway';
 import { GatewayError } from '../errors.ts';
 import { resolveActorKey } from '../keys/change-runner.ts';
-import { identityNotFound, planNotFound } from '../keys/key-budget.ts';
+import { creditsConfigOf, identityNotFound, patchedCredits, planNotFound } from '../keys/key-budget.ts';
 import { parseInput, validationError } from '../keys/key-input.ts';
 import { toPublicKey } from '../keys/public-key.ts';
 import { withCursor } from '../keys/read-key.ts';
@@ -32,7 +32,10 @@ export interface IdentityService {
   getIdentity(actor: Actor, id: string): Promise<IdentityWithKeys>;
   /** Identities newest first, paged; a key actor sees its own environment only. */
   listIdentities(actor: Actor, query: unknown): Promise<Page<Identity>>;
-  /** Replaces the members given (plan, meta, overrides); the same values change nothing. */
+  /**
+   * Replaces the members given (plan, meta, overrides, the `credits.low` level of its own credits:
+   * 409 CREDITS_NOT_HELD without them); the same values change nothing.
+   */
   updateIdentity(actor: Actor, id: string, input: unknown): Promise<Identity>;
   /** Deletes an identity without keys (and its credit balance). */
   deleteIdentity(actor: Actor, id: string): Promise<void>;
@@ -78,7 +81,7 @@ export function createIdentityService(deps: BudgetServiceDeps): IdentityService 
         meta: input.meta ?? {},
         limits: input.limits ?? [],
         quotas: input.quotas ?? [],
-        credits: input.credits ? { refill: input.credits.refill ?? null } : null,
+        credits: input.credits ? creditsConfigOf(input.credits) : null,
         createdAt: at,
         updatedAt: at,
         version: 1,
@@ -121,6 +124,9 @@ export function createIdentityService(deps: BudgetServiceDeps): IdentityService 
           ...current,
           ...input,
           planId: input.planId === undefined ? current.planId : input.planId,
+          credits: input.credits
+            ? patchedCredits(current.credits, input.credits, `Identity ${id}`)
+            : current.credits,
         };
         if (JSON.stringify(merged) === JSON.stringify(current)) return current;
         const next = { ...merged, version: current.version + 1, updatedAt: new Date(clock()).toISOString() };

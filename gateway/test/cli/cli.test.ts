@@ -159,6 +159,57 @@ describe('keygate CLI', function () {
       assert.match(listed.stdout, /cus_1/);
     });
 
+    it('sets, changes and removes the credits.low level of an identity and sets a key’s', async () => {
+      const lowOf = (run: Run) => {
+        assert.equal(run.code, 0, run.stderr);
+        return JSON.parse(run.stdout).credits;
+      };
+      const created = await keygate(dataDir, [
+        'identities',
+        'create',
+        '--external-id',
+        'cus_low',
+        '--env',
+        'live',
+        '--credits',
+        '50',
+        '--credits-low-at',
+        '10',
+        '--json',
+      ]);
+      assert.deepEqual(lowOf(created), { refill: null, lowAt: 10 });
+      const id = JSON.parse(created.stdout).id as string;
+      const update = (value: string) =>
+        keygate(dataDir, ['identities', 'update', id, '--credits-low-at', value, '--json']);
+      assert.deepEqual(lowOf(await update('5')), { refill: null, lowAt: 5 });
+      assert.deepEqual(lowOf(await update('none')), { refill: null });
+      assertFails(await update('0'), /VALIDATION_FAILED/);
+      assertFails(await update('few'), /--credits-low-at/);
+
+      const key = await createKey('--credits', '20', '--credits-low-at', '4');
+      const store = openSqliteKeyStore(join(dataDir, 'gateway.db'));
+      try {
+        assert.deepEqual((await store.getKey(key.id))?.credits, { refill: null, lowAt: 4 });
+      } finally {
+        await store.close();
+      }
+      assertFails(
+        await keygate(dataDir, [
+          'keys',
+          'create',
+          '--name',
+          'levels-only',
+          '--env',
+          'live',
+          '--scopes',
+          'article:r',
+          '--credits-low-at',
+          '4',
+        ]),
+        /--credits-low-at needs --credits/,
+      );
+    });
+
     it('exits 2 with one line for a malformed limit or an unknown plan, creating nothing', async () => {
       assertFails(
         await keygate(dataDir, ['plans', 'create', '--name', 'X', '--limit', 'm:minute:many']),

@@ -121,13 +121,17 @@ export function toIdentityRequest(values: {
   planId: string;
   meta?: Record<string, unknown>;
   credits: string;
+  /** The credits.low level (empty: none); sent with a level alone too, so the API says it needs credits. */
+  lowAt?: string;
 }): Record<string, unknown> {
   const credits = values.credits.trim();
+  const lowAt = values.lowAt?.trim() ?? '';
+  const level = lowAt === '' ? {} : { lowAt: amountOf(lowAt) };
   return {
     externalId: values.externalId,
     environment: values.environment,
     ...(values.planId ? { planId: values.planId } : {}),
     ...(values.meta ? { meta: values.meta } : {}),
-    ...(credits === '' ? {} : { credits: { remaining: amountOf(credits) } }),
+    ...(credits === '' && lowAt === '' ? {} : { credits: { remaining: amountOf(credits), ...level } }),
   };
 }

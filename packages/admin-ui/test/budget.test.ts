@@ -97,6 +97,19 @@ describe('identity form', () => {
       },
     );
   });
+
+  it('sends a credits.low level with the balance, and a level alone so the API names what is missing', () => {
+    const base = { externalId: 'acme', environment: 'live' as const, planId: '' };
+    assert.deepEqual(toIdentityRequest({ ...base, credits: '250', lowAt: ' 25 ' }).credits, {
+      remaining: 250,
+      lowAt: 25,
+    });
+    assert.deepEqual(toIdentityRequest({ ...base, credits: '250', lowAt: '' }).credits, { remaining: 250 });
+    assert.deepEqual(toIdentityRequest({ ...base, credits: '', lowAt: '5' }).credits, {
+      remaining: '',
+      lowAt: 5,
+    });
+  });
 });
 
 describe('quota bars', () => {

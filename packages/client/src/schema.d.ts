@@ -68,7 +68,7 @@ export interface paths {
         head?: never;
         /**
          * Change the plan, identity and overrides of an API key
-         * @description Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. Credits change through their own endpoint.
+         * @description Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. The balance changes through its own endpoint; `credits: {lowAt}` sets the `credits.low` level of a key holding credits of its own (`null` removes it, the plan’s applies again; 409 CREDITS_NOT_HELD for a key without).
          *
          *     **Required scope:** `auth:rw` (every key-management call needs it).
          *
@@ -380,7 +380,7 @@ export interface paths {
         head?: never;
         /**
          * Change an identity
-         * @description Replaces the members given (plan, meta, overrides); its keys follow at once.
+         * @description Replaces the members given (plan, meta, overrides); its keys follow at once. `credits: {lowAt}` sets the `credits.low` level of an identity holding credits of its own (`null` removes it, the plan’s applies again; 409 CREDITS_NOT_HELD for one without); the balance changes through its own endpoint.
          *
          *     **Required scope:** `auth:rw` (every key-management call needs it).
          *
@@ -2781,6 +2781,8 @@ export interface components {
         /** @description Non-null when credits are held (each call spends its cost); null: none. */
         CreditsConfig: {
             refill: components["schemas"]["CreditsRefill"] | null;
+            /** @description A `credits.low` alert is sent when the balance falls below this level (once per refill period). Absent: none, or the plan’s for a key or an identity. */
+            lowAt?: number;
         } | null;
         CreditsExhaustedAlert: {
             /** @description Event id (`evt_…`); the same event has the same id on every endpoint. */
@@ -3403,6 +3405,8 @@ export interface components {
             quotas: components["schemas"]["PlanQuota"][];
             credits: {
                 refill: components["schemas"]["CreditsRefill"];
+                /** @description A `credits.low` alert is sent when the balance falls below this level (once per refill period). Absent: none, or the plan’s for a key or an identity. */
+                lowAt?: number;
             } | null;
             /**
              * Format: date-time
@@ -3791,6 +3795,9 @@ export interface components {
                 period: "day" | "week" | "month";
                 limit: number;
             }[];
+            credits?: {
+                lowAt: number | null;
+            };
         };
         UpdateKeyBudgetRequest: {
             planId?: string | null;
@@ -3806,6 +3813,9 @@ export interface components {
                 period: "day" | "week" | "month";
                 limit: number;
             }[];
+            credits?: {
+                lowAt: number | null;
+            };
         };
         UpdatePlanRequest: {
             name?: string;
@@ -4730,6 +4740,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /**
              * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
              *     - `CONFLICT`: Concurrent change
              *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */
@@ -6218,6 +6229,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /**
              * @description Conflict:
+             *     - `CREDITS_NOT_HELD`: No credit balance held
              *     - `CONFLICT`: Concurrent change
              *     - `IDEMPOTENCY_KEY_IN_USE`: Idempotency key in use
              */

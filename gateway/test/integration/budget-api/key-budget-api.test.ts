@@ -109,7 +109,7 @@ for (const backend of ['sqlite', 'redis'] as const) {
         assert.equal((await api.call('get', `/v2/auth/keys/${created.body.id}`)).body.planId, planId);
       });
 
-      it('answers 422 for an empty body or credits (their own endpoint), 404 for another environment’s key', async () => {
+      it('answers 422 for an empty body or a balance (its own endpoint), 404 for another environment’s key', async () => {
         const created = await api.call('post', '/v2/auth/keys').send({ name: 'k', scopes: ['order:r'] });
         const empty = await api.call('patch', `/v2/auth/keys/${created.body.id}`).send({});
         assert.equal(empty.status, 422);

@@ -13,22 +13,32 @@ const FIELDS: Record<string, string> = {
   '/planId': 'identity-plan',
   '/meta': 'identity-meta',
   '/credits': 'identity-credits',
+  '/credits/remaining': 'identity-credits',
+  '/credits/lowAt': 'identity-low-at',
 };
 
-/** A new identity: external id, environment, plan, metadata (JSON) and starting credits. */
+/** A new identity: external id, environment, plan, metadata (JSON), starting credits and their alert level. */
 export function CreateIdentityForm(props: { plans: Plan[]; onCreated: (identity: Identity) => void }) {
   const [externalId, setExternalId] = useState('');
   const [environment, setEnvironment] = useState<Environment>('live');
   const [planId, setPlanId] = useState('');
   const [meta, setMeta] = useState('');
   const [credits, setCredits] = useState('');
+  const [lowAt, setLowAt] = useState('');
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
     const parsed = parseMeta(meta);
     if (parsed.problem) return action.setProblem(parsed.problem);
     void action.run(async () => {
-      const body = toIdentityRequest({ externalId, environment, planId, meta: parsed.meta, credits });
+      const body = toIdentityRequest({
+        externalId,
+        environment,
+        planId,
+        meta: parsed.meta,
+        credits,
+        lowAt,
+      });
       props.onCreated(await request<Identity>('POST', '/identities', { body }));
     });
   };
@@ -78,6 +88,15 @@ export function CreateIdentityForm(props: { plans: Plan[]; onCreated: (identity:
           inputMode="numeric"
           value={credits}
           onInput={(e) => setCredits(e.currentTarget.value)}
+        />
+      </div>
+      <div class="field">
+        <label for="identity-low-at">Send credits.low below (optional)</label>
+        <input
+          id="identity-low-at"
+          inputMode="numeric"
+          value={lowAt}
+          onInput={(e) => setLowAt(e.currentTarget.value)}
         />
       </div>
       <button type="submit" class="button-primary" disabled={action.busy}>

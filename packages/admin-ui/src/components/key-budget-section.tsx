@@ -5,6 +5,7 @@ import { useApp } from '../context.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { currentPeriods } from '../periods.ts';
 import type { Page, PublicKey } from '../types.ts';
+import { CreditsLevelForm } from './credits-level-form.tsx';
 import { CreditsPanel } from './credits-panel.tsx';
 import { SelectField } from './form-fields.tsx';
 import { Link } from './link.tsx';
@@ -111,6 +112,15 @@ export function KeyBudgetSection(props: { apiKey: PublicKey; onChange: (key: Pub
           )
         }
       />
+      {apiKey.credits ? (
+        <CreditsLevelForm
+          key={apiKey.version}
+          path={path}
+          id="key-credits"
+          lowAt={apiKey.credits.lowAt}
+          onSaved={(key) => props.onChange(key as PublicKey)}
+        />
+      ) : null}
       <h3>Quotas of this key</h3>
       {plans.data || !apiKey.planId ? (
         <QuotaBars path={path} quotas={effectiveQuotas(plan?.quotas ?? [], apiKey.quotas)} refresh={apiKey} />

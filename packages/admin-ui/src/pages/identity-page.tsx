@@ -3,6 +3,7 @@ import { request } from '../api.ts';
 import { describePlan } from '../budget-form.ts';
 import { effectiveQuotas, type IdentityWithKeys, type Plan } from '../budget-types.ts';
 import { AnalyticsPanel } from '../components/analytics-panel.tsx';
+import { CreditsLevelForm } from '../components/credits-level-form.tsx';
 import { CreditsPanel } from '../components/credits-panel.tsx';
 import { DataTable } from '../components/data-table.tsx';
 import { StatusBadge } from '../components/key-badges.tsx';
@@ -128,6 +129,15 @@ export function IdentityPage(props: { id: string }) {
           refresh={refresh}
           notHeld="This identity holds no credits: create it with credits, or give it a plan with a credits refill."
         />
+        {current.credits ? (
+          <CreditsLevelForm
+            key={`${current.version}`}
+            path={path}
+            id="identity-credits"
+            lowAt={current.credits.lowAt}
+            onSaved={() => identity.reload()}
+          />
+        ) : null}
       </section>
       <section aria-labelledby="identity-quotas-heading">
         <h2 id="identity-quotas-heading">Quotas</h2>

@@ -11,6 +11,11 @@ final class ApiKeyCredits implements \JsonSerializable
 {
     public function __construct(
         public readonly ?CreditsRefill $refill,
+        /**
+         * A `credits.low` alert is sent when the balance falls below this level (once per refill period).
+         * Absent: none, or the plan’s for a key or an identity.
+         */
+        public readonly ?int $lowAt = null,
     ) {
     }
 
@@ -19,6 +24,7 @@ final class ApiKeyCredits implements \JsonSerializable
     {
         return new self(
             (static fn ($v) => $v === null ? null : CreditsRefill::fromArray($v))($data['refill']),
+            lowAt: $data['lowAt'] ?? null,
         );
     }
 
@@ -27,6 +33,9 @@ final class ApiKeyCredits implements \JsonSerializable
     {
         $data = [];
         $data['refill'] = $this->refill?->toArray();
+        if ($this->lowAt !== null) {
+            $data['lowAt'] = $this->lowAt;
+        }
         return $data;
     }
 

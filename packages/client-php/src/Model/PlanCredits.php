@@ -11,6 +11,11 @@ final class PlanCredits implements \JsonSerializable
 {
     public function __construct(
         public readonly CreditsRefill $refill,
+        /**
+         * A `credits.low` alert is sent when the balance falls below this level (once per refill period).
+         * Absent: none, or the plan’s for a key or an identity.
+         */
+        public readonly ?int $lowAt = null,
     ) {
     }
 
@@ -19,6 +24,7 @@ final class PlanCredits implements \JsonSerializable
     {
         return new self(
             CreditsRefill::fromArray($data['refill']),
+            lowAt: $data['lowAt'] ?? null,
         );
     }
 
@@ -27,6 +33,9 @@ final class PlanCredits implements \JsonSerializable
     {
         $data = [];
         $data['refill'] = $this->refill->toArray();
+        if ($this->lowAt !== null) {
+            $data['lowAt'] = $this->lowAt;
+        }
         return $data;
     }
 

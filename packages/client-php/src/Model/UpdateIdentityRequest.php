@@ -17,6 +17,7 @@ final class UpdateIdentityRequest implements \JsonSerializable
         public readonly ?array $limits = null,
         /** @var list<CreateIdentityRequestQuota>|null */
         public readonly ?array $quotas = null,
+        public readonly ?UpdateIdentityRequestCredits $credits = null,
     ) {
     }
 
@@ -28,6 +29,7 @@ final class UpdateIdentityRequest implements \JsonSerializable
             meta: $data['meta'] ?? null,
             limits: (static fn ($v) => $v === null ? null : array_map(static fn ($i) => CreateIdentityRequestLimit::fromArray($i), $v))($data['limits'] ?? null),
             quotas: (static fn ($v) => $v === null ? null : array_map(static fn ($i) => CreateIdentityRequestQuota::fromArray($i), $v))($data['quotas'] ?? null),
+            credits: (static fn ($v) => $v === null ? null : UpdateIdentityRequestCredits::fromArray($v))($data['credits'] ?? null),
         );
     }
 
@@ -46,6 +48,9 @@ final class UpdateIdentityRequest implements \JsonSerializable
         }
         if ($this->quotas !== null) {
             $data['quotas'] = $this->quotas === null ? null : array_map(static fn ($i) => $i->toArray(), $this->quotas);
+        }
+        if ($this->credits !== null) {
+            $data['credits'] = $this->credits?->toArray();
         }
         return $data;
     }

@@ -16,6 +16,7 @@ final class UpdateKeyBudgetRequest implements \JsonSerializable
         public readonly ?array $limits = null,
         /** @var list<CreateIdentityRequestQuota>|null */
         public readonly ?array $quotas = null,
+        public readonly ?UpdateIdentityRequestCredits $credits = null,
     ) {
     }
 
@@ -27,6 +28,7 @@ final class UpdateKeyBudgetRequest implements \JsonSerializable
             identityId: $data['identityId'] ?? null,
             limits: (static fn ($v) => $v === null ? null : array_map(static fn ($i) => CreateIdentityRequestLimit::fromArray($i), $v))($data['limits'] ?? null),
             quotas: (static fn ($v) => $v === null ? null : array_map(static fn ($i) => CreateIdentityRequestQuota::fromArray($i), $v))($data['quotas'] ?? null),
+            credits: (static fn ($v) => $v === null ? null : UpdateIdentityRequestCredits::fromArray($v))($data['credits'] ?? null),
         );
     }
 
@@ -45,6 +47,9 @@ final class UpdateKeyBudgetRequest implements \JsonSerializable
         }
         if ($this->quotas !== null) {
             $data['quotas'] = $this->quotas === null ? null : array_map(static fn ($i) => $i->toArray(), $this->quotas);
+        }
+        if ($this->credits !== null) {
+            $data['credits'] = $this->credits?->toArray();
         }
         return $data;
     }

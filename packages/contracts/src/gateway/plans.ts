@@ -114,6 +114,15 @@ const PlanNameSchema = z
  */
 export const CreditsLowAtSchema = z.number().int().min(1).max(MAX_BUDGET_AMOUNT);
 
+/**
+ * A PATCH of the credits config of a key or an identity that holds credits of its own: `lowAt`
+ * sets its `credits.low` level, null removes it (the plan's applies again). The balance itself
+ * changes through `POST …/credits`.
+ */
+export const CreditsConfigPatchSchema = z.strictObject({ lowAt: CreditsLowAtSchema.nullable() });
+
+export type CreditsConfigPatch = z.infer<typeof CreditsConfigPatchSchema>;
+
 /** `POST /v2/auth/plans`. */
 export const CreatePlanInputSchema = z.strictObject({
   name: PlanNameSchema,
@@ -189,13 +198,14 @@ export const CreateIdentityInputSchema = z.strictObject({
 
 export type CreateIdentityInput = z.infer<typeof CreateIdentityInputSchema>;
 
-/** `PATCH /v2/auth/identities/{id}` (credits change through their own endpoint). */
+/** `PATCH /v2/auth/identities/{id}` (the balance changes through its own endpoint; `credits` sets its level). */
 export const UpdateIdentityInputSchema = z
   .strictObject({
     planId: z.string().min(1).max(64).nullable().optional(),
     meta: IdentityMetaSchema.optional(),
     limits: PlanLimitsSchema.optional(),
     quotas: PlanQuotasSchema.optional(),
+    credits: CreditsConfigPatchSchema.optional(),
   })
   .refine((input) => Object.keys(input).length > 0, 'nothing to change');
 
@@ -271,13 +281,17 @@ export interface KeyBudget {
   credits: CreditsConfig | null;
 }
 
-/** `PATCH /v2/auth/keys/{id}`: the key's plan, identity and overrides (each member given replaces the key's). */
+/**
+ * `PATCH /v2/auth/keys/{id}`: the key's plan, identity and overrides (each member given replaces the
+ * key's), and the `credits.low` level of its own credits.
+ */
 export const UpdateKeyBudgetInputSchema = z
   .strictObject({
     planId: z.string().min(1).max(64).nullable().optional(),
     identityId: z.string().min(1).max(64).nullable().optional(),
     limits: PlanLimitsSchema.optional(),
     quotas: PlanQuotasSchema.optional(),
+    credits: CreditsConfigPatchSchema.optional(),
   })
   .refine((input) => Object.keys(input).length > 0, 'nothing to change');
 

@@ -91,7 +91,7 @@ export const KEY_OPERATIONS: readonly OperationSpec[] = [
     kind: 'management',
     summary: 'Change the plan, identity and overrides of an API key',
     description:
-      'Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. Credits change through their own endpoint.',
+      'Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. The balance changes through its own endpoint; `credits: {lowAt}` sets the `credits.low` level of a key holding credits of its own (`null` removes it, the plan’s applies again; 409 CREDITS_NOT_HELD for a key without).',
     body: { schema: UpdateKeyBudgetRequest, required: true },
     success: { status: 200, description: 'The changed key.', schema: ApiKeySchema },
     errors: managementErrors(
@@ -101,6 +101,7 @@ export const KEY_OPERATIONS: readonly OperationSpec[] = [
         'PLAN_NOT_FOUND',
         'IDENTITY_NOT_FOUND',
         'ESCALATION_DENIED',
+        'CREDITS_NOT_HELD',
         'CONFLICT',
         'OUTCOME_UNKNOWN',
       ],

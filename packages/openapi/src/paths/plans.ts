@@ -142,11 +142,12 @@ export const IDENTITY_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Identities',
     kind: 'management',
     summary: 'Change an identity',
-    description: 'Replaces the members given (plan, meta, overrides); its keys follow at once.',
+    description:
+      'Replaces the members given (plan, meta, overrides); its keys follow at once. `credits: {lowAt}` sets the `credits.low` level of an identity holding credits of its own (`null` removes it, the plan’s applies again; 409 CREDITS_NOT_HELD for one without); the balance changes through its own endpoint.',
     body: { schema: UpdateIdentityRequest, required: true },
     success: { status: 200, description: 'The changed identity.', schema: IdentitySchema },
     errors: managementErrors(
-      ['VALIDATION_FAILED', 'IDENTITY_NOT_FOUND', 'PLAN_NOT_FOUND', ...CHANGE_ERRORS],
+      ['VALIDATION_FAILED', 'IDENTITY_NOT_FOUND', 'PLAN_NOT_FOUND', 'CREDITS_NOT_HELD', ...CHANGE_ERRORS],
       { body: true },
     ),
   },

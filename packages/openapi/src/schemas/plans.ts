@@ -31,6 +31,11 @@ const RefillSchema = responseComponent(
   }),
 );
 
+const LowAtSchema = z.number().int().min(1).meta({
+  description:
+    'A `credits.low` alert is sent when the balance falls below this level (once per refill period). Absent: none, or the plan’s for a key or an identity.',
+});
+
 /** A plan: named limits, quotas and a credits refill that keys and identities name. */
 export const PlanSchema = responseComponent(
   'Plan',
@@ -39,7 +44,7 @@ export const PlanSchema = responseComponent(
     name: z.string(),
     limits: z.array(PlanLimitSchema),
     quotas: z.array(PlanQuotaSchema),
-    credits: z.object({ refill: RefillSchema }).nullable(),
+    credits: z.object({ refill: RefillSchema, lowAt: LowAtSchema.optional() }).nullable(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
     version: z.number().int().min(1).meta({ description: 'Bumped on every change.' }),
@@ -53,7 +58,7 @@ export const PlanListSchema = responseComponent('PlanList', z.object({ items: z.
 export const CreditsConfigSchema = responseComponent(
   'CreditsConfig',
   z
-    .object({ refill: RefillSchema.nullable() })
+    .object({ refill: RefillSchema.nullable(), lowAt: LowAtSchema.optional() })
     .nullable()
     .meta({ description: 'Non-null when credits are held (each call spends its cost); null: none.' }),
 );

@@ -1,6 +1,7 @@
 /**
- * The commerce events after which cached catalogue data (prices, VAT, stock) may be wrong: the
- * storefront's webhook endpoint subscribes to these, and its receiver expires the cache on them.
+ * The commerce events after which cached catalogue data (prices, VAT, stock, a product's images) may
+ * be wrong: the storefront's webhook endpoint subscribes to these, and its receiver expires the
+ * cache on them.
  * No `server-only` here: `pnpm start:storefront` and the tests register the endpoint with this list.
  */
 export const CATALOGUE_EVENTS = [
@@ -12,6 +13,7 @@ export const CATALOGUE_EVENTS = [
   'pricing.price.deleted',
   'pricing.vat_rate.updated',
   'customer.tier_changed',
+  'product.updated',
 ] as const;
 
 /** True for an event after which cached catalogue data may be wrong. */

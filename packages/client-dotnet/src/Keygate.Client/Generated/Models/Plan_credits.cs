@@ -14,6 +14,8 @@ namespace Keygate.Client.Generated.Models
     {
         /// <summary>Stores additional data not described in the OpenAPI description found when deserializing. Can be used for serialization as well.</summary>
         public IDictionary<string, object> AdditionalData { get; set; }
+        /// <summary>A `credits.low` alert is sent when the balance falls below this level (once per refill period). Absent: none, or the plan’s for a key or an identity.</summary>
+        public int? LowAt { get; set; }
         /// <summary>The balance is set back to `amount` daily at 00:00 UTC, or monthly at 00:00 UTC of `day` (default 1; the month’s last day when shorter).</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -47,6 +49,7 @@ namespace Keygate.Client.Generated.Models
         {
             return new Dictionary<string, Action<IParseNode>>
             {
+                { "lowAt", n => { LowAt = n.GetIntValue(); } },
                 { "refill", n => { Refill = n.GetObjectValue<global::Keygate.Client.Generated.Models.CreditsRefill>(global::Keygate.Client.Generated.Models.CreditsRefill.CreateFromDiscriminatorValue); } },
             };
         }
@@ -57,6 +60,7 @@ namespace Keygate.Client.Generated.Models
         public virtual void Serialize(ISerializationWriter writer)
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
+            writer.WriteIntValue("lowAt", LowAt);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.CreditsRefill>("refill", Refill);
             writer.WriteAdditionalData(AdditionalData);
         }

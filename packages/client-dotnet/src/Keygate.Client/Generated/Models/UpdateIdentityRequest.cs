@@ -12,6 +12,14 @@ namespace Keygate.Client.Generated.Models
     public partial class UpdateIdentityRequest : IParsable
     #pragma warning restore CS1591
     {
+        /// <summary>The credits property</summary>
+#if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
+#nullable enable
+        public global::Keygate.Client.Generated.Models.UpdateIdentityRequest_credits? Credits { get; set; }
+#nullable restore
+#else
+        public global::Keygate.Client.Generated.Models.UpdateIdentityRequest_credits Credits { get; set; }
+#endif
         /// <summary>The limits property</summary>
 #if NETSTANDARD2_1_OR_GREATER || NETCOREAPP3_1_OR_GREATER
 #nullable enable
@@ -62,6 +70,7 @@ namespace Keygate.Client.Generated.Models
         {
             return new Dictionary<string, Action<IParseNode>>
             {
+                { "credits", n => { Credits = n.GetObjectValue<global::Keygate.Client.Generated.Models.UpdateIdentityRequest_credits>(global::Keygate.Client.Generated.Models.UpdateIdentityRequest_credits.CreateFromDiscriminatorValue); } },
                 { "limits", n => { Limits = n.GetCollectionOfObjectValues<global::Keygate.Client.Generated.Models.UpdateIdentityRequest_limits>(global::Keygate.Client.Generated.Models.UpdateIdentityRequest_limits.CreateFromDiscriminatorValue)?.AsList(); } },
                 { "meta", n => { Meta = n.GetObjectValue<global::Keygate.Client.Generated.Models.UpdateIdentityRequest_meta>(global::Keygate.Client.Generated.Models.UpdateIdentityRequest_meta.CreateFromDiscriminatorValue); } },
                 { "planId", n => { PlanId = n.GetStringValue(); } },
@@ -75,6 +84,7 @@ namespace Keygate.Client.Generated.Models
         public virtual void Serialize(ISerializationWriter writer)
         {
             if(ReferenceEquals(writer, null)) throw new ArgumentNullException(nameof(writer));
+            writer.WriteObjectValue<global::Keygate.Client.Generated.Models.UpdateIdentityRequest_credits>("credits", Credits);
             writer.WriteCollectionOfObjectValues<global::Keygate.Client.Generated.Models.UpdateIdentityRequest_limits>("limits", Limits);
             writer.WriteObjectValue<global::Keygate.Client.Generated.Models.UpdateIdentityRequest_meta>("meta", Meta);
             writer.WriteStringValue("planId", PlanId);

@@ -16,8 +16,8 @@ function problem(status: number, code: string, detail: string): Response {
 
 /**
  * Standard Webhooks receiver: verifies the signature (packages/webhooks) against
- * KEYGATE_WEBHOOK_SECRET, then expires the cached catalogue on stock and pricing events, so the
- * next page load shows the change without a rebuild.
+ * KEYGATE_WEBHOOK_SECRET, then expires the cached catalogue on stock, pricing and product events
+ * (CATALOGUE_EVENTS), so the next page load shows the change without a rebuild.
  */
 export async function POST(request: Request): Promise<Response> {
   const secrets = storefrontEnv().KEYGATE_WEBHOOK_SECRET?.split(' ') ?? [];

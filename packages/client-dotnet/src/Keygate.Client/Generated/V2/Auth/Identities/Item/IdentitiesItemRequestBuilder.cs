@@ -123,7 +123,7 @@ namespace Keygate.Client.Generated.V2.Auth.Identities.Item
             return await RequestAdapter.SendAsync<global::Keygate.Client.Generated.Models.IdentityWithKeys>(requestInfo, global::Keygate.Client.Generated.Models.IdentityWithKeys.CreateFromDiscriminatorValue, errorMapping, cancellationToken).ConfigureAwait(false);
         }
         /// <summary>
-        /// Replaces the members given (plan, meta, overrides); its keys follow at once.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Replaces the members given (plan, meta, overrides); its keys follow at once. `credits: {lowAt}` sets the `credits.low` level of an identity holding credits of its own (`null` removes it, the plan’s applies again; 409 CREDITS_NOT_HELD for one without); the balance changes through its own endpoint.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="global::Keygate.Client.Generated.Models.Identity"/></returns>
         /// <param name="body">The request body</param>
@@ -202,7 +202,7 @@ namespace Keygate.Client.Generated.V2.Auth.Identities.Item
             return requestInfo;
         }
         /// <summary>
-        /// Replaces the members given (plan, meta, overrides); its keys follow at once.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Replaces the members given (plan, meta, overrides); its keys follow at once. `credits: {lowAt}` sets the `credits.low` level of an identity holding credits of its own (`null` removes it, the plan’s applies again; 409 CREDITS_NOT_HELD for one without); the balance changes through its own endpoint.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="RequestInformation"/></returns>
         /// <param name="body">The request body</param>

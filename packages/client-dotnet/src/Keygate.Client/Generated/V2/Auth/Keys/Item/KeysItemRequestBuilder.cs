@@ -142,7 +142,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item
             return await RequestAdapter.SendAsync<global::Keygate.Client.Generated.Models.ApiKey>(requestInfo, global::Keygate.Client.Generated.Models.ApiKey.CreateFromDiscriminatorValue, errorMapping, cancellationToken).ConfigureAwait(false);
         }
         /// <summary>
-        /// Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. Credits change through their own endpoint.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. The balance changes through its own endpoint; `credits: {lowAt}` sets the `credits.low` level of a key holding credits of its own (`null` removes it, the plan’s applies again; 409 CREDITS_NOT_HELD for a key without).**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="global::Keygate.Client.Generated.Models.ApiKey"/></returns>
         /// <param name="body">The request body</param>
@@ -221,7 +221,7 @@ namespace Keygate.Client.Generated.V2.Auth.Keys.Item
             return requestInfo;
         }
         /// <summary>
-        /// Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. Credits change through their own endpoint.**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
+        /// Replaces the members given (`null` leaves a plan or an identity); logged as `key.budget_changed`. The balance changes through its own endpoint; `credits: {lowAt}` sets the `credits.low` level of a key holding credits of its own (`null` removes it, the plan’s applies again; 409 CREDITS_NOT_HELD for a key without).**Required scope:** `auth:rw` (every key-management call needs it).Counts against the key’s rate limit (`RateLimit-Policy` / `RateLimit` on every answer; 429 with `Retry-After` when exceeded).
         /// </summary>
         /// <returns>A <see cref="RequestInformation"/></returns>
         /// <param name="body">The request body</param>
