@@ -98,7 +98,9 @@ export function createSnapshotCache(options: {
     if (!key) return null;
     const snapshot: KeySnapshot = {
       key,
-      secrets: new Map(secrets.map((secret) => [secret.id, secret])),
+      // Without the hash and tag: verification reads them from the store's row, never from a
+      // snapshot, and a gateway caches a snapshot for every key in use.
+      secrets: new Map(secrets.map((secret) => [secret.id, { ...secret, hash: '', tag: null }])),
       allowlist: compileIpRules(key.ipAllowlist),
     };
     cache.confirm(keyId, key.version, readAt);

@@ -42,7 +42,7 @@ describe('loadConfig', () => {
       assert.equal(config.logRetentionDays, 14);
       assert.equal(config.upstreamTimeoutMs, 30_000);
       assert.equal(config.upstreamConnections, 256);
-      assert.equal(config.cacheMaxEntries, 100_000);
+      assert.equal(config.cacheMaxEntries, 20_000);
       assert.equal(config.negativeCacheMaxEntries, 10_000);
       assert.equal(config.negativeCacheTtlMs, 60_000);
       assert.equal(config.usageRetentionDays, 90);
@@ -107,7 +107,7 @@ describe('loadConfig', () => {
       assert.equal(config.redisCircuitTimeouts, 5);
       assert.equal(config.redisCircuitProbeMs, 250);
       assert.equal(config.keepAliveTimeoutMs, 75_000);
-      assert.equal(config.cacheMaxEntries, 100_000);
+      assert.equal(config.cacheMaxEntries, 20_000);
       assert.equal(config.usageRetentionDays, 30);
       assert.equal(config.maxConcurrentVerifications, 3);
       assert.equal(config.negativeCacheMaxEntries, 500);
