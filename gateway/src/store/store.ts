@@ -103,11 +103,21 @@ export interface BudgetConfigMethods {
  */
 export interface KeyStore extends BudgetConfigMethods {
   /**
-   * Applies a key change atomically: key row, secret upserts, the activity entry and a new key's
-   * starting credit balance; false on a version conflict, or when the key names a plan or an
-   * identity that does not exist (SQLite checks it in the transaction).
+   * Applies a key change atomically: key row, secret upserts, the activity entry, a new key's
+   * starting credit balance, the request's Idempotency-Key record (`change.idempotency`) and the
+   * change's alert events (`change.alerts`, into the outbox; Redis: into the key group's alert
+   * inbox, relayed by `relayAlerts`); false, writing none of it, on a version conflict, when the
+   * idempotency lease is no longer the one expected, or when the key names a plan or an identity
+   * that does not exist (SQLite checks it in the transaction).
    */
   commitChange(change: KeyChange): Promise<boolean>;
+  /**
+   * Moves the alert events commits parked in a key's inbox into the outbox (recorded once each, by
+   * dedupe key), then drops them from the inbox; without `keyId`, every inbox. Returns how many it
+   * moved. Only a store whose outbox lives apart from the keys (Redis: the admin slot group) parks
+   * them; SQLite writes them to the outbox in the commit itself and has no inbox.
+   */
+  relayAlerts?(keyId?: string): Promise<number>;
   /** The key with this id, or null. */
   getKey(id: string): Promise<ApiKey | null>;
   /** Keys matching the filter, newest first. */

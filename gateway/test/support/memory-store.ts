@@ -72,6 +72,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const { planId, identityId } = change.key;
       if (planId && !budget.plans.has(planId)) return false;
       if (identityId && !budget.identities.has(identityId)) return false;
+      const settle = change.idempotency;
+      const recordName = settle && `${settle.keyId} ${settle.keyHash}`;
+      if (settle && idempotency.get(recordName!) !== JSON.stringify(settle.expected)) return false;
+      if (settle) idempotency.set(recordName!, JSON.stringify(settle.next));
       keys.set(change.key.id, clone(change.key));
       if (change.creditsBalance && change.expectedVersion === null)
         budget.balances.set(change.key.id, { ...change.creditsBalance });

@@ -25,7 +25,7 @@ local function advance(hash, field, at)
 end
 `;
 
-/** See commitArgs in writes.ts for KEYS/ARGV. Returns 1, or 0 on a version conflict. */
+/** See commitArgs in writes.ts for KEYS/ARGV. Returns 1, or 0 on a version conflict or a lost idempotency lease. */
 const COMMIT_CHANGE = `
 local current = redis.call('HGET', KEYS[1], 'version')
 if ARGV[4] == '' then
@@ -33,6 +33,10 @@ if ARGV[4] == '' then
 elseif current ~= ARGV[4] then
   return 0
 end
+local secretTotal = tonumber(ARGV[14])
+local extra = 15 + secretTotal * 7 + 4
+local idempotencyKey, alertInbox = KEYS[#KEYS - 1], KEYS[#KEYS]
+if ARGV[extra] ~= '-' and (redis.call('GET', idempotencyKey) or '') ~= ARGV[extra] then return 0 end
 if redis.call('HEXISTS', KEYS[3], ARGV[10]) == 1 then
   return redis.error_reply('activity id already exists')
 end
@@ -82,7 +86,7 @@ if ARGV[4] == '' and ARGV[expiryAt + 1] ~= '' then
 end
 for i = 12, 11 + indexCount do redis.call('ZREM', KEYS[i], ARGV[3]) end
 redis.call('HSET', KEYS[1], 'data', ARGV[6], 'version', ARGV[5], 'environment', ARGV[7], 'status', ARGV[8])
-local closingIndex, expiryIndex = KEYS[#KEYS - 1], KEYS[#KEYS]
+local closingIndex, expiryIndex = KEYS[#KEYS - 3], KEYS[#KEYS - 2]
 if ARGV[expiryAt] == '' then
   redis.call('ZREM', expiryIndex, ARGV[3])
 else
@@ -107,6 +111,10 @@ for i = 0, secretCount - 1 do
 end
 redis.call('HSET', KEYS[3], ARGV[10], ARGV[12])
 for i = 4, 6 do redis.call('ZADD', KEYS[i], 0, ARGV[11]) end
+if ARGV[extra] ~= '-' then redis.call('SET', idempotencyKey, ARGV[extra + 1], 'PX', ARGV[extra + 2]) end
+for i = 1, tonumber(ARGV[extra + 3]) do
+  redis.call('HSET', alertInbox, ARGV[extra + 2 + i * 2], ARGV[extra + 3 + i * 2])
+end
 for part in string.gmatch(ARGV[2], '[^\\n]+') do redis.call('PUBLISH', ARGV[1], part) end
 return 1
 `;

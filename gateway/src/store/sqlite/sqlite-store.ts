@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { LedgerStorage } from '../../budget/memory-ledger.ts';
 import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
-import type { AlertStore } from '../../model/alert-store.ts';
+import type { AlertStore, NewAlertEvent } from '../../model/alert-store.ts';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
@@ -14,7 +14,7 @@ import { createSqliteAlertStore } from './alerts.ts';
 import { createSqliteBudgetConfig } from './budget-config.ts';
 import { createSqliteBudgetUsage } from './budget-usage.ts';
 import type { SqliteDb } from './db.ts';
-import { createSqliteIdempotency } from './idempotency.ts';
+import { createSqliteIdempotency, createSqliteIdempotencySettler } from './idempotency.ts';
 import { createSqliteLedgerStorage } from './ledger-storage.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
 import { prepareFindByLookup } from './lookup.ts';
@@ -120,11 +120,16 @@ function createSqliteKeyStore(
   // event loop (see log-writer.ts); an in-memory database, which no other connection can
   // open, does it in place.
   const logWork = logWriter ?? inPlaceLogWork(client);
+  const alertStorage = createSqliteAlertStore(client);
+  const companions = {
+    idempotency: createSqliteIdempotencySettler(client),
+    recordAlert: (event: NewAlertEvent) => void alertStorage.recordEventNow(event),
+  };
   return {
     budgetStorage: { ledger: createSqliteLedgerStorage(client), usage: createSqliteBudgetUsage(client) },
-    alertStorage: createSqliteAlertStore(client),
+    alertStorage,
     async commitChange(change: KeyChange) {
-      return commitKeyChange(db, change);
+      return commitKeyChange(db, change, companions);
     },
     async getKey(id) {
       const row = db.select().from(keys).where(eq(keys.id, id)).get();
