@@ -5,7 +5,7 @@ import type { RedisStoreContext } from './writes.ts';
 /**
  * Idempotency-Key records on Redis: one string per record in the key's slot group (so one slot on
  * a Cluster), expiring by itself at the end of its retention; a swap is one script. A record a key
- * change committed in another group (see runCommit in writes.ts) is read there while the caller's
+ * change committed in another group (see settle.ts) is read there while the caller's
  * own copy is still the lease.
  */
 export function createRedisIdempotency(ctx: RedisStoreContext): IdempotencyMethods {
@@ -18,7 +18,7 @@ export function createRedisIdempotency(ctx: RedisStoreContext): IdempotencyMetho
       if (record.state !== 'running' || ctx.layout.groups.length === 1) return record;
       const target = await ctx.client.get(ctx.layout.forKey(keyId).idempotencyTarget(keyId, keyHash));
       if (target === null) return record;
-      const committed = await ctx.client.get(ctx.layout.forKey(target).idempotency(keyId, keyHash));
+      const committed = await ctx.client.get(target);
       return committed === null ? record : decodeRecord(committed);
     },
     async swapIdempotency(keyId, keyHash, expected, next, nowMs) {

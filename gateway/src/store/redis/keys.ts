@@ -41,9 +41,8 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P alerts:…                        |        | the alert outbox, in the admin group (table in alerts.ts)  |
  * | P ratelimit:<quota>:<keyId>       | string | calls in the key's rate-limit window; TTL = the window's end |
  * | P idempotency:<keyId>:<key hash>  | string | an Idempotency-Key record (JSON); TTL = its 24 h retention  |
- * | P idempotency:<keyId>:<key hash>:target | string | (Cluster) the id of the key a change under this record  |
- * |                                   |        | went to, when it sits in another group: the record is       |
- * |                                   |        | committed there, under the same name in that group          |
+ * | P idempotency:<keyId>:<key hash>:target | string | (Cluster) the name in another slot group under which   |
+ * |                                   |        | a change's script committed this record (settle.ts)         |
  * | P alerts-inbox                    | hash   | event id → alert event JSON parked by a key commit, until   |
  * |                                   |        | relayed to the outbox (relayAlerts)                         |
  * | P plan:<id>                       | hash   | data (plan JSON without version), version                  |

@@ -1,4 +1,3 @@
-import { encodeRecord } from '@keygate/contracts/idempotency';
 import { ReplyError } from 'ioredis';
 import { GatewayError } from '../../errors.ts';
 import type { ActivityEntry, AdminUser, ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
@@ -21,6 +20,7 @@ import {
   USAGE_RETENTION_SECONDS,
 } from './keys.ts';
 import type { RedisScripts } from './scripts.ts';
+import { settleParts, withSettle } from './settle.ts';
 
 /** What the Redis store's reads and writes share. */
 export interface RedisStoreContext {
@@ -54,17 +54,16 @@ const PRUNE_BATCH = 1000;
  * its refill time in ms ('' and '' = none), written to `budget:<keyId>` in the key's group, and
  * '1' outside a Cluster: refuse (0) a plan or identity newly named that does not exist; then the
  * idempotency record's expected text ('-' = the change carries none; '' = there must be none) and
- * next text and its TTL in ms, then the number of alert events and per event its id and JSON.
+ * next text and its TTL in ms (settle.ts), then the number of alert events and per event its id and JSON.
  * KEYS end with the idempotency record's name and the group's alert inbox (after the sweep zsets).
  * The script also moves the key between the `plan:<id>:keys` and `identity:<id>:keys` sets of its
  * group, from the plan and identity of the stored JSON to those of the new one.
  */
 export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string | number)[] {
-  const { key, activity, secrets, idempotency: settle } = change;
+  const { key, activity, secrets } = change;
   // Everything a change touches sits in its key's slot group, so the script stays in one slot.
   const names = ctx.layout.forKey(key.id);
-  // A record whose caller key lives in another group is committed here, fresh (see commitKeyChange).
-  const expected = settle && (isCrossGroup(ctx, change) ? '' : encodeRecord(settle.expected));
+  const settle = settleParts(ctx, change.idempotency, names, names.key(key.id));
   const alerts = change.alerts ?? [];
   const keys = [
     names.key(key.id),
@@ -82,7 +81,7 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     ...secrets.flatMap((s) => [names.secret(s.id), names.key(s.keyId), names.keySecrets(s.keyId)]),
     names.sweepClosing,
     names.sweepExpiry,
-    settle ? names.idempotency(settle.keyId, settle.keyHash) : names.key(key.id),
+    settle.name,
     names.alertInbox,
   ];
   // Published by the script itself, so a change is announced atomically with its write: the commit,
@@ -120,56 +119,11 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     change.creditsBalance?.remaining ?? '',
     change.creditsBalance?.refilledAt ?? '',
     ctx.layout.groups.length === 1 ? '1' : '',
-    expected ?? '-',
-    settle ? encodeRecord(settle.next) : '',
-    settle ? Math.max(1, settle.next.expiresAt - settle.nowMs) : 0,
+    ...settle.args,
     alerts.length,
     ...alerts.flatMap((event) => [event.id, JSON.stringify(event)]),
   ];
   return [keys.length, ...keys, ...args];
-}
-
-/** True when the change's idempotency record belongs to a key of another slot group (Cluster only). */
-function isCrossGroup(ctx: RedisStoreContext, change: KeyChange): boolean {
-  const settle = change.idempotency;
-  return settle !== undefined && ctx.layout.forKey(settle.keyId) !== ctx.layout.forKey(change.key.id);
-}
-
-/**
- * Applies a key change with its idempotency record and alert events (commitKeyChange's script).
- * On a Cluster the record of a caller key in another slot group cannot share the script: the
- * script commits it under the same name in the change's group, and a `:target` name beside the
- * caller's lease, written first, says where (readIdempotency follows it while the lease stands);
- * after the commit the record replaces the lease in the caller's group too.
- */
-async function runCommit(ctx: RedisStoreContext, change: KeyChange): Promise<boolean> {
-  const settle = change.idempotency;
-  const crossGroup = settle !== undefined && isCrossGroup(ctx, change);
-  if (crossGroup) {
-    const callerNames = ctx.layout.forKey(settle.keyId);
-    const ttl = Math.max(1, settle.next.expiresAt - settle.nowMs);
-    await ctx.client.set(
-      callerNames.idempotencyTarget(settle.keyId, settle.keyHash),
-      change.key.id,
-      'PX',
-      ttl,
-    );
-  }
-  const committed = (await ctx.scripts.commitChange(...commitArgs(ctx, change))) === 1;
-  if (committed && crossGroup) {
-    const names = ctx.layout.forKey(settle.keyId);
-    await ctx.scripts
-      .swapIdempotency(
-        1,
-        names.idempotency(settle.keyId, settle.keyHash),
-        encodeRecord(settle.expected),
-        encodeRecord(settle.next),
-        Math.max(1, settle.next.expiresAt - settle.nowMs),
-      )
-      // The record is committed in the change's group, where readers find it through `:target`.
-      .catch(() => 0);
-  }
-  return committed;
 }
 
 /**
@@ -180,7 +134,13 @@ async function runCommit(ctx: RedisStoreContext, change: KeyChange): Promise<boo
  */
 export async function commitKeyChange(ctx: RedisStoreContext, change: KeyChange): Promise<boolean> {
   try {
-    return await runCommit(ctx, change);
+    const names = ctx.layout.forKey(change.key.id);
+    return await withSettle(
+      ctx,
+      change.idempotency,
+      names,
+      async () => (await ctx.scripts.commitChange(...commitArgs(ctx, change))) === 1,
+    );
   } catch (error) {
     if (!isInDoubt(error)) throw error;
     const applied = await settleCommit(ctx, change.key.id, change.activity.id);
