@@ -5,6 +5,7 @@ import type { ApiKey, IdempotencySettle, KeyChange } from '../src/model/model.ts
 import { slotGroupOf } from '../src/store/redis/keys.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import { makeActivity, makeKey, makeSecret, type StoreFixture } from './store.contract.ts';
+import { makeIdentity, makePlan } from './store-budget.contract.ts';
 
 let counter = 0;
 const answer = { status: 201, headers: { 'content-type': 'application/json' }, body: 'sealed' };
@@ -111,6 +112,36 @@ export function describeCommitCompanionsContract(
       assert.equal(await store.getKey(key.id), null);
       assert.deepEqual(await store.readIdempotency('key_caller', settle.keyHash), takenOver);
       assert.deepEqual(await eventsAfter(cursor), []);
+    });
+
+    it('writes a plan with its record, and neither when the plan’s version moved on', async () => {
+      const { store } = current();
+      const plan = makePlan();
+      const created = await lease(store, 'key_caller');
+      assert.equal(await store.createPlan(plan, created), true);
+      assert.deepEqual(await store.readIdempotency('key_caller', created.keyHash), created.next);
+      const updated = await lease(store, 'key_caller');
+      const renamed = { ...plan, name: 'Renamed', version: 3 };
+      assert.equal(await store.updatePlan(renamed, 2, updated), false);
+      assert.equal((await store.getPlan(plan.id))?.name, plan.name);
+      assert.deepEqual(await store.readIdempotency('key_caller', updated.keyHash), updated.expected);
+      assert.equal(await store.updatePlan({ ...renamed, version: 2 }, 1, updated), true);
+      assert.deepEqual(await store.readIdempotency('key_caller', updated.keyHash), updated.next);
+    });
+
+    it('writes an identity with its record, and neither once the lease was taken over', async () => {
+      const { store } = current();
+      const settle = await lease(store, 'key_caller');
+      const now = Date.now() + 61_000;
+      const takenOver = runningRecord('fp', now);
+      await store.swapIdempotency('key_caller', settle.keyHash, settle.expected, takenOver, now);
+      const identity = makeIdentity();
+      assert.equal(await store.createIdentity({ identity }, settle), false);
+      assert.equal(await store.getIdentity(identity.id), null);
+      assert.equal(await store.findIdentityByExternalId('live', identity.externalId), null);
+      const fresh = await lease(store, 'key_caller');
+      assert.equal(await store.createIdentity({ identity }, fresh), true);
+      assert.deepEqual(await store.readIdempotency('key_caller', fresh.keyHash), fresh.next);
     });
 
     it('keeps the record readable under the caller when the caller key lives in another slot group', async () => {

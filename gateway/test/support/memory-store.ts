@@ -6,6 +6,7 @@ import type {
   AdminUser,
   ApiKey,
   ApiLogEntry,
+  IdempotencySettle,
   KeyChange,
   SecretRecord,
   UsageBucket,
@@ -52,6 +53,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   };
   const page = <T>(items: T[]): Page<T> => ({ items, nextCursor: null });
   const budget: MemoryBudgetState = { plans: new Map(), identities: new Map(), balances: new Map() };
+
+  const budgetConfig = createMemoryBudgetConfig(keys, budget, track, () => {
+    marker++;
+  });
+  /** A write with its Idempotency-Key record, both or neither (as the real stores write them). */
+  const settled = async (settle: IdempotencySettle | undefined, write: () => Promise<boolean>) => {
+    const name = settle && `${settle.keyId} ${settle.keyHash}`;
+    if (settle && idempotency.get(name!) !== JSON.stringify(settle.expected)) return false;
+    if (!(await write())) return false;
+    if (settle) idempotency.set(name!, JSON.stringify(settle.next));
+    return true;
+  };
 
   const store: MemoryStore = {
     keys,
@@ -241,9 +254,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const current = failures.get(subject);
       return current && current.resetAt > nowMs ? { ...current } : null;
     },
-    ...createMemoryBudgetConfig(keys, budget, track, () => {
-      marker++;
-    }),
+    ...budgetConfig,
+    createPlan: (plan, settle) => settled(settle, () => budgetConfig.createPlan(plan)),
+    updatePlan: (plan, version, settle) => settled(settle, () => budgetConfig.updatePlan(plan, version)),
+    createIdentity: (creation, settle) => settled(settle, () => budgetConfig.createIdentity(creation)),
+    updateIdentity: (identity, version, settle) =>
+      settled(settle, () => budgetConfig.updateIdentity(identity, version)),
     async clearLoginFailures(subject) {
       track('clearLoginFailures');
       failures.delete(subject);
