@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateIdentityKeyPair } from '@keygate/identity';
@@ -83,17 +85,34 @@ function describeCrashAfterCommit(
       await stopStore();
     });
 
-    /** Sends the request to `instance` and leaves it hanging; resolves once its commit is made. */
+    /**
+     * Sends the request to `instance` over its own server and, once the commit is made, drops the
+     * connection and the server: the caller never hears an answer.
+     */
     async function sendAndDie(instance: OpenedGateway, method: Write, path: string, body: object) {
       const committed = dieAfterCommit(instance.backend.store, method);
-      const pending = request(instance.gateway.app)
-        .post(path)
-        .set('Authorization', `Bearer ${manager.secret}`)
-        .set('Idempotency-Key', 'crash-1')
-        .send(body);
-      pending.end(() => {});
+      const server = createServer(instance.gateway.app);
+      await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+      const { port } = server.address() as AddressInfo;
+      const aborted = new AbortController();
+      const answered = fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${manager.secret}`,
+          'idempotency-key': 'crash-1',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+        signal: aborted.signal,
+      }).then(
+        () => true,
+        () => false,
+      );
       await committed;
-      pending.abort();
+      aborted.abort();
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+      assert.equal(await answered, false, 'the dying gateway answered');
     }
     const retry = (instance: OpenedGateway, path: string, body: object) =>
       request(instance.gateway.app)
