@@ -97,8 +97,10 @@ function bodyText(chunk: unknown): string {
  * service builds the record from the result before the commit, and the store writes both or
  * neither, so a crash after the change cannot let a retry run it again. This step then sends that
  * answer as recorded and writes nothing more. Any other answer (an error, a change that had nothing
- * to do) is recorded here before it is sent, as the end of the lease, so a retry that follows it
- * replays. A crash before the commit leaves only the lease, which lapses after a minute.
+ * to do, a credits change: its balance after is decided inside the ledger's own write) is recorded
+ * here before it is sent, as the end of the lease, so a retry that follows it replays. A crash
+ * before the commit leaves only the lease, which lapses after a minute; a crash between a credits
+ * change and its record lets a retry after that minute change the balance again.
  */
 export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler {
   const { store, clock, logger } = deps;
@@ -136,7 +138,7 @@ export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler
       settleIdempotencyKey(store, claim, done, now).then(
         () => send(chunk, ...rest),
         (error: unknown) => {
-          // The lease stays until it lapses; then a retry runs again (nothing was changed here).
+          // The lease stays until it lapses; then a retry runs again (a credits change: twice).
           logger.error({ err: error }, 'idempotency record not written');
           send(chunk, ...rest);
         },
