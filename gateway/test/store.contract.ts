@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { AlertStore } from '../src/model/alert-store.ts';
 import type {
   ActivityEntry,
   ApiKey,
@@ -13,6 +14,7 @@ import { InvalidCursorError } from '../src/store/cursor.ts';
 import type { KeyStore } from '../src/store/store.ts';
 import { describeAdminSessionContract } from './store-admin.contract.ts';
 import { describeBudgetConfigContract } from './store-budget.contract.ts';
+import { describeCommitCompanionsContract } from './store-commit.contract.ts';
 import { describeIdempotencyContract } from './store-idempotency.contract.ts';
 import { describeSweepCandidatesContract } from './store-sweep.contract.ts';
 
@@ -21,6 +23,8 @@ export interface StoreFixture {
   store: KeyStore;
   /** Opens another connection (SQLite: the same file; Redis: another client) to the same data. */
   openPeer(): Promise<KeyStore>;
+  /** The alert outbox on the same data (key changes record their alerts into it). */
+  alerts: AlertStore;
   cleanup(): Promise<void>;
 }
 
@@ -660,6 +664,7 @@ export function describeKeyStoreContract(name: string, makeStore: () => Promise<
 
     describeAdminSessionContract(() => ({ fixture, store }));
     describeIdempotencyContract(() => ({ fixture, store }));
+    describeCommitCompanionsContract(() => ({ fixture, store }));
     describeBudgetConfigContract(() => ({ fixture, store }));
     describeSweepCandidatesContract(() => store);
   });

@@ -5,7 +5,7 @@ import {
   type Environment,
 } from '@keygate/contracts/gateway';
 import { newId } from '../keys/token.ts';
-import type { AlertStore } from '../model/alert-store.ts';
+import type { AlertStore, NewAlertEvent } from '../model/alert-store.ts';
 
 /** Who and what an event is about, and how it is told apart from a repeat of itself. */
 export interface AlertSubject {
@@ -22,6 +22,10 @@ export interface AlertSubject {
 export interface AlertOutbox {
   /** Records the event (no-op when its dedupe key was recorded before); true when it was new. */
   record(type: AlertEventType, data: Record<string, unknown>, subject: AlertSubject): Promise<boolean>;
+  /** The event as `record` would store it, for a store to record with a change (KeyChange.alerts). */
+  build(type: AlertEventType, data: Record<string, unknown>, subject: AlertSubject): NewAlertEvent;
+  /** Wakes the delivery worker after a store recorded built events. */
+  notify(): void;
   /** A test event to one endpoint; returns its delivery id. */
   recordTest(endpoint: { id: string; url: string }): Promise<string>;
 }
@@ -48,18 +52,23 @@ export function createAlertOutbox(deps: {
     };
     return { event, nowMs };
   }
+  function build(type: AlertEventType, data: Record<string, unknown>, subject: AlertSubject): NewAlertEvent {
+    const { event, nowMs } = envelope(type, data, subject.environment);
+    return {
+      id: event.id,
+      type,
+      dedupeKey: subject.dedupeKey,
+      identityId: subject.identityId,
+      body: JSON.stringify(event),
+      createdAt: event.createdAt,
+      deliverAt: subject.deliverAt ?? nowMs,
+    };
+  }
   return {
+    build,
+    notify: () => deps.notify(),
     async record(type, data, subject) {
-      const { event, nowMs } = envelope(type, data, subject.environment);
-      const deliveries = await store.recordEvent({
-        id: event.id,
-        type,
-        dedupeKey: subject.dedupeKey,
-        identityId: subject.identityId,
-        body: JSON.stringify(event),
-        createdAt: event.createdAt,
-        deliverAt: subject.deliverAt ?? nowMs,
-      });
+      const deliveries = await store.recordEvent(build(type, data, subject));
       if (deliveries !== null && deliveries.length > 0) deps.notify();
       return deliveries !== null;
     },

@@ -49,6 +49,8 @@ export const LEASE_MARGIN_MS = 5_000;
 /** Finished deliveries are kept this long, as commerce keeps its webhooks' by default. */
 export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** How often parked alert events are looked for: only a crash right after a commit leaves some. */
+export const RELAY_EVERY_MS = 30_000;
 const PRUNE_BATCH = 1000;
 
 export function createAlertWorker(deps: {
@@ -63,6 +65,11 @@ export function createAlertWorker(deps: {
   onAttempt?(result: 'succeeded' | 'failed'): void;
   /** How long finished deliveries are kept (default 30 days, as commerce's); pruned hourly. */
   retentionMs?: number;
+  /**
+   * Moves alert events parked by key commits into the outbox (KeyStore.relayAlerts): run at start
+   * and every RELAY_EVERY_MS, for the events whose committing instance died before relaying them.
+   */
+  relay?: () => Promise<number>;
 }): AlertWorker {
   const { store, options, logger } = deps;
   const clock = deps.clock ?? Date.now;
@@ -72,6 +79,7 @@ export function createAlertWorker(deps: {
   let running = false;
   let ticking: Promise<number> | null = null;
   let pruning: NodeJS.Timeout | null = null;
+  let relaying: NodeJS.Timeout | null = null;
   const retentionMs = deps.retentionMs ?? DELIVERY_RETENTION_MS;
 
   /** Deletes finished deliveries past retention, a batch at a time (any instance may; each batch is atomic). */
@@ -80,6 +88,14 @@ export function createAlertWorker(deps: {
       while ((await store.pruneFinished(clock() - retentionMs, PRUNE_BATCH)) === PRUNE_BATCH && running) {}
     } catch (error) {
       logger.error({ err: error }, 'alert deliveries not pruned; the next hour tries again');
+    }
+  }
+
+  async function relay(): Promise<void> {
+    try {
+      if (((await deps.relay?.()) ?? 0) > 0) schedule(0);
+    } catch (error) {
+      logger.error({ err: error }, 'parked alert events not relayed; the next relay tries again');
     }
   }
 
@@ -204,6 +220,10 @@ export function createAlertWorker(deps: {
       running = true;
       schedule(0);
       pruning = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();
+      if (deps.relay) {
+        void relay();
+        relaying = setInterval(() => void relay(), RELAY_EVERY_MS).unref();
+      }
     },
     notify: () => schedule(0),
     async runOnce() {
@@ -214,6 +234,7 @@ export function createAlertWorker(deps: {
     async stop() {
       running = false;
       if (pruning !== null) clearInterval(pruning);
+      if (relaying !== null) clearInterval(relaying);
       if (timer !== null) clearTimeout(timer);
       timer = null;
       await ticking?.catch(() => 0);

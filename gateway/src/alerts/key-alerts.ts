@@ -1,5 +1,6 @@
 import type { AlertEventType } from '@keygate/contracts/gateway';
 import type { Logger } from 'pino';
+import type { NewAlertEvent } from '../model/alert-store.ts';
 import { expiryEndMs } from '../model/lifecycle.ts';
 import type { ActivityAction, ActivityEntry, ApiKey, KeyChange } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
@@ -30,49 +31,55 @@ function keyData(activity: ActivityEntry, key: ApiKey): Record<string, unknown> 
 }
 
 /**
- * The alert events of one committed key change: the lifecycle events by name, and for an expiry
- * reminder `key.expiring` plus `key.expired`, scheduled for the end of the key's last day. Each is
- * keyed by its activity entry, so recording it again (a retry) changes nothing.
+ * The alert events of one key change: the lifecycle events by name, and for an expiry reminder
+ * `key.expiring` plus `key.expired`, scheduled for the end of the key's last day. Each is keyed by
+ * its activity entry, so recording it again (a retry) changes nothing.
  */
-export async function recordKeyAlerts(outbox: AlertOutbox, change: KeyChange): Promise<void> {
+export function keyAlertEvents(outbox: Pick<AlertOutbox, 'build'>, change: KeyChange): NewAlertEvent[] {
   const { activity, key } = change;
   const subject = { environment: key.environment, identityId: key.identityId ?? null };
   const type = SAME_NAME[activity.action];
   if (type) {
-    await outbox.record(type, keyData(activity, key), { ...subject, dedupeKey: `activity:${activity.id}` });
-    return;
+    return [outbox.build(type, keyData(activity, key), { ...subject, dedupeKey: `activity:${activity.id}` })];
   }
-  if (activity.action !== 'key.expiry_reminder' || key.expiresAt === null) return;
+  if (activity.action !== 'key.expiry_reminder' || key.expiresAt === null) return [];
   const base = {
     keyId: key.id,
     keyName: key.name,
     identityId: key.identityId ?? null,
     expiresAt: key.expiresAt,
   };
-  await outbox.record(
-    'key.expiring',
-    { ...base, daysLeft: activity.details.daysLeft, leadDays: activity.details.leadDays },
-    { ...subject, dedupeKey: `activity:${activity.id}` },
-  );
-  await outbox.record('key.expired', base, {
-    ...subject,
-    dedupeKey: `key.expired:${key.id}:${key.expiresAt}`,
-    deliverAt: expiryEndMs(key.expiresAt),
-  });
+  return [
+    outbox.build(
+      'key.expiring',
+      { ...base, daysLeft: activity.details.daysLeft, leadDays: activity.details.leadDays },
+      { ...subject, dedupeKey: `activity:${activity.id}` },
+    ),
+    outbox.build('key.expired', base, {
+      ...subject,
+      dedupeKey: `key.expired:${key.id}:${key.expiresAt}`,
+      deliverAt: expiryEndMs(key.expiresAt),
+    }),
+  ];
 }
 
 /**
- * The store with every committed key change also recorded as alerts (after its commit: a crash
- * between the two loses the alert, never the change). A failure to record is logged, not thrown:
- * the change is made and its caller must hear so.
+ * The store with every key change carrying its alert events, which the store records with the
+ * change itself (KeyChange.alerts): a change commits with its alerts or not at all. After a commit
+ * the events are relayed on (a store that parks them near the key, Redis, moves them to the outbox;
+ * a failure there is logged, and the alert worker's next relay moves them) and the worker is woken.
  */
 export function withKeyAlerts(store: KeyStore, outbox: AlertOutbox, logger: Pick<Logger, 'error'>): KeyStore {
   const commitChange = async (change: KeyChange): Promise<boolean> => {
-    const committed = await store.commitChange(change);
-    if (committed) {
-      await recordKeyAlerts(outbox, change).catch((error: unknown) =>
-        logger.error({ err: error, activityId: change.activity.id }, 'alert of a key change not recorded'),
-      );
+    const alerts = keyAlertEvents(outbox, change);
+    const committed = await store.commitChange(alerts.length > 0 ? { ...change, alerts } : change);
+    if (committed && alerts.length > 0) {
+      try {
+        await store.relayAlerts?.(change.key.id);
+      } catch (error) {
+        logger.error({ err: error, activityId: change.activity.id }, 'alert of a key change not relayed yet');
+      }
+      outbox.notify();
     }
     return committed;
   };

@@ -55,6 +55,7 @@ export function openAlerts(
     lookupHost: lookupHostWithDns,
     clock,
     onAttempt: (result) => metrics?.countAttempt(result),
+    relay: backend.store.relayAlerts?.bind(backend.store),
   });
   const outbox = createAlertOutbox({ store, clock, notify: () => worker.notify() });
   return {

@@ -1,6 +1,8 @@
 import type { RequestHandler, Response, Router } from 'express';
+import type { Identity, Plan } from '../model/budget.ts';
 import type { IdentityService } from '../plans/identity-service.ts';
 import type { PlanService } from '../plans/plan-service.ts';
+import { answerRecorderOf } from './idempotency.ts';
 import { parseJsonBody } from './json-body.ts';
 import { type Caller, idOf } from './key-handlers.ts';
 
@@ -27,11 +29,14 @@ export function addPlanHandlers(router: Router, base: string, deps: BudgetHandle
   const { plans } = deps;
   const item = `${base === '/' ? '' : base}/:id`;
   router.post(base, ...bodyStepsOf(deps), async (req, res) => {
-    const plan = await plans.createPlan(req.body);
-    res
-      .status(201)
-      .location(`${req.baseUrl}${item.replace(':id', plan.id)}`)
-      .json(plan);
+    const locationOf = (id: string) => `${req.baseUrl}${item.replace(':id', id)}`;
+    const answer = answerRecorderOf(res, (plan: Plan) => ({
+      status: 201,
+      location: locationOf(plan.id),
+      body: plan,
+    }));
+    const plan = await plans.createPlan(req.body, answer);
+    res.status(201).location(locationOf(plan.id)).json(plan);
   });
   router.get(base, async (_req, res) => {
     res.json({ items: await plans.listPlans() });
@@ -40,7 +45,8 @@ export function addPlanHandlers(router: Router, base: string, deps: BudgetHandle
     res.json(await plans.getPlan(idOf(req)));
   });
   router.patch(item, ...bodyStepsOf(deps), async (req, res) => {
-    res.json(await plans.updatePlan(idOf(req), req.body));
+    const answer = answerRecorderOf(res, (plan: Plan) => ({ status: 200, body: plan }));
+    res.json(await plans.updatePlan(idOf(req), req.body, answer));
   });
   router.delete(item, async (req, res) => {
     await plans.deletePlan(idOf(req));
@@ -56,11 +62,14 @@ export function addIdentityHandlers(router: Router, base: string, deps: BudgetHa
   const { identities, callerOf } = deps;
   const item = `${base === '/' ? '' : base}/:id`;
   router.post(base, ...bodyStepsOf(deps), async (req, res) => {
-    const identity = await identities.createIdentity(callerOf(res).actor, req.body);
-    res
-      .status(201)
-      .location(`${req.baseUrl}${item.replace(':id', identity.id)}`)
-      .json(identity);
+    const locationOf = (id: string) => `${req.baseUrl}${item.replace(':id', id)}`;
+    const answer = answerRecorderOf(res, (identity: Identity) => ({
+      status: 201,
+      location: locationOf(identity.id),
+      body: identity,
+    }));
+    const identity = await identities.createIdentity(callerOf(res).actor, req.body, answer);
+    res.status(201).location(locationOf(identity.id)).json(identity);
   });
   router.get(base, async (req, res) => {
     res.json(await identities.listIdentities(callerOf(res).actor, req.query));
@@ -69,7 +78,8 @@ export function addIdentityHandlers(router: Router, base: string, deps: BudgetHa
     res.json(await identities.getIdentity(callerOf(res).actor, idOf(req)));
   });
   router.patch(item, ...bodyStepsOf(deps), async (req, res) => {
-    res.json(await identities.updateIdentity(callerOf(res).actor, idOf(req), req.body));
+    const answer = answerRecorderOf(res, (identity: Identity) => ({ status: 200, body: identity }));
+    res.json(await identities.updateIdentity(callerOf(res).actor, idOf(req), req.body, answer));
   });
   router.delete(item, async (req, res) => {
     await identities.deleteIdentity(callerOf(res).actor, idOf(req));

@@ -13,6 +13,8 @@ import { principalOf } from '../auth/principal.ts';
 import { GatewayError } from '../errors.ts';
 import { type Claim, claimIdempotencyKey, settleIdempotencyKey } from '../idempotency/claim-key.ts';
 import { hashIdempotencyKey, openAnswerBody, sealAnswerBody } from '../idempotency/seal-answer.ts';
+import type { AnswerRecorder } from '../keys/service-context.ts';
+import type { IdempotencySettle } from '../model/model.ts';
 import type { IdempotencyMethods } from '../store/store.ts';
 import { rawBodyOf } from './json-body.ts';
 
@@ -24,6 +26,61 @@ export interface IdempotencyStepDeps {
 
 const malformedKey = (detail: string) => new GatewayError('MALFORMED_IDEMPOTENCY_KEY', detail);
 
+/** An answer as a route renders a result: JSON `body`, with a Location for a created resource. */
+export interface RenderedAnswer {
+  status: number;
+  location?: string;
+  body: unknown;
+}
+
+/** A claimed request: its lease, and the answer a change committed with its record, once one did. */
+interface HeldClaim {
+  claim: Claim;
+  key: string;
+  fingerprint: string;
+  clock: () => number;
+  /** The answer of each record built for a commit (a retried commit builds another). */
+  built: Map<IdempotencySettle, StoredAnswer>;
+  committed?: StoredAnswer;
+}
+
+const held = new WeakMap<Response, HeldClaim>();
+
+/**
+ * The recorder through which a change commits this request's Idempotency-Key record with itself
+ * (KeyChange.idempotency), rendering its result as `render` says the route answers; undefined for
+ * a request that holds no claim (no Idempotency-Key, or an API that does not honour it).
+ */
+export function answerRecorderOf<R>(
+  res: Response,
+  render: (result: R) => RenderedAnswer,
+): AnswerRecorder<R> | undefined {
+  const claimed = held.get(res);
+  if (!claimed) return undefined;
+  return {
+    recordOf(result) {
+      const { status, location, body } = render(result);
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+      if (location !== undefined) headers.location = location;
+      const plain: StoredAnswer = { status, headers, body: JSON.stringify(body) };
+      const now = claimed.clock();
+      const sealed = { ...plain, body: sealAnswerBody(plain.body, claimed.key, claimed.claim.keyId) };
+      const settle: IdempotencySettle = {
+        keyId: claimed.claim.keyId,
+        keyHash: claimed.claim.keyHash,
+        expected: claimed.claim.running,
+        next: doneRecord(claimed.fingerprint, sealed, now),
+        nowMs: now,
+      };
+      claimed.built.set(settle, plain);
+      return settle;
+    },
+    committed(settle) {
+      claimed.committed = claimed.built.get(settle);
+    },
+  };
+}
+
 function bodyText(chunk: unknown): string {
   if (chunk === undefined || chunk === null || typeof chunk === 'function') return '';
   return Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
@@ -34,9 +91,16 @@ function bodyText(chunk: unknown): string {
  * rules), after the key pipeline and the JSON body parser: a request refused before (401, 403,
  * 429, a body that is not JSON) ran nothing and leaves no record. The record sits in the key store
  * under the caller's key id and a hash of the idempotency key, its body sealed (seal-answer.ts).
- * The answer is held back until its record is written, so a retry that follows it replays.
- * A crash between the change and the record leaves a lease that lapses after a minute: unlike
- * commerce, the key store cannot write both in one transaction (Redis).
+ *
+ * A request that changes something commits its answer's record in the change's own transaction
+ * (SQLite) or script (Redis): the route hands the key service a recorder (answerRecorderOf), the
+ * service builds the record from the result before the commit, and the store writes both or
+ * neither, so a crash after the change cannot let a retry run it again. This step then sends that
+ * answer as recorded and writes nothing more. Any other answer (an error, a change that had nothing
+ * to do, a credits change: its balance after is decided inside the ledger's own write) is recorded
+ * here before it is sent, as the end of the lease, so a retry that follows it replays. A crash
+ * before the commit leaves only the lease, which lapses after a minute; a crash between a credits
+ * change and its record lets a retry after that minute change the balance again.
  */
 export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler {
   const { store, clock, logger } = deps;
@@ -48,10 +112,21 @@ export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler
     res.end(openAnswerBody(answer.body, key, keyId));
   }
 
-  function keepAnswer(res: Response, claim: Claim, key: string, fingerprint: string): void {
+  function keepAnswer(res: Response, claimed: HeldClaim): void {
+    const { claim, key, fingerprint } = claimed;
     const end = res.end;
     res.end = function endAfterRecord(this: Response, chunk?: unknown, ...rest: unknown[]) {
       res.end = end;
+      const send = (...args: unknown[]) => (end as (...args: unknown[]) => Response).call(this, ...args);
+      const committed = claimed.committed;
+      if (committed) {
+        // The store holds this answer already: send exactly it, so the first answer and a replay agree.
+        res.statusCode = committed.status;
+        for (const [name, value] of Object.entries(committed.headers)) res.setHeader(name, value);
+        res.setHeader('content-length', Buffer.byteLength(committed.body));
+        send(committed.body, 'utf8');
+        return res;
+      }
       const status = res.statusCode;
       const now = clock();
       const answer: StoredAnswer = {
@@ -60,12 +135,14 @@ export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler
         body: sealAnswerBody(bodyText(chunk), key, claim.keyId),
       };
       const done = isKeptAnswer(status) ? doneRecord(fingerprint, answer, now) : null;
-      const send = () => (end as (...args: unknown[]) => Response).call(this, chunk, ...rest);
-      settleIdempotencyKey(store, claim, done, now).then(send, (error: unknown) => {
-        // The change is made; a retry meets the lease until it lapses, then runs again.
-        logger.error({ err: error }, 'idempotency record not written');
-        send();
-      });
+      settleIdempotencyKey(store, claim, done, now).then(
+        () => send(chunk, ...rest),
+        (error: unknown) => {
+          // The lease stays until it lapses; then a retry runs again (a credits change: twice).
+          logger.error({ err: error }, 'idempotency record not written');
+          send(chunk, ...rest);
+        },
+      );
       return res;
     } as Response['end'];
   }
@@ -94,7 +171,11 @@ export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler
         { retryAfter: decision.retryAfterSeconds },
       );
     }
-    if (decision.claim) keepAnswer(res, decision.claim, key, fingerprint);
+    if (decision.claim) {
+      const claimed: HeldClaim = { claim: decision.claim, key, fingerprint, clock, built: new Map() };
+      held.set(res, claimed);
+      keepAnswer(res, claimed);
+    }
     next();
   };
 }

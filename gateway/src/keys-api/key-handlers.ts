@@ -1,10 +1,11 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { ChangeScopesInputSchema, CloseSecretInputSchema, parseInput } from '../keys/key-input.ts';
-import type { KeyService } from '../keys/key-service.ts';
-import { withSecret } from '../keys/public-key.ts';
+import type { CreatedKey, KeyService } from '../keys/key-service.ts';
+import { type PublicKey, withSecret } from '../keys/public-key.ts';
 import type { Actor } from '../model/model.ts';
 import type { KeyFilter } from '../store/store.ts';
+import { answerRecorderOf } from './idempotency.ts';
 import { parseJsonBody } from './json-body.ts';
 import { ActivityQuerySchema, LogsQuerySchema, UsageQuerySchema } from './query-schemas.ts';
 
@@ -43,6 +44,9 @@ export function queryOf<S extends z.ZodType>(schema: S, req: Request): z.infer<S
   return parseInput(schema, req.query);
 }
 
+/** The recorder of a 200 answer with a key (see answerRecorderOf). */
+const keyAnswer = (res: Response) => answerRecorderOf(res, (key: PublicKey) => ({ status: 200, body: key }));
+
 /** The `:id` path parameter. */
 export const idOf = (req: Request): string => String(req.params.id);
 
@@ -63,8 +67,14 @@ export function addKeyHandlers(router: Router, deps: KeyHandlerDeps): void {
 
   router.post(paths.collection, ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
-    const created = await keyService.createKey(actor, req.body, origin);
-    res.status(201).location(`${req.baseUrl}${paths.item.replace(':id', created.key.id)}`);
+    const locationOf = (id: string) => `${req.baseUrl}${paths.item.replace(':id', id)}`;
+    const answer = answerRecorderOf(res, (created: CreatedKey) => ({
+      status: 201,
+      location: locationOf(created.key.id),
+      body: withSecret(created.key, created.secret),
+    }));
+    const created = await keyService.createKey(actor, req.body, { ...origin, answer });
+    res.status(201).location(locationOf(created.key.id));
     res.json(withSecret(created.key, created.secret));
   });
 
@@ -75,14 +85,18 @@ export function addKeyHandlers(router: Router, deps: KeyHandlerDeps): void {
 
   router.post(paths.rotate, ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
-    const rotated = await keyService.rotateKey(actor, idOf(req), req.body, origin);
+    const answer = answerRecorderOf(res, (rotated: CreatedKey) => ({
+      status: 200,
+      body: withSecret(rotated.key, rotated.secret),
+    }));
+    const rotated = await keyService.rotateKey(actor, idOf(req), req.body, { ...origin, answer });
     res.json(withSecret(rotated.key, rotated.secret));
   });
 
   router.post(paths.closeOldSecret, ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
     const { secretId } = parseInput(CloseSecretInputSchema, req.body);
-    res.json(await keyService.closeSecret(actor, idOf(req), secretId, origin));
+    res.json(await keyService.closeSecret(actor, idOf(req), secretId, { ...origin, answer: keyAnswer(res) }));
   });
 
   router.get(paths.item, async (req, res) => {
@@ -92,12 +106,14 @@ export function addKeyHandlers(router: Router, deps: KeyHandlerDeps): void {
   router.post(below('scopes'), ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
     const { scopes } = parseInput(ChangeScopesInputSchema, req.body);
-    res.json(await keyService.changeScopes(actor, idOf(req), scopes, origin));
+    res.json(await keyService.changeScopes(actor, idOf(req), scopes, { ...origin, answer: keyAnswer(res) }));
   });
 
   router.patch(paths.item, ...bodySteps, async (req, res) => {
     const { actor, origin } = callerOf(res);
-    res.json(await keyService.changeBudget(actor, idOf(req), req.body, origin));
+    res.json(
+      await keyService.changeBudget(actor, idOf(req), req.body, { ...origin, answer: keyAnswer(res) }),
+    );
   });
 
   router.delete(paths.item, async (req, res) => {

@@ -1,8 +1,9 @@
 import { GatewayError } from '../errors.ts';
 import type { KeyEvents } from '../model/events.ts';
 import { isKeyExpired } from '../model/lifecycle.ts';
-import type { ActivityAction, Actor, ApiKey, SecretRecord } from '../model/model.ts';
+import type { ActivityAction, Actor, ApiKey, IdempotencySettle, SecretRecord } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
+import type { AnswerRecorder } from './service-context.ts';
 import { newId } from './token.ts';
 
 /** A key with its secrets (newest first). */
@@ -40,17 +41,33 @@ export async function loadKeyState(store: KeyStore, keyId: string): Promise<KeyS
   return { key, secrets: await store.listSecrets(keyId) };
 }
 
+/** The Idempotency-Key record of a change from the state it makes (undefined: the change carries none). */
+export interface StateRecorder {
+  recordOf(state: KeyState): IdempotencySettle | undefined;
+  committed(settle: IdempotencySettle): void;
+}
+
+/** A StateRecorder of a service result (`resultOf` maps the state after the change to it). */
+export function recorderOfState<R>(
+  answer: AnswerRecorder<R> | undefined,
+  resultOf: (state: KeyState) => R,
+): StateRecorder | undefined {
+  return answer && { recordOf: (state) => answer.recordOf(resultOf(state)), committed: answer.committed };
+}
+
 /**
  * Runs one change: loads the key, lets `plan` decide (it may throw, or return null for "nothing to
- * do"), commits key + secrets + activity entry in ONE store transaction guarded by the key's
- * version, then publishes the key id. A version conflict re-plans once on fresh state; a second
- * conflict is 409 CONFLICT.
+ * do"), commits key + secrets + activity entry, and the request's Idempotency-Key record when
+ * `answer` is given (built from the state the change makes), in ONE store transaction guarded by
+ * the key's version, then publishes the key id. A version conflict re-plans once on fresh state; a
+ * second conflict is 409 CONFLICT.
  */
 export async function applyChange(
   deps: ChangeDeps,
   keyId: string,
   origin: ChangeOrigin,
   plan: (state: KeyState, nowMs: number) => ChangePlan | null,
+  answer?: StateRecorder,
 ): Promise<KeyState> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const nowMs = deps.clock();
@@ -59,7 +76,10 @@ export async function applyChange(
     if (!change) return state;
     const at = new Date(nowMs).toISOString();
     const key: ApiKey = { ...change.key, version: state.key.version + 1, updatedAt: at };
+    const next: KeyState = { key, secrets: mergeSecrets(state.secrets, change.secrets) };
+    const idempotency = answer?.recordOf(next);
     const committed = await deps.store.commitChange({
+      ...(idempotency ? { idempotency } : {}),
       key,
       expectedVersion: state.key.version,
       secrets: change.secrets,
@@ -77,11 +97,12 @@ export async function applyChange(
       },
     });
     if (committed) {
+      if (idempotency) answer?.committed(idempotency);
       deps.events.publish(
         keyId,
         change.secrets.map((secret) => secret.lookup),
       );
-      return { key, secrets: mergeSecrets(state.secrets, change.secrets) };
+      return next;
     }
   }
   throw new GatewayError('CONFLICT', `API key ${keyId} was changed concurrently; retry the request.`);

@@ -26,7 +26,7 @@ export async function createKey(
   ctx: ServiceContext,
   actor: Actor,
   request: CreateKeyRequest,
-  origin: RequestContext,
+  origin: RequestContext<CreatedKey>,
 ): Promise<CreatedKey> {
   const input = parseInput(CreateKeyInputSchema, request);
   const actorKey = await resolveActorKey(ctx, actor);
@@ -66,20 +66,23 @@ export async function createKey(
     actor,
     sourceIp: origin.sourceIp,
   });
-  const committed = await ctx.store.commitChange(change);
+  const created = {
+    key: toPublicKey(change.key, change.secrets, nowMs, ctx.config.expiryReminderDays[0]),
+    secret: token.token,
+  };
+  const idempotency = origin.answer?.recordOf(created);
+  const committed = await ctx.store.commitChange(idempotency ? { ...change, idempotency } : change);
   if (!committed) {
     // The plan or identity may have gone since it was checked: say so rather than "retry".
     await assertBudgetRefs(ctx.store, environment, input, actorKey !== null);
     throw new GatewayError('CONFLICT', 'The key could not be created; retry the request.');
   }
+  if (idempotency) origin.answer?.committed(idempotency);
   ctx.events.publish(
     change.key.id,
     change.secrets.map((secret) => secret.lookup),
   );
-  return {
-    key: toPublicKey(change.key, change.secrets, nowMs, ctx.config.expiryReminderDays[0]),
-    secret: token.token,
-  };
+  return created;
 }
 
 /**

@@ -23,7 +23,7 @@ export type { SweepResult } from './sweep.ts';
  */
 export interface KeyService {
   /** Creates a key; the token is returned here only. */
-  createKey(actor: Actor, input: CreateKeyRequest, ctx: RequestContext): Promise<CreatedKey>;
+  createKey(actor: Actor, input: CreateKeyRequest, ctx: RequestContext<CreatedKey>): Promise<CreatedKey>;
   /** One key (404 for a key actor asking about another environment). */
   getKey(actor: Actor, keyId: string): Promise<PublicKey>;
   /** Keys newest first; key actors see their own environment only. */
@@ -33,10 +33,15 @@ export interface KeyService {
     actor: Actor,
     keyId: string,
     scopes: readonly string[],
-    ctx: RequestContext,
+    ctx: RequestContext<PublicKey>,
   ): Promise<PublicKey>;
   /** Replaces the key's plan, identity and overrides (`{planId?, identityId?, limits?, quotas?}`). */
-  changeBudget(actor: Actor, keyId: string, input: unknown, ctx: RequestContext): Promise<PublicKey>;
+  changeBudget(
+    actor: Actor,
+    keyId: string,
+    input: unknown,
+    ctx: RequestContext<PublicKey>,
+  ): Promise<PublicKey>;
   /** Revokes the key and closes all its secrets. */
   revokeKey(actor: Actor, keyId: string, ctx: RequestContext): Promise<PublicKey>;
   /** Adds a new secret; the old one stays open for the overlap. The new token is returned here only. */
@@ -44,14 +49,14 @@ export interface KeyService {
     actor: Actor,
     keyId: string,
     input: { overlapDays?: number },
-    ctx: RequestContext,
+    ctx: RequestContext<CreatedKey>,
   ): Promise<CreatedKey>;
   /** Closes the given old secret, or every old secret still open, at once. */
   closeSecret(
     actor: Actor,
     keyId: string,
     secretId: string | undefined,
-    ctx: RequestContext,
+    ctx: RequestContext<PublicKey>,
   ): Promise<PublicKey>;
   /** Traffic of a key in [from, to) (epoch ms; default the last 24 h), totals and per secret with latency percentiles. */
   getUsage(actor: Actor, keyId: string, range?: { from?: number; to?: number }): Promise<KeyUsage>;

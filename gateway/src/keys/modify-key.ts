@@ -7,7 +7,9 @@ import {
   type ChangeOrigin,
   type KeyState,
   loadKeyState,
+  recorderOfState,
   resolveActorKey,
+  type StateRecorder,
 } from './change-runner.ts';
 import { assertCanTouch, assertGrantWithin, assertScopeChange, keyNotFound } from './escalation.ts';
 import { parseInput, RotateKeyInputSchema, ScopesSchema } from './key-input.ts';
@@ -38,25 +40,33 @@ export async function changeScopes(
   actor: Actor,
   keyId: string,
   requested: readonly string[],
-  origin: RequestContext,
+  origin: RequestContext<PublicKey>,
 ): Promise<PublicKey> {
   const scopes = parseInput(ScopesSchema, requested, '/scopes');
   const actorKey = await prepare(ctx, actor, keyId);
-  const state = await applyChange(ctx, keyId, { actor, ...origin }, ({ key }, nowMs) => {
-    assertKeyActive(key, nowMs);
-    if (actorKey) {
-      assertCanTouch(actorKey, key);
-      assertScopeChange(actorKey, key, scopes);
-    }
-    if (scopes.join(' ') === key.scopes.join(' ')) return null;
-    return {
-      key: { ...key, scopes },
-      secrets: [],
-      action: 'key.scopes_changed',
-      before: { scopes: key.scopes },
-      after: { scopes },
-    };
-  });
+  const recorder = recorderOfState(origin.answer, (state) => viewOf(ctx, state));
+  const change = { actor, sourceIp: origin.sourceIp };
+  const state = await applyChange(
+    ctx,
+    keyId,
+    change,
+    ({ key }, nowMs) => {
+      assertKeyActive(key, nowMs);
+      if (actorKey) {
+        assertCanTouch(actorKey, key);
+        assertScopeChange(actorKey, key, scopes);
+      }
+      if (scopes.join(' ') === key.scopes.join(' ')) return null;
+      return {
+        key: { ...key, scopes },
+        secrets: [],
+        action: 'key.scopes_changed',
+        before: { scopes: key.scopes },
+        after: { scopes },
+      };
+    },
+    recorder,
+  );
   return viewOf(ctx, state);
 }
 
@@ -121,7 +131,7 @@ export async function rotateKey(
   actor: Actor,
   keyId: string,
   request: { overlapDays?: number },
-  origin: RequestContext,
+  origin: RequestContext<{ key: PublicKey; secret: string }>,
 ): Promise<{ key: PublicKey; secret: string }> {
   const { overlapDays } = parseInput(RotateKeyInputSchema, request);
   const actorKey = await prepare(ctx, actor, keyId);
@@ -130,45 +140,73 @@ export async function rotateKey(
   const token = generateToken(target.environment);
   const hash = await ctx.hasher.hash(token.token);
   let endedAtOnce = null as string | null;
-  let state = await applyChange(ctx, keyId, { actor, ...origin }, ({ key, secrets }, nowMs) => {
-    assertKeyActive(key, nowMs);
-    // Rotation hands out a credential with the key's powers: it must be one the actor could create.
-    if (actorKey) {
-      assertCanTouch(actorKey, key);
-      assertGrantWithin(actorKey, key, key.scopes);
-    }
-    const plan = planRotation({ key, secrets }, nowMs, {
-      secret: {
-        lookup: token.lookup,
-        prefix: token.prefix,
-        hash,
-        tag: ctx.hasher.tag?.(token.token) ?? null,
-      },
-      overlapDays,
-      maxOverlapDays: ctx.config.maxOverlapDays,
-    });
-    endedAtOnce = plan.details?.overlapDays === 0 ? (plan.details.previousSecretId as string | null) : null;
-    return plan;
-  });
-  if (endedAtOnce !== null) state = await closeEndedAtOnce(ctx, keyId, endedAtOnce, { actor, ...origin });
+  const recorder = recorderOfState(origin.answer, (state) => ({
+    key: viewOf(ctx, state),
+    secret: token.token,
+  }));
+  // With overlap 0 the answer is the state after the second change: its record goes in with that one.
+  const rotation = recorder && {
+    recordOf: (state: KeyState) => (endedAtOnce === null ? recorder.recordOf(state) : undefined),
+    committed: recorder.committed,
+  };
+  const change = { actor, sourceIp: origin.sourceIp };
+  let state = await applyChange(
+    ctx,
+    keyId,
+    change,
+    ({ key, secrets }, nowMs) => {
+      assertKeyActive(key, nowMs);
+      // Rotation hands out a credential with the key's powers: it must be one the actor could create.
+      if (actorKey) {
+        assertCanTouch(actorKey, key);
+        assertGrantWithin(actorKey, key, key.scopes);
+      }
+      const plan = planRotation({ key, secrets }, nowMs, {
+        secret: {
+          lookup: token.lookup,
+          prefix: token.prefix,
+          hash,
+          tag: ctx.hasher.tag?.(token.token) ?? null,
+        },
+        overlapDays,
+        maxOverlapDays: ctx.config.maxOverlapDays,
+      });
+      endedAtOnce = plan.details?.overlapDays === 0 ? (plan.details.previousSecretId as string | null) : null;
+      return plan;
+    },
+    rotation,
+  );
+  if (endedAtOnce !== null) state = await closeEndedAtOnce(ctx, keyId, endedAtOnce, change, recorder);
   return { key: viewOf(ctx, state), secret: token.token };
 }
 
 /** Closes by hand the old secret a rotation with overlap 0 ended at once, logging `key.secret_closed`. */
-function closeEndedAtOnce(ctx: ServiceContext, keyId: string, secretId: string, origin: ChangeOrigin) {
-  return applyChange(ctx, keyId, origin, ({ key, secrets }) => {
-    const secret = secrets.find((candidate) => candidate.id === secretId);
-    if (!secret || secret.closedAt !== null) return null;
-    const closed: SecretRecord = { ...secret, closedAt: secret.closesAt, closedReason: 'manual' };
-    return {
-      key,
-      secrets: [closed],
-      action: 'key.secret_closed',
-      before: { secrets: [snapshotSecret(secret)] },
-      after: { secrets: [snapshotSecret(closed)] },
-      details: { secretIds: [secret.id], reason: 'manual' },
-    };
-  });
+function closeEndedAtOnce(
+  ctx: ServiceContext,
+  keyId: string,
+  secretId: string,
+  origin: ChangeOrigin,
+  recorder?: StateRecorder,
+) {
+  return applyChange(
+    ctx,
+    keyId,
+    origin,
+    ({ key, secrets }) => {
+      const secret = secrets.find((candidate) => candidate.id === secretId);
+      if (!secret || secret.closedAt !== null) return null;
+      const closed: SecretRecord = { ...secret, closedAt: secret.closesAt, closedReason: 'manual' };
+      return {
+        key,
+        secrets: [closed],
+        action: 'key.secret_closed',
+        before: { secrets: [snapshotSecret(secret)] },
+        after: { secrets: [snapshotSecret(closed)] },
+        details: { secretIds: [secret.id], reason: 'manual' },
+      };
+    },
+    recorder,
+  );
 }
 
 /** Closes an old secret at once (the given one, or every old secret still open). */
@@ -177,36 +215,46 @@ export async function closeSecret(
   actor: Actor,
   keyId: string,
   secretId: string | undefined,
-  origin: RequestContext,
+  origin: RequestContext<PublicKey>,
 ): Promise<PublicKey> {
   const actorKey = await prepare(ctx, actor, keyId);
-  const state = await applyChange(ctx, keyId, { actor, ...origin }, ({ key, secrets }, nowMs) => {
-    assertKeyActive(key, nowMs, { allowExpired: true });
-    if (actorKey) assertCanTouch(actorKey, key);
-    if (secretId !== undefined && !secrets.some((secret) => secret.id === secretId)) {
-      throw new GatewayError('SECRET_NOT_FOUND', `Key ${keyId} has no secret ${secretId}.`);
-    }
-    const open = openOldSecrets(key, secrets, nowMs).filter(
-      (s) => secretId === undefined || s.id === secretId,
-    );
-    if (open.length === 0) {
-      throw new GatewayError(
-        'NO_ROTATION_IN_PROGRESS',
-        secretId === undefined
-          ? `Key ${keyId} has no old secret open.`
-          : `Secret ${secretId} is not an open old secret (it is closed, or the key's current secret).`,
+  const recorder = recorderOfState(origin.answer, (state) => viewOf(ctx, state));
+  const change = { actor, sourceIp: origin.sourceIp };
+  const state = await applyChange(
+    ctx,
+    keyId,
+    change,
+    ({ key, secrets }, nowMs) => {
+      assertKeyActive(key, nowMs, { allowExpired: true });
+      if (actorKey) assertCanTouch(actorKey, key);
+      if (secretId !== undefined && !secrets.some((secret) => secret.id === secretId)) {
+        throw new GatewayError('SECRET_NOT_FOUND', `Key ${keyId} has no secret ${secretId}.`);
+      }
+      const open = openOldSecrets(key, secrets, nowMs).filter(
+        (s) => secretId === undefined || s.id === secretId,
       );
-    }
-    const at = new Date(nowMs).toISOString();
-    const closed = open.map((secret): SecretRecord => ({ ...secret, closedAt: at, closedReason: 'manual' }));
-    return {
-      key,
-      secrets: closed,
-      action: 'key.secret_closed',
-      before: { secrets: open.map(snapshotSecret) },
-      after: { secrets: closed.map(snapshotSecret) },
-      details: { secretIds: closed.map((secret) => secret.id), reason: 'manual' },
-    };
-  });
+      if (open.length === 0) {
+        throw new GatewayError(
+          'NO_ROTATION_IN_PROGRESS',
+          secretId === undefined
+            ? `Key ${keyId} has no old secret open.`
+            : `Secret ${secretId} is not an open old secret (it is closed, or the key's current secret).`,
+        );
+      }
+      const at = new Date(nowMs).toISOString();
+      const closed = open.map(
+        (secret): SecretRecord => ({ ...secret, closedAt: at, closedReason: 'manual' }),
+      );
+      return {
+        key,
+        secrets: closed,
+        action: 'key.secret_closed',
+        before: { secrets: open.map(snapshotSecret) },
+        after: { secrets: closed.map(snapshotSecret) },
+        details: { secretIds: closed.map((secret) => secret.id), reason: 'manual' },
+      };
+    },
+    recorder,
+  );
   return viewOf(ctx, state);
 }

@@ -1,4 +1,5 @@
 import type { KeyEvents } from '../model/events.ts';
+import type { IdempotencySettle } from '../model/model.ts';
 import type { KeyStore } from '../store/store.ts';
 import type { ChangeDeps } from './change-runner.ts';
 import type { SecretHasher } from './hasher.ts';
@@ -45,7 +46,22 @@ export function createServiceContext(deps: KeyServiceDeps): ServiceContext {
   return { store: deps.store, events: deps.events, clock: deps.clock, hasher: deps.hasher, config };
 }
 
-/** Where a change came from: the source IP of the request (null for the CLI and the system). */
-export interface RequestContext {
+/**
+ * Ties a change to the Idempotency-Key record of the request making it (keys-api/idempotency.ts):
+ * the record of the answer the change's result becomes, which the store commits with the change.
+ */
+export interface AnswerRecorder<R> {
+  /** The record to commit with a change whose result, as its caller will see it, is `result`. */
+  recordOf(result: R): IdempotencySettle;
+  /** Says that this record went in with the change: the HTTP step then sends that answer as it is. */
+  committed(settle: IdempotencySettle): void;
+}
+
+/**
+ * Where a change came from: the source IP of the request (null for the CLI and the system), and
+ * the request's Idempotency-Key record to commit with it, when it has one.
+ */
+export interface RequestContext<R = unknown> {
   sourceIp: string | null;
+  answer?: AnswerRecorder<R>;
 }

@@ -12,7 +12,9 @@ import {
   MAX_LOGGED_BODY_BYTES,
   type SecretRecord,
 } from '@keygate/contracts/gateway';
+import type { IdempotencyRecord } from '@keygate/contracts/idempotency';
 import type { Environment } from '@keygate/identity';
+import type { NewAlertEvent } from './alert-store.ts';
 import type { CreditsBalance } from './budget.ts';
 
 export type { Environment };
@@ -42,6 +44,25 @@ export interface KeyChange {
   activity: ActivityEntry;
   /** A created key's starting credit balance, written with it (SQLite `credit_balances`, Redis `budget:<id>`). */
   creditsBalance?: CreditsBalance;
+  /** The Idempotency-Key record of the request making the change, written with it. */
+  idempotency?: IdempotencySettle;
+  /** The alert events of the change (key-alerts.ts), recorded in the outbox with it. */
+  alerts?: NewAlertEvent[];
+}
+
+/**
+ * The Idempotency-Key record a change writes in its own transaction (SQLite) or script (Redis):
+ * `next` (the kept answer) replaces `expected` (the request's lease) under (API key id, key hash).
+ * When the lease is no longer `expected` (it lapsed and another request took the key over) the
+ * change is refused as on a version conflict: the answer must never be kept for a run that lost it.
+ */
+export interface IdempotencySettle {
+  keyId: string;
+  keyHash: string;
+  expected: IdempotencyRecord;
+  next: IdempotencyRecord;
+  /** The caller's clock: a store that expires records itself keeps `next` until `next.expiresAt`. */
+  nowMs: number;
 }
 
 /** Aggregated traffic of one (key, secret) in one minute; the flush unit of usage. */

@@ -11,6 +11,7 @@ import { creditsConfigOf, identityNotFound, patchedCredits, planNotFound } from 
 import { parseInput, validationError } from '../keys/key-input.ts';
 import { toPublicKey } from '../keys/public-key.ts';
 import { withCursor } from '../keys/read-key.ts';
+import type { AnswerRecorder } from '../keys/service-context.ts';
 import { newId } from '../keys/token.ts';
 import type { Actor } from '../model/model.ts';
 import type { Page } from '../store/store.ts';
@@ -27,7 +28,7 @@ import { type BudgetServiceDeps, withOneRetry } from './budget-context.ts';
  */
 export interface IdentityService {
   /** Creates an identity (version 1) with its starting credit balance, if it holds credits. */
-  createIdentity(actor: Actor, input: unknown): Promise<Identity>;
+  createIdentity(actor: Actor, input: unknown, answer?: AnswerRecorder<Identity>): Promise<Identity>;
   /** One identity with its keys (public views, newest first). */
   getIdentity(actor: Actor, id: string): Promise<IdentityWithKeys>;
   /** Identities newest first, paged; a key actor sees its own environment only. */
@@ -36,7 +37,12 @@ export interface IdentityService {
    * Replaces the members given (plan, meta, overrides, the `credits.low` level of its own credits:
    * 409 CREDITS_NOT_HELD without them); the same values change nothing.
    */
-  updateIdentity(actor: Actor, id: string, input: unknown): Promise<Identity>;
+  updateIdentity(
+    actor: Actor,
+    id: string,
+    input: unknown,
+    answer?: AnswerRecorder<Identity>,
+  ): Promise<Identity>;
   /** Deletes an identity without keys (and its credit balance). */
   deleteIdentity(actor: Actor, id: string): Promise<void>;
 }
@@ -55,7 +61,7 @@ export function createIdentityService(deps: BudgetServiceDeps): IdentityService 
     if (planId && !(await store.getPlan(planId))) throw planNotFound(planId);
   };
   return {
-    async createIdentity(actor, request) {
+    async createIdentity(actor, request, answer) {
       const input = parseInput(CreateIdentityInputSchema, request);
       const actorKey = await resolveActorKey(deps, actor);
       const environment = input.environment ?? actorKey?.environment;
@@ -89,13 +95,19 @@ export function createIdentityService(deps: BudgetServiceDeps): IdentityService 
       const creditsBalance = input.credits
         ? { remaining: input.credits.remaining, refilledAt: nowMs }
         : undefined;
-      if (!(await store.createIdentity({ identity, ...(creditsBalance ? { creditsBalance } : {}) }))) {
+      const idempotency = answer?.recordOf(identity);
+      const creation = { identity, ...(creditsBalance ? { creditsBalance } : {}) };
+      if (!(await store.createIdentity(creation, idempotency))) {
         await assertPlan(input.planId);
+        // A lease lost to another request under the same Idempotency-Key, not a taken external id.
+        if (idempotency && !(await store.findIdentityByExternalId(environment, identity.externalId)))
+          throw new GatewayError('CONFLICT', 'The identity could not be created; retry the request.');
         throw new GatewayError(
           'IDENTITY_EXISTS',
           `An identity with externalId "${identity.externalId}" exists in ${environment}.`,
         );
       }
+      if (idempotency) answer?.committed(idempotency);
       events.publishBudget({ kind: 'identity', id: identity.id });
       return identity;
     },
@@ -114,7 +126,7 @@ export function createIdentityService(deps: BudgetServiceDeps): IdentityService 
       const environment = actorKey ? actorKey.environment : query.environment;
       return withCursor(() => store.listIdentities({ ...query, environment }));
     },
-    async updateIdentity(actor, id, request) {
+    async updateIdentity(actor, id, request, answer) {
       const input = parseInput(UpdateIdentityInputSchema, request);
       await readable(actor, id);
       await assertPlan(input.planId);
@@ -130,10 +142,12 @@ export function createIdentityService(deps: BudgetServiceDeps): IdentityService 
         };
         if (JSON.stringify(merged) === JSON.stringify(current)) return current;
         const next = { ...merged, version: current.version + 1, updatedAt: new Date(clock()).toISOString() };
-        if (!(await store.updateIdentity(next, current.version))) {
+        const idempotency = answer?.recordOf(next);
+        if (!(await store.updateIdentity(next, current.version, idempotency))) {
           await assertPlan(input.planId);
           return false;
         }
+        if (idempotency) answer?.committed(idempotency);
         events.publishBudget({ kind: 'identity', id });
         return next;
       });

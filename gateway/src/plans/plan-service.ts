@@ -6,6 +6,7 @@ import {
 } from '@keygate/contracts/gateway';
 import { GatewayError } from '../errors.ts';
 import { parseInput } from '../keys/key-input.ts';
+import type { AnswerRecorder } from '../keys/service-context.ts';
 import { newId } from '../keys/token.ts';
 import { type BudgetServiceDeps, withOneRetry } from './budget-context.ts';
 
@@ -15,14 +16,14 @@ import { type BudgetServiceDeps, withOneRetry } from './budget-context.ts';
  * is announced (`publishBudget`), so every instance applies it to every key on the plan at once.
  */
 export interface PlanService {
-  /** Creates a plan (version 1). */
-  createPlan(input: unknown): Promise<Plan>;
+  /** Creates a plan (version 1), with the request's Idempotency-Key record when `answer` is given. */
+  createPlan(input: unknown, answer?: AnswerRecorder<Plan>): Promise<Plan>;
   /** One plan; 404 PLAN_NOT_FOUND. */
   getPlan(id: string): Promise<Plan>;
   /** Every plan, newest first. */
   listPlans(): Promise<Plan[]>;
   /** Replaces the members given (limits and quotas as whole lists); the same values change nothing. */
-  updatePlan(id: string, input: unknown): Promise<Plan>;
+  updatePlan(id: string, input: unknown, answer?: AnswerRecorder<Plan>): Promise<Plan>;
   /** Deletes a plan no key or identity names; 409 PLAN_IN_USE otherwise. */
   deletePlan(id: string): Promise<void>;
 }
@@ -36,7 +37,7 @@ export function createPlanService({ store, events, clock }: BudgetServiceDeps): 
     return plan;
   };
   return {
-    async createPlan(request) {
+    async createPlan(request, answer) {
       const input: CreatePlanInput = parseInput(CreatePlanInputSchema, request);
       const at = new Date(clock()).toISOString();
       const plan: Plan = {
@@ -49,14 +50,16 @@ export function createPlanService({ store, events, clock }: BudgetServiceDeps): 
         updatedAt: at,
         version: 1,
       };
-      if (!(await store.createPlan(plan)))
+      const idempotency = answer?.recordOf(plan);
+      if (!(await store.createPlan(plan, idempotency)))
         throw new GatewayError('CONFLICT', 'The plan could not be created; retry.');
+      if (idempotency) answer?.committed(idempotency);
       events.publishBudget({ kind: 'plan', id: plan.id });
       return plan;
     },
     getPlan: load,
     listPlans: () => store.listPlans(),
-    async updatePlan(id, request) {
+    async updatePlan(id, request, answer) {
       const input = parseInput(UpdatePlanInputSchema, request);
       return withOneRetry(`Plan ${id}`, async () => {
         const current = await load(id);
@@ -68,7 +71,9 @@ export function createPlanService({ store, events, clock }: BudgetServiceDeps): 
           version: current.version + 1,
           updatedAt: new Date(clock()).toISOString(),
         };
-        if (!(await store.updatePlan(next, current.version))) return false;
+        const idempotency = answer?.recordOf(next);
+        if (!(await store.updatePlan(next, current.version, idempotency))) return false;
+        if (idempotency) answer?.committed(idempotency);
         events.publishBudget({ kind: 'plan', id });
         return next;
       });

@@ -9,6 +9,7 @@ import type {
   ApiKey,
   ApiLogEntry,
   Environment,
+  IdempotencySettle,
   KeyChange,
   KeyStatus,
   LoginFailureWindow,
@@ -70,26 +71,30 @@ export interface IdentityFilter {
  * generation in the same transaction, Redis publishes `plan`/`identity` on the invalidation channel.
  */
 export interface BudgetConfigMethods {
-  /** Stores a new plan; false if its id exists. */
-  createPlan(plan: Plan): Promise<boolean>;
+  /** Stores a new plan (and the request's Idempotency-Key record with it); false, writing neither, if its id exists or the record is not the one expected. */
+  createPlan(plan: Plan, idempotency?: IdempotencySettle): Promise<boolean>;
   /** The plan with this id, or null (a point read, cheap enough for the request path). */
   getPlan(id: string): Promise<Plan | null>;
   /** Every plan, newest first (plans are few). */
   listPlans(): Promise<Plan[]>;
-  /** Replaces a plan if its stored version is still `expectedVersion`; false otherwise (or if it is gone). */
-  updatePlan(plan: Plan, expectedVersion: number): Promise<boolean>;
+  /** Replaces a plan if its stored version is still `expectedVersion` (with the record, as createPlan); false otherwise (or if it is gone). */
+  updatePlan(plan: Plan, expectedVersion: number, idempotency?: IdempotencySettle): Promise<boolean>;
   /** Deletes a plan unless a key or an identity names it (`in_use`); `missing` when there is none. */
   deletePlan(id: string): Promise<DeleteOutcome>;
-  /** Stores a new identity (and its starting credit balance); false if its id or its externalId in its environment is taken. */
-  createIdentity(creation: IdentityCreation): Promise<boolean>;
+  /** Stores a new identity (its starting credit balance, the record as createPlan); false if its id or its externalId in its environment is taken. */
+  createIdentity(creation: IdentityCreation, idempotency?: IdempotencySettle): Promise<boolean>;
   /** The identity with this id, or null (a point read, cheap enough for the request path). */
   getIdentity(id: string): Promise<Identity | null>;
   /** The identity of this environment with this external id, or null. */
   findIdentityByExternalId(environment: Environment, externalId: string): Promise<Identity | null>;
   /** Identities matching the filter, newest first, keyset-paged. */
   listIdentities(filter?: IdentityFilter): Promise<Page<Identity>>;
-  /** Replaces an identity if its stored version is still `expectedVersion`; false otherwise (or if it is gone). */
-  updateIdentity(identity: Identity, expectedVersion: number): Promise<boolean>;
+  /** Replaces an identity if its stored version is still `expectedVersion` (with the record, as createPlan); false otherwise (or if it is gone). */
+  updateIdentity(
+    identity: Identity,
+    expectedVersion: number,
+    idempotency?: IdempotencySettle,
+  ): Promise<boolean>;
   /** Deletes an identity (and its credit balance) unless a key belongs to it (`in_use`); `missing` when there is none. */
   deleteIdentity(id: string): Promise<DeleteOutcome>;
   /** The keys (any status) that belong to an identity, newest first; read from an index, not a scan. */
@@ -103,11 +108,21 @@ export interface BudgetConfigMethods {
  */
 export interface KeyStore extends BudgetConfigMethods {
   /**
-   * Applies a key change atomically: key row, secret upserts, the activity entry and a new key's
-   * starting credit balance; false on a version conflict, or when the key names a plan or an
-   * identity that does not exist (SQLite checks it in the transaction).
+   * Applies a key change atomically: key row, secret upserts, the activity entry, a new key's
+   * starting credit balance, the request's Idempotency-Key record (`change.idempotency`) and the
+   * change's alert events (`change.alerts`, into the outbox; Redis: into the key group's alert
+   * inbox, relayed by `relayAlerts`); false, writing none of it, on a version conflict, when the
+   * idempotency lease is no longer the one expected, or when the key names a plan or an identity
+   * that does not exist (SQLite checks it in the transaction).
    */
   commitChange(change: KeyChange): Promise<boolean>;
+  /**
+   * Moves the alert events commits parked in a key's inbox into the outbox (recorded once each, by
+   * dedupe key), then drops them from the inbox; without `keyId`, every inbox. Returns how many it
+   * moved. Only a store whose outbox lives apart from the keys (Redis: the admin slot group) parks
+   * them; SQLite writes them to the outbox in the commit itself and has no inbox.
+   */
+  relayAlerts?(keyId?: string): Promise<number>;
   /** The key with this id, or null. */
   getKey(id: string): Promise<ApiKey | null>;
   /** Keys matching the filter, newest first. */

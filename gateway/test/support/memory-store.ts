@@ -6,6 +6,7 @@ import type {
   AdminUser,
   ApiKey,
   ApiLogEntry,
+  IdempotencySettle,
   KeyChange,
   SecretRecord,
   UsageBucket,
@@ -53,6 +54,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const page = <T>(items: T[]): Page<T> => ({ items, nextCursor: null });
   const budget: MemoryBudgetState = { plans: new Map(), identities: new Map(), balances: new Map() };
 
+  const budgetConfig = createMemoryBudgetConfig(keys, budget, track, () => {
+    marker++;
+  });
+  /** A write with its Idempotency-Key record, both or neither (as the real stores write them). */
+  const settled = async (settle: IdempotencySettle | undefined, write: () => Promise<boolean>) => {
+    const name = settle && `${settle.keyId} ${settle.keyHash}`;
+    if (settle && idempotency.get(name!) !== JSON.stringify(settle.expected)) return false;
+    if (!(await write())) return false;
+    if (settle) idempotency.set(name!, JSON.stringify(settle.next));
+    return true;
+  };
+
   const store: MemoryStore = {
     keys,
     secrets,
@@ -72,6 +85,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const { planId, identityId } = change.key;
       if (planId && !budget.plans.has(planId)) return false;
       if (identityId && !budget.identities.has(identityId)) return false;
+      const settle = change.idempotency;
+      const recordName = settle && `${settle.keyId} ${settle.keyHash}`;
+      if (settle && idempotency.get(recordName!) !== JSON.stringify(settle.expected)) return false;
+      if (settle) idempotency.set(recordName!, JSON.stringify(settle.next));
       keys.set(change.key.id, clone(change.key));
       if (change.creditsBalance && change.expectedVersion === null)
         budget.balances.set(change.key.id, { ...change.creditsBalance });
@@ -237,9 +254,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const current = failures.get(subject);
       return current && current.resetAt > nowMs ? { ...current } : null;
     },
-    ...createMemoryBudgetConfig(keys, budget, track, () => {
-      marker++;
-    }),
+    ...budgetConfig,
+    createPlan: (plan, settle) => settled(settle, () => budgetConfig.createPlan(plan)),
+    updatePlan: (plan, version, settle) => settled(settle, () => budgetConfig.updatePlan(plan, version)),
+    createIdentity: (creation, settle) => settled(settle, () => budgetConfig.createIdentity(creation)),
+    updateIdentity: (identity, version, settle) =>
+      settled(settle, () => budgetConfig.updateIdentity(identity, version)),
     async clearLoginFailures(subject) {
       track('clearLoginFailures');
       failures.delete(subject);

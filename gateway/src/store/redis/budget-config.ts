@@ -1,9 +1,10 @@
 import type { Identity, Plan } from '../../model/budget.ts';
-import type { ApiKey, Environment } from '../../model/model.ts';
+import type { ApiKey, Environment, IdempotencySettle } from '../../model/model.ts';
 import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
 import type { BudgetConfigMethods, IdentityFilter } from '../store.ts';
 import { encodeBudgetInvalidation, lexMember, type RedisKeyNames } from './keys.ts';
 import { readKey } from './reads.ts';
+import { settleParts, withSettle } from './settle.ts';
 import type { RedisStoreContext } from './writes.ts';
 
 type Reply = string | null;
@@ -56,41 +57,55 @@ export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMet
     identity.id,
     lexMember(identity.createdAt, identity.id),
   ];
-  const putIdentity = async (identity: Identity, expected: number | null, credits?: [number, number]) => {
+  const putIdentity = async (
+    identity: Identity,
+    expected: number | null,
+    credits?: [number, number],
+    idempotency?: IdempotencySettle,
+  ) => {
     const names = layout.forKey(identity.id);
-    const written = await scripts.putIdentity(
-      2,
-      names.identity(identity.id),
-      names.budget(identity.id),
-      expected === null ? '' : String(expected),
-      String(identity.version),
-      encodeData(identity),
-      identity.environment,
-      identity.externalId,
-      identity.id,
-      credits?.[0] ?? '',
-      credits?.[1] ?? '',
-      names.channel,
-      message('identity', identity.id),
-      single ? '1' : '',
-    );
-    return written === 1;
+    const settle = settleParts(ctx, idempotency, names, names.budget(identity.id));
+    const write = async () =>
+      (await scripts.putIdentity(
+        3,
+        names.identity(identity.id),
+        names.budget(identity.id),
+        settle.name,
+        expected === null ? '' : String(expected),
+        String(identity.version),
+        encodeData(identity),
+        identity.environment,
+        identity.externalId,
+        identity.id,
+        credits?.[0] ?? '',
+        credits?.[1] ?? '',
+        names.channel,
+        message('identity', identity.id),
+        single ? '1' : '',
+        ...settle.args,
+      )) === 1;
+    return withSettle(ctx, idempotency, names, write);
   };
-  return {
-    async createPlan(plan) {
-      const written = await scripts.putPlan(
-        2,
+  const putPlan = (plan: Plan, expected: number | null, idempotency?: IdempotencySettle) => {
+    const settle = settleParts(ctx, idempotency, plans, plans.plansAll);
+    const write = async () =>
+      (await scripts.putPlan(
+        3,
         plans.plan(plan.id),
         plans.plansAll,
-        '',
+        settle.name,
+        expected === null ? '' : String(expected),
         String(plan.version),
         encodeData(plan),
         lexMember(plan.createdAt, plan.id),
         plans.channel,
         message('plan', plan.id),
-      );
-      return written === 1;
-    },
+        ...settle.args,
+      )) === 1;
+    return withSettle(ctx, idempotency, plans, write);
+  };
+  return {
+    createPlan: (plan, idempotency) => putPlan(plan, null, idempotency),
     getPlan: readPlan,
     async listPlans() {
       const members = await client.zrevrangebylex(plans.plansAll, '+', '-');
@@ -99,20 +114,7 @@ export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMet
       );
       return found.filter((plan): plan is Plan => plan !== null);
     },
-    async updatePlan(plan, expectedVersion) {
-      const written = await scripts.putPlan(
-        2,
-        plans.plan(plan.id),
-        plans.plansAll,
-        String(expectedVersion),
-        String(plan.version),
-        encodeData(plan),
-        lexMember(plan.createdAt, plan.id),
-        plans.channel,
-        message('plan', plan.id),
-      );
-      return written === 1;
-    },
+    updatePlan: (plan, expectedVersion, idempotency) => putPlan(plan, expectedVersion, idempotency),
     async deletePlan(id) {
       if (!single && (await anyMember((names) => names.planKeys(id)))) return 'in_use';
       if (!single && (await anyMember((names) => names.planIdentities(id)))) return 'in_use';
@@ -128,7 +130,7 @@ export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMet
       );
       return outcome as 'deleted' | 'missing' | 'in_use';
     },
-    async createIdentity({ identity, creditsBalance }) {
+    async createIdentity({ identity, creditsBalance }, idempotency) {
       // Outside a Cluster the write script checks the plan itself, atomically.
       if (!single && identity.planId !== null && (await readPlan(identity.planId)) === null) return false;
       const args = claimArgs(identity);
@@ -138,7 +140,7 @@ export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMet
         : undefined;
       let written = false;
       try {
-        written = await putIdentity(identity, null, credits && [...credits]);
+        written = await putIdentity(identity, null, credits && [...credits], idempotency);
       } finally {
         if (!written) await scripts.releaseIdentity(...args);
       }
@@ -166,12 +168,12 @@ export function createRedisBudgetConfig(ctx: RedisStoreContext): BudgetConfigMet
         nextCursor: members.length > limit && at && lastId ? encodeCursor({ at, id: lastId }) : null,
       };
     },
-    async updateIdentity(identity, expectedVersion) {
+    async updateIdentity(identity, expectedVersion, idempotency) {
       if (!single && identity.planId !== null && (await readPlan(identity.planId)) === null) return false;
       const current = await readIdentity(identity.id);
       if (!current) return false;
       const { environment, externalId } = current;
-      return putIdentity({ ...identity, environment, externalId }, expectedVersion);
+      return putIdentity({ ...identity, environment, externalId }, expectedVersion, undefined, idempotency);
     },
     async deleteIdentity(id) {
       const names = layout.forKey(id);

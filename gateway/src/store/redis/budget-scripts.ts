@@ -1,3 +1,5 @@
+import { SETTLE_LUA } from './settle-lua.ts';
+
 /**
  * The Lua scripts behind plans and identities (see budget-config.ts for their callers). Like the
  * others (scripts.ts) each checks everything before its first write, and publishes its change on
@@ -15,18 +17,21 @@ end
 `;
 
 /**
- * KEYS: plan hash, plans:all. ARGV: expected version ('' = create), new version, data JSON, lex
- * member, channel, message. Returns 1, or 0 when the version (or existence) does not match.
+ * KEYS: plan hash, plans:all, the Idempotency-Key record's name. ARGV: expected version ('' =
+ * create), new version, data JSON, lex member, channel, message, then the record's three (settle.ts).
+ * Returns 1, or 0 when the version (or existence) or the record does not match.
  */
-const PUT_PLAN = `
+const PUT_PLAN = `${SETTLE_LUA}
 local current = redis.call('HGET', KEYS[1], 'version')
 if ARGV[1] == '' then
   if current then return 0 end
 elseif current ~= ARGV[1] then
   return 0
 end
+if not settleHolds(KEYS[3], ARGV[7]) then return 0 end
 redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[2])
 redis.call('ZADD', KEYS[2], 0, ARGV[4])
+settleWrite(KEYS[3], ARGV[7], ARGV[8], ARGV[9])
 redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1
 `;
@@ -69,19 +74,20 @@ return 1
 `;
 
 /**
- * KEYS: identity hash, its budget hash. ARGV: expected version ('' = create), new version, data
- * JSON, environment, externalId, identity id, starting credits ('' = none), their refill time (ms),
- * channel, message, '1' to check that a plan newly named exists (outside a Cluster, where the plan
- * shares the prefix). Moves the identity between the `plan:<id>:identities` sets of its group (names
+ * KEYS: identity hash, its budget hash, the Idempotency-Key record's name. ARGV: expected version
+ * ('' = create), new version, data JSON, environment, externalId, identity id, starting credits
+ * ('' = none), their refill time (ms), channel, message, '1' to check that a plan newly named exists
+ * (outside a Cluster, where the plan shares the prefix), then the record's three (settle.ts). Moves the identity between the `plan:<id>:identities` sets of its group (names
  * sharing KEYS[1]'s prefix). Returns 1, or 0 when the version (or existence) does not match.
  */
-const PUT_IDENTITY = `${FIELD}
+const PUT_IDENTITY = `${FIELD}${SETTLE_LUA}
 local current = redis.call('HGET', KEYS[1], 'version')
 if ARGV[1] == '' then
   if current then return 0 end
 elseif current ~= ARGV[1] then
   return 0
 end
+if not settleHolds(KEYS[3], ARGV[12]) then return 0 end
 local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[6] - 9)
 local oldPlan = field(redis.call('HGET', KEYS[1], 'data'), 'planId')
 local newPlan = field(ARGV[3], 'planId')
@@ -94,6 +100,7 @@ redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[2], 'environment', 
 if ARGV[1] == '' and ARGV[7] ~= '' then
   redis.call('HSET', KEYS[2], 'credits', ARGV[7], 'refilledAt', ARGV[8])
 end
+settleWrite(KEYS[3], ARGV[12], ARGV[13], ARGV[14])
 redis.call('PUBLISH', ARGV[9], ARGV[10])
 return 1
 `;

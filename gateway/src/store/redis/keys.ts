@@ -41,6 +41,10 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P alerts:…                        |        | the alert outbox, in the admin group (table in alerts.ts)  |
  * | P ratelimit:<quota>:<keyId>       | string | calls in the key's rate-limit window; TTL = the window's end |
  * | P idempotency:<keyId>:<key hash>  | string | an Idempotency-Key record (JSON); TTL = its 24 h retention  |
+ * | P idempotency:<keyId>:<key hash>:target | string | (Cluster) the name in another slot group under which   |
+ * |                                   |        | a change's script committed this record (settle.ts)         |
+ * | P alerts-inbox                    | hash   | event id → alert event JSON parked by a key commit, until   |
+ * |                                   |        | relayed to the outbox (relayAlerts)                         |
  * | P plan:<id>                       | hash   | data (plan JSON without version), version                  |
  * | P plans:all                       | zset (lex) | `<createdAt> <id>` of plans                            |
  * | P plan:<planId>:keys              | set    | ids of the keys naming the plan (in each key's group)      |
@@ -215,6 +219,10 @@ export function createKeyNames(prefix: string) {
     callBucketsFlush: (flushId: string) => `${prefix}calls:flush:${flushId}`,
     /** An Idempotency-Key record of a key, in the key's slot group. */
     idempotency: (keyId: string, keyHash: string) => `${prefix}idempotency:${keyId}:${keyHash}`,
+    /** Where the record of (keyId, keyHash) was committed with a change in another slot group. */
+    idempotencyTarget: (keyId: string, keyHash: string) => `${prefix}idempotency:${keyId}:${keyHash}:target`,
+    /** Alert events of key commits in this group, waiting to be relayed to the outbox. */
+    alertInbox: `${prefix}alerts-inbox`,
     plan: (id: string) => `${prefix}plan:${id}`,
     plansAll: `${prefix}plans:all`,
     planKeys: (planId: string) => `${prefix}plan:${planId}:keys`,

@@ -6,6 +6,7 @@ import type { AlertStore } from '../../model/alert-store.ts';
 import type { AdminUser } from '../../model/model.ts';
 import type { KeyStore } from '../store.ts';
 import { createRedisAdminSessions } from './admin.ts';
+import { relayAlertInboxes } from './alert-inbox.ts';
 import { createRedisAlertStore } from './alerts.ts';
 import { createBudgetBatch } from './budget-batch.ts';
 import { createRedisBudgetConfig } from './budget-config.ts';
@@ -126,6 +127,7 @@ export async function openRedisKeyStore(
     origin,
     settleTimeoutMs: options.settleTimeoutMs,
   };
+  const alerts = createRedisAlertStore(client, layout.admin.alertsPrefix);
   const calls = clustered
     ? createRedisCallBatch(client, scripts.callBatchCrossSlot, (name) => masterOf(client as Cluster, name))
     : createRedisCallBatch(client, scripts.callBatch);
@@ -142,8 +144,9 @@ export async function openRedisKeyStore(
       scripts.callBuckets,
       options.bucketRetention ?? DEFAULT_BUCKET_RETENTION,
     ),
-    alerts: createRedisAlertStore(client, layout.admin.alertsPrefix),
+    alerts,
     commitChange: (change) => commitKeyChange(ctx, change),
+    relayAlerts: (keyId) => relayAlertInboxes(ctx, alerts, keyId),
     getKey: (id) => readKey(ctx, id),
     listKeys: (filter = {}) => readKeys(ctx, filter),
     listSecrets: (keyId) => readSecrets(ctx, keyId),

@@ -1,6 +1,7 @@
 import { MAX_BUDGET_AMOUNT } from '@keygate/contracts/gateway';
 import { BUDGET_SCRIPTS } from './budget-scripts.ts';
 import type { RedisClient } from './connection.ts';
+import { SETTLE_LUA } from './settle-lua.ts';
 
 /**
  * The Lua scripts of the Redis key store. Each runs atomically on the server (EVALSHA through
@@ -25,14 +26,18 @@ local function advance(hash, field, at)
 end
 `;
 
-/** See commitArgs in writes.ts for KEYS/ARGV. Returns 1, or 0 on a version conflict. */
-const COMMIT_CHANGE = `
+/** See commitArgs in writes.ts for KEYS/ARGV. Returns 1, or 0 on a version conflict or a lost idempotency lease. */
+const COMMIT_CHANGE = `${SETTLE_LUA}
 local current = redis.call('HGET', KEYS[1], 'version')
 if ARGV[4] == '' then
   if current then return 0 end
 elseif current ~= ARGV[4] then
   return 0
 end
+local secretTotal = tonumber(ARGV[14])
+local extra = 15 + secretTotal * 7 + 4
+local idempotencyKey, alertInbox = KEYS[#KEYS - 1], KEYS[#KEYS]
+if not settleHolds(idempotencyKey, ARGV[extra]) then return 0 end
 if redis.call('HEXISTS', KEYS[3], ARGV[10]) == 1 then
   return redis.error_reply('activity id already exists')
 end
@@ -82,7 +87,7 @@ if ARGV[4] == '' and ARGV[expiryAt + 1] ~= '' then
 end
 for i = 12, 11 + indexCount do redis.call('ZREM', KEYS[i], ARGV[3]) end
 redis.call('HSET', KEYS[1], 'data', ARGV[6], 'version', ARGV[5], 'environment', ARGV[7], 'status', ARGV[8])
-local closingIndex, expiryIndex = KEYS[#KEYS - 1], KEYS[#KEYS]
+local closingIndex, expiryIndex = KEYS[#KEYS - 3], KEYS[#KEYS - 2]
 if ARGV[expiryAt] == '' then
   redis.call('ZREM', expiryIndex, ARGV[3])
 else
@@ -107,6 +112,10 @@ for i = 0, secretCount - 1 do
 end
 redis.call('HSET', KEYS[3], ARGV[10], ARGV[12])
 for i = 4, 6 do redis.call('ZADD', KEYS[i], 0, ARGV[11]) end
+settleWrite(idempotencyKey, ARGV[extra], ARGV[extra + 1], ARGV[extra + 2])
+for i = 1, tonumber(ARGV[extra + 3]) do
+  redis.call('HSET', alertInbox, ARGV[extra + 2 + i * 2], ARGV[extra + 3 + i * 2])
+end
 for part in string.gmatch(ARGV[2], '[^\\n]+') do redis.call('PUBLISH', ARGV[1], part) end
 return 1
 `;
@@ -377,6 +386,17 @@ ${CALL_BATCH_BODY}`;
  * KEYS: one Idempotency-Key record. ARGV: the expected record ('' = none), the next one ('' =
  * delete), its TTL ms. Replaces the record only if it is still the expected one; returns 1, or 0.
  */
+/**
+ * KEYS: an Idempotency-Key record, its `:target` name. ARGV: the lease expected, the name the record
+ * is committed under in another slot group, TTL ms. Notes that name if the lease is still the one
+ * expected; returns 1, else 0 (writing nothing). See settle.ts.
+ */
+const MARK_IDEMPOTENCY_TARGET = `
+if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1
+`;
+
 const SWAP_IDEMPOTENCY = `
 local current = redis.call('GET', KEYS[1]) or ''
 if current ~= ARGV[1] then return 0 end
@@ -524,6 +544,7 @@ const SCRIPTS = {
   countLoginFailure: COUNT_LOGIN_FAILURE,
   readLoginFailures: READ_LOGIN_FAILURES,
   swapIdempotency: SWAP_IDEMPOTENCY,
+  markIdempotencyTarget: MARK_IDEMPOTENCY_TARGET,
   ...BUDGET_SCRIPTS,
 };
 

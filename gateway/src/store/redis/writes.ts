@@ -20,6 +20,7 @@ import {
   USAGE_RETENTION_SECONDS,
 } from './keys.ts';
 import type { RedisScripts } from './scripts.ts';
+import { settleParts, withSettle } from './settle.ts';
 
 /** What the Redis store's reads and writes share. */
 export interface RedisStoreContext {
@@ -51,7 +52,10 @@ const PRUNE_BATCH = 1000;
  * keyId, lookup, createdAt score, data JSON, closing JSON, sweep:closing score ('' = remove);
  * then the key's sweep:expiry score ('' = remove), and a created key's starting credit balance and
  * its refill time in ms ('' and '' = none), written to `budget:<keyId>` in the key's group, and
- * '1' outside a Cluster: refuse (0) a plan or identity newly named that does not exist.
+ * '1' outside a Cluster: refuse (0) a plan or identity newly named that does not exist; then the
+ * idempotency record's expected text ('-' = the change carries none; '' = there must be none) and
+ * next text and its TTL in ms (settle.ts), then the number of alert events and per event its id and JSON.
+ * KEYS end with the idempotency record's name and the group's alert inbox (after the sweep zsets).
  * The script also moves the key between the `plan:<id>:keys` and `identity:<id>:keys` sets of its
  * group, from the plan and identity of the stored JSON to those of the new one.
  */
@@ -59,6 +63,8 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
   const { key, activity, secrets } = change;
   // Everything a change touches sits in its key's slot group, so the script stays in one slot.
   const names = ctx.layout.forKey(key.id);
+  const settle = settleParts(ctx, change.idempotency, names, names.key(key.id));
+  const alerts = change.alerts ?? [];
   const keys = [
     names.key(key.id),
     names.lookups,
@@ -75,6 +81,8 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     ...secrets.flatMap((s) => [names.secret(s.id), names.key(s.keyId), names.keySecrets(s.keyId)]),
     names.sweepClosing,
     names.sweepExpiry,
+    settle.name,
+    names.alertInbox,
   ];
   // Published by the script itself, so a change is announced atomically with its write: the commit,
   // then the lookups of the secrets it wrote (a key created or rotated from any process, the CLI
@@ -111,6 +119,9 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
     change.creditsBalance?.remaining ?? '',
     change.creditsBalance?.refilledAt ?? '',
     ctx.layout.groups.length === 1 ? '1' : '',
+    ...settle.args,
+    alerts.length,
+    ...alerts.flatMap((event) => [event.id, JSON.stringify(event)]),
   ];
   return [keys.length, ...keys, ...args];
 }
@@ -123,7 +134,13 @@ export function commitArgs(ctx: RedisStoreContext, change: KeyChange): (string |
  */
 export async function commitKeyChange(ctx: RedisStoreContext, change: KeyChange): Promise<boolean> {
   try {
-    return (await ctx.scripts.commitChange(...commitArgs(ctx, change))) === 1;
+    const names = ctx.layout.forKey(change.key.id);
+    return await withSettle(
+      ctx,
+      change.idempotency,
+      names,
+      async () => (await ctx.scripts.commitChange(...commitArgs(ctx, change))) === 1,
+    );
   } catch (error) {
     if (!isInDoubt(error)) throw error;
     const applied = await settleCommit(ctx, change.key.id, change.activity.id);

@@ -9,6 +9,7 @@ import {
   deliveryIdOf,
   endpointTakes,
   KEPT_ATTEMPTS,
+  type NewAlertEvent,
   signingSecrets,
 } from '../../model/alert-store.ts';
 
@@ -105,12 +106,18 @@ const ENDPOINT_COLUMNS =
 const ENDPOINT_VALUES =
   '@id, @url, @description, @event_types, @identity_ids, @enabled, @disabled_reason, @secret, @previous_secret, @previous_secret_expires_at, @failing_since, @created_by_key_id, @created_at, @updated_at';
 
+/** The SQLite alert store, with the synchronous recording a key change's transaction runs. */
+export type SqliteAlertStore = AlertStore & {
+  /** Records an event as `recordEvent` does, inside the caller's transaction (no promise, no await). */
+  recordEventNow(event: NewAlertEvent): string[] | null;
+};
+
 /**
  * The alert outbox on the gateway's SQLite file (tables `alert_*`, migration 0009_alerts). Every
  * method is one transaction; a claim leases its delivery, so two processes on one file (a gateway
  * and a CLI, or a restart) never attempt it twice at once.
  */
-export function createSqliteAlertStore(client: Database.Database): AlertStore {
+export function createSqliteAlertStore(client: Database.Database): SqliteAlertStore {
   const insertEndpoint = client.prepare(
     `INSERT INTO alert_endpoints (${ENDPOINT_COLUMNS}) VALUES (${ENDPOINT_VALUES})`,
   );
@@ -230,6 +237,15 @@ export function createSqliteAlertStore(client: Database.Database): AlertStore {
     },
   );
 
+  // Inside a caller's transaction `immediate` becomes a savepoint, so this commits with the caller's.
+  function recordEventNow(event: NewAlertEvent): string[] | null {
+    const takers = allEndpoints
+      .all()
+      .map(endpointOf)
+      .filter((endpoint) => endpointTakes(endpoint, event.type, event.identityId));
+    return record.immediate(event, takers);
+  }
+
   return {
     async insertEndpoint(endpoint) {
       insertEndpoint.run(endpointParams(endpoint));
@@ -250,12 +266,9 @@ export function createSqliteAlertStore(client: Database.Database): AlertStore {
         return client.prepare('DELETE FROM alert_endpoints WHERE id = ?').run(id).changes > 0;
       })();
     },
+    recordEventNow,
     async recordEvent(event) {
-      const takers = allEndpoints
-        .all()
-        .map(endpointOf)
-        .filter((endpoint) => endpointTakes(endpoint, event.type, event.identityId));
-      return record.immediate(event, takers);
+      return recordEventNow(event);
     },
     async recordTest(endpointId, event) {
       record.immediate(event, [{ id: endpointId }]);

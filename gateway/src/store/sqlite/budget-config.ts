@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { CreditsBalance } from '../../model/budget.ts';
+import type { IdempotencySettle } from '../../model/model.ts';
 import { decodeCursor, encodeCursor, pageSizeOf } from '../cursor.ts';
 import type { BudgetConfigMethods, IdentityFilter } from '../store.ts';
 import {
@@ -12,6 +13,7 @@ import {
   type RawPlanRow,
 } from './budget-rows.ts';
 import type { SqliteDb } from './db.ts';
+import { createSqliteIdempotencySettler } from './idempotency.ts';
 import { keyFromRow } from './rows.ts';
 import { creditBalances, identities, keys, plans } from './schema.ts';
 import { bumpKeyGeneration } from './writes.ts';
@@ -33,6 +35,15 @@ export function createSqliteBudgetConfig(db: SqliteDb, client: Database.Database
   );
   const write = <T>(work: (tx: SqliteDb) => T): T =>
     db.transaction((tx) => work(tx as unknown as SqliteDb), { behavior: 'immediate' });
+  const settler = createSqliteIdempotencySettler(client);
+  /** A write with the request's Idempotency-Key record in its transaction: `work` returns false before writing. */
+  const writeSettled = (idempotency: IdempotencySettle | undefined, work: (tx: SqliteDb) => boolean) =>
+    write((tx) => {
+      if (idempotency && !settler.holds(idempotency)) return false;
+      if (!work(tx)) return false;
+      if (idempotency) settler.write(idempotency);
+      return true;
+    });
   const insertBalance = (tx: SqliteDb, subject: string, balance: CreditsBalance | undefined) => {
     if (balance)
       tx.insert(creditBalances)
@@ -40,8 +51,8 @@ export function createSqliteBudgetConfig(db: SqliteDb, client: Database.Database
         .run();
   };
   return {
-    async createPlan(plan) {
-      return write((tx) => {
+    async createPlan(plan, idempotency) {
+      return writeSettled(idempotency, (tx) => {
         const inserted = tx.insert(plans).values(plan).onConflictDoNothing().run();
         if (inserted.changes !== 1) return false;
         bumpKeyGeneration(tx);
@@ -55,8 +66,8 @@ export function createSqliteBudgetConfig(db: SqliteDb, client: Database.Database
     async listPlans() {
       return db.select().from(plans).orderBy(desc(plans.createdAt), desc(plans.id)).all().map(planFromRow);
     },
-    async updatePlan(plan, expectedVersion) {
-      return write((tx) => {
+    async updatePlan(plan, expectedVersion, idempotency) {
+      return writeSettled(idempotency, (tx) => {
         const { id, createdAt: _createdAt, ...fields } = plan;
         const updated = tx
           .update(plans)
@@ -84,8 +95,8 @@ export function createSqliteBudgetConfig(db: SqliteDb, client: Database.Database
         return 'deleted';
       });
     },
-    async createIdentity({ identity, creditsBalance }) {
-      return write((tx) => {
+    async createIdentity({ identity, creditsBalance }, idempotency) {
+      return writeSettled(idempotency, (tx) => {
         // The plan is checked here too: one deleted since the caller read it is not named.
         if (
           identity.planId !== null &&
@@ -139,8 +150,8 @@ export function createSqliteBudgetConfig(db: SqliteDb, client: Database.Database
         nextCursor: more ? encodeCursor({ at: last.createdAt, id: last.id }) : null,
       };
     },
-    async updateIdentity(identity, expectedVersion) {
-      return write((tx) => {
+    async updateIdentity(identity, expectedVersion, idempotency) {
+      return writeSettled(idempotency, (tx) => {
         if (
           identity.planId !== null &&
           !tx.select({ id: plans.id }).from(plans).where(eq(plans.id, identity.planId)).get()

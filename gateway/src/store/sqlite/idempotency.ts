@@ -1,6 +1,33 @@
 import { decodeRecord, encodeRecord } from '@keygate/contracts/idempotency';
 import type Database from 'better-sqlite3';
+import type { IdempotencySettle } from '../../model/model.ts';
 import type { IdempotencyMethods } from '../store.ts';
+
+/** Writes a change's Idempotency-Key record inside the change's own (synchronous) transaction. */
+export interface SqliteIdempotencySettler {
+  /** True when the record is still `settle.expected`: checked before the change writes anything. */
+  holds(settle: IdempotencySettle): boolean;
+  /** Replaces it by `settle.next` (after `holds`, in the same transaction). */
+  write(settle: IdempotencySettle): void;
+}
+
+/** The settler on this connection (its statements prepared once). */
+export function createSqliteIdempotencySettler(client: Database.Database): SqliteIdempotencySettler {
+  const select = client
+    .prepare<[string, string], string>(
+      'SELECT record FROM idempotency_records WHERE key_id = ? AND key_hash = ?',
+    )
+    .pluck();
+  const update = client.prepare<[string, number, string, string]>(
+    'UPDATE idempotency_records SET record = ?, expires_at = ? WHERE key_id = ? AND key_hash = ?',
+  );
+  return {
+    holds: (settle) => select.get(settle.keyId, settle.keyHash) === encodeRecord(settle.expected),
+    write(settle) {
+      update.run(encodeRecord(settle.next), settle.next.expiresAt, settle.keyId, settle.keyHash);
+    },
+  };
+}
 
 /** Idempotency-Key records in SQLite: a swap is one conditional statement, so atomic by itself. */
 export function createSqliteIdempotency(client: Database.Database): IdempotencyMethods {

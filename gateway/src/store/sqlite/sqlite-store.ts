@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { LedgerStorage } from '../../budget/memory-ledger.ts';
 import type { BudgetUsageStore } from '../../budget/usage-meter.ts';
-import type { AlertStore } from '../../model/alert-store.ts';
+import type { AlertStore, NewAlertEvent } from '../../model/alert-store.ts';
 import type { ApiLogEntry, KeyChange, UsageBucket } from '../../model/model.ts';
 import type { ActivityFilter, KeyStore, LogFilter } from '../store.ts';
 import { createSqliteAdminSessions } from './admin.ts';
@@ -14,7 +14,7 @@ import { createSqliteAlertStore } from './alerts.ts';
 import { createSqliteBudgetConfig } from './budget-config.ts';
 import { createSqliteBudgetUsage } from './budget-usage.ts';
 import type { SqliteDb } from './db.ts';
-import { createSqliteIdempotency } from './idempotency.ts';
+import { createSqliteIdempotency, createSqliteIdempotencySettler } from './idempotency.ts';
 import { createSqliteLedgerStorage } from './ledger-storage.ts';
 import { inPlaceLogWork, type SqliteLogWriter, startSqliteLogWriter } from './log-writer.ts';
 import { prepareFindByLookup } from './lookup.ts';
@@ -147,12 +147,17 @@ function createSqliteKeyStore(
     indexedGeneration = current;
     return lookupIndex.has(lookup);
   }
+  const alertStorage = createSqliteAlertStore(client);
+  const companions = {
+    idempotency: createSqliteIdempotencySettler(client),
+    recordAlert: (event: NewAlertEvent) => void alertStorage.recordEventNow(event),
+  };
   return {
     lookupsInMemory: true,
     budgetStorage: { ledger: createSqliteLedgerStorage(client), usage: createSqliteBudgetUsage(client) },
-    alertStorage: createSqliteAlertStore(client),
+    alertStorage,
     async commitChange(change: KeyChange) {
-      const committed = commitKeyChange(db, change);
+      const committed = commitKeyChange(db, change, companions);
       if (committed) lookupIndex.add(change.secrets.map((secret) => secret.lookup));
       return committed;
     },

@@ -1,23 +1,35 @@
 import type Database from 'better-sqlite3';
 import { and, eq, sql } from 'drizzle-orm';
+import type { NewAlertEvent } from '../../model/alert-store.ts';
 import type { KeyChange, UsageBucket } from '../../model/model.ts';
 import type { SqliteDb } from './db.ts';
+import type { SqliteIdempotencySettler } from './idempotency.ts';
 import { activityToRow, addHistograms, keyToRow } from './rows.ts';
 import { activity, creditBalances, identities, keys, plans, secrets, storeCounters } from './schema.ts';
 
 /** The `store_counters` row every key change advances (read by the key cache's change marker). */
 export const KEY_GENERATION = 'key_generation';
 
+/** What a key change writes besides the key's own tables: its idempotency record and its alerts. */
+export interface CommitCompanions {
+  idempotency: SqliteIdempotencySettler;
+  /** Records an alert event in the outbox inside the running transaction. */
+  recordAlert(event: NewAlertEvent): void;
+}
+
 /**
  * Applies one key change in ONE synchronous transaction (BEGIN IMMEDIATE, so a concurrent writer
- * waits instead of failing mid-way). No `await` may appear inside: better-sqlite3 transactions are
- * synchronous and an await would commit early. Returns false, writing nothing, on a version conflict.
+ * waits instead of failing mid-way), with the request's Idempotency-Key record and the change's
+ * alert events: a crash leaves all of it or none. No `await` may appear inside: better-sqlite3
+ * transactions are synchronous and an await would commit early. Returns false, writing nothing, on
+ * a version conflict or a lost idempotency lease (every check runs before the first write).
  * Call counters and last-call times are owned by `recordUsage` and are never overwritten here.
  */
-export function commitKeyChange(db: SqliteDb, change: KeyChange): boolean {
+export function commitKeyChange(db: SqliteDb, change: KeyChange, companions: CommitCompanions): boolean {
   return db.transaction(
     (tx) => {
       const row = keyToRow(change.key);
+      if (change.idempotency && !companions.idempotency.holds(change.idempotency)) return false;
       // A plan or identity deleted since the caller checked it is not named: the change is refused.
       if (
         row.planId !== null &&
@@ -55,6 +67,8 @@ export function commitKeyChange(db: SqliteDb, change: KeyChange): boolean {
         const { remaining, refilledAt } = change.creditsBalance;
         tx.insert(creditBalances).values({ subject: change.key.id, remaining, refilledAt }).run();
       }
+      if (change.idempotency) companions.idempotency.write(change.idempotency);
+      for (const event of change.alerts ?? []) companions.recordAlert(event);
       bumpKeyGeneration(tx);
       return true;
     },

@@ -26,6 +26,10 @@ function fakeOutbox() {
     async recordTest() {
       return 'msg_test';
     },
+    build() {
+      throw new Error('budget alerts record their events themselves');
+    },
+    notify() {},
   };
   return { outbox, recorded, calls: () => calls };
 }

@@ -23,6 +23,7 @@ describe('Redis key store on a Redis Cluster (3 masters)', () => {
     const store = await openRedisKeyStore(cluster.target, { keyPrefix });
     return {
       store,
+      alerts: store.alerts,
       openPeer: async () => openRedisKeyStore(cluster.target, { keyPrefix }),
       cleanup: () => store.close(),
     };

@@ -23,6 +23,7 @@ describe('Redis key store behind Sentinel (master, replica, sentinel)', () => {
     const store = await openRedisKeyStore(sentinel.target, { keyPrefix });
     return {
       store,
+      alerts: store.alerts,
       openPeer: async () => openRedisKeyStore(sentinel.target, { keyPrefix }),
       cleanup: () => store.close(),
     };

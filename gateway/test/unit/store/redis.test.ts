@@ -49,6 +49,7 @@ describe('Redis key store', () => {
     const store = await openRedisKeyStore(redis.url, { keyPrefix });
     return {
       store,
+      alerts: store.alerts,
       openPeer: async () => openRedisKeyStore(redis.url, { keyPrefix }),
       cleanup: () => store.close(),
     };

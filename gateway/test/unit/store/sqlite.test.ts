@@ -20,6 +20,7 @@ describeKeyStoreContract('sqlite', async () => {
   const store = openSqliteKeyStore(file);
   return {
     store,
+    alerts: store.alertStorage,
     openPeer: async () => openSqliteKeyStore(file),
     cleanup: async () => {
       await store.close();
