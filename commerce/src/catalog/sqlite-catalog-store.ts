@@ -80,8 +80,9 @@ const inJsonList = (column: AnyColumn, name: string) =>
   sql`${column} IN (SELECT value FROM json_each(${p(name)}))`;
 
 /**
- * The catalogue store on the commerce SQLite database. Every query is a drizzle prepared
- * statement built once per store (building SQL per call cost more than running it).
+ * The catalogue store on the commerce SQLite database. Every query is prepared once per store
+ * (building SQL per call cost more than running it): drizzle's for the rarer reads, better-sqlite3's
+ * own for the ones every page and cart change runs (see below).
  */
 export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
   const { orm } = db;
