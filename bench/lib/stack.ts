@@ -446,14 +446,21 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const [commercePort, commerceGatewayPort] = await Promise.all([freePort(), freePort()]);
   const commerceUrl = `http://127.0.0.1:${commercePort}`;
   // Commerce fetches the gateway's JWKS on its first request, so it can start before the gateway.
-  const commerceChild = startChild('commerce', NODE, [...COMMERCE_NODE_ARGS, 'commerce/src/main.ts'], {
-    COMMERCE_ENV: 'live',
-    COMMERCE_PORT: String(commercePort),
-    COMMERCE_DB_FILE: commerceDb,
-    KEYGATE_DATA_DIR: data('commerce'),
-    KEYGATE_JWKS_URL: `http://127.0.0.1:${commerceGatewayPort}/.well-known/jwks.json`,
-    LOG_LEVEL: 'warn',
-  });
+  // BENCH_COMMERCE_NODE_ARGS: extra Node flags for commerce (10,000 products), e.g. to profile it.
+  const commerceArgs = process.env.BENCH_COMMERCE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const commerceChild = startChild(
+    'commerce',
+    NODE,
+    [...commerceArgs, ...COMMERCE_NODE_ARGS, 'commerce/src/main.ts'],
+    {
+      COMMERCE_ENV: 'live',
+      COMMERCE_PORT: String(commercePort),
+      COMMERCE_DB_FILE: commerceDb,
+      KEYGATE_DATA_DIR: data('commerce'),
+      KEYGATE_JWKS_URL: `http://127.0.0.1:${commerceGatewayPort}/.well-known/jwks.json`,
+      LOG_LEVEL: 'warn',
+    },
+  );
   await waitForOk(commerceChild, `${commerceUrl}/healthz`);
   const off = { ...toNoop, KEYGATE_POLICIES: 'off', KEYGATE_BENCH_MODE: '1' };
   // Tracing on, exporting over OTLP/HTTP protobuf to the sink; only the root sampler's ratio differs.

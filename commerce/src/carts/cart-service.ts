@@ -136,7 +136,7 @@ export function createCartService(deps: {
       );
     }
     const at = clock().toISOString();
-    carts.saveLine(cart.id, product.id, qty, at);
+    carts.setLineQuantity(cart.id, product.id, qty);
     carts.touchCart(cart.id, at);
     const lines = contents.lines.map((l) => (l.productId === product.id ? { ...l, qty } : l));
     return priceCart({ ...cart, updatedAt: at }, { lines, products: contents.products });
@@ -184,7 +184,8 @@ export function createCartService(deps: {
       throw new Error(`sellable product ${sku} has no price for quantity ${lineQty}`);
     }
     const at = clock().toISOString();
-    carts.saveLine(cartId, product.id, lineQty, at);
+    if (existing) carts.setLineQuantity(cartId, product.id, lineQty);
+    else carts.insertLine(cartId, product.id, lineQty, at);
     carts.touchCart(cartId, at);
   }
 

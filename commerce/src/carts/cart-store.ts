@@ -28,8 +28,10 @@ export interface CartStore {
   findCart(id: string): CartRecord | null;
   /** The cart's lines in the order they were first added. */
   listLines(cartId: string): CartLineRecord[];
-  /** Sets the quantity of the cart's line for a product, creating the line if needed. */
-  saveLine(cartId: string, productId: string, qty: number, at: string): void;
+  /** Adds the cart's line for a product (the cart has none for it yet). */
+  insertLine(cartId: string, productId: string, qty: number, at: string): void;
+  /** Sets the quantity of the cart's existing line for a product; false when there is none. */
+  setLineQuantity(cartId: string, productId: string, qty: number): boolean;
   /** Deletes the cart's line for a product; false when there was none. */
   deleteLine(cartId: string, productId: string): boolean;
   /** Sets the cart's updatedAt. */

@@ -4,7 +4,7 @@ import type { CommerceDatabase } from '../db/database.ts';
 import { channels, customers, prices, products, stock, vatRates } from '../db/schema.ts';
 import type { CustomerTier, PriceLevel } from '../pricing/types.ts';
 import type { CatalogStore } from './catalog-store.ts';
-import type { PriceRow, ProductImage, ProductPageQuery, StockedProduct } from './types.ts';
+import type { Channel, PriceRow, ProductImage, ProductPageQuery, StockedProduct } from './types.ts';
 
 const productColumns = {
   id: products.id,
@@ -80,8 +80,9 @@ const inJsonList = (column: AnyColumn, name: string) =>
   sql`${column} IN (SELECT value FROM json_each(${p(name)}))`;
 
 /**
- * The catalogue store on the commerce SQLite database. Every query is a drizzle prepared
- * statement built once per store (building SQL per call cost more than running it).
+ * The catalogue store on the commerce SQLite database. Every query is prepared once per store
+ * (building SQL per call cost more than running it): drizzle's for the rarer reads, better-sqlite3's
+ * own for the ones every page and cart change runs (see below).
  */
 export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
   const { orm } = db;
@@ -90,26 +91,15 @@ export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
 
   const q = {
     channels: orm.select().from(channels).orderBy(asc(channels.code)).prepare(),
-    channel: orm
-      .select()
-      .from(channels)
-      .where(eq(channels.code, p('code')))
-      .prepare(),
     customer: orm
       .select()
       .from(customers)
       .where(eq(customers.id, p('id')))
       .prepare(),
-    vatRates: orm
-      .select()
-      .from(vatRates)
-      .where(eq(vatRates.country, p('country')))
-      .prepare(),
     allVatRates: orm.select().from(vatRates).prepare(),
     productBySku: stockedProducts()
       .where(eq(products.sku, p('sku')))
       .prepare(),
-    productsByIds: stockedProducts().where(inJsonList(products.id, 'ids')).prepare(),
     // Two plans for one answer, chosen per call. When the tier has rows (a third of a catalogue
     // for the seeded tiers), walking products in SKU order and probing prices_tier_product_idx
     // and prices_customer_idx per product stops after about one page: its cost does not grow with
@@ -170,6 +160,23 @@ export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
      FROM prices
      WHERE channel_code = ? AND product_id IN (SELECT value FROM json_each(?))`,
   );
+  // What every priced answer loads besides its products (the pricing context), and a cart's
+  // products: each cart change runs them, on the same direct statements.
+  const channelByCode = client.prepare<
+    [string],
+    Omit<Channel, 'pricesIncludeVat'> & { pricesIncludeVat: number }
+  >(
+    `SELECT code, name, currency, tax_country AS taxCountry, prices_include_vat AS pricesIncludeVat
+     FROM channels WHERE code = ?`,
+  );
+  const vatRatesOfCountry = client.prepare<[string], { taxClass: string; rateBp: number }>(
+    'SELECT tax_class AS taxClass, rate_bp AS rateBp FROM vat_rates WHERE country = ?',
+  );
+  const productsByIds = client.prepare<[string], ProductRow>(
+    `SELECT p.id, p.sku, p.name, p.tax_class AS taxClass, p.images, s.on_hand AS onHand, s.allocated
+     FROM products p LEFT JOIN stock s ON s.product_id = p.id
+     WHERE p.id IN (SELECT value FROM json_each(?))`,
+  );
   const pageQueries = new Map<string, Statement<PageParams, ProductRow>>();
   /** One prepared page query per filter shape: cursor or not × inStock null/true/false × search kind. */
   function pageQuery(
@@ -206,13 +213,16 @@ export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
 
   return {
     listChannels: () => q.channels.all(),
-    findChannel: (code) => q.channel.get({ code }) ?? null,
+    findChannel(code) {
+      const row = channelByCode.get(code);
+      return row ? { ...row, pricesIncludeVat: row.pricesIncludeVat === 1 } : null;
+    },
     findCustomer(id) {
       const row = q.customer.get({ id });
       return row ? { ...row, tier: row.tier as CustomerTier } : null;
     },
     listVatRates(country) {
-      return new Map(q.vatRates.all({ country }).map((r) => [r.taxClass, r.rateBp]));
+      return new Map(vatRatesOfCountry.all(country).map((r) => [r.taxClass, r.rateBp]));
     },
     listAllVatRates() {
       const result = new Map<string, Map<string, number>>();
@@ -242,7 +252,7 @@ export function createSqliteCatalogStore(db: CommerceDatabase): CatalogStore {
     },
     listProductsByIds(ids) {
       if (ids.length === 0) return [];
-      return q.productsByIds.all({ ids: JSON.stringify(ids) }).map(toStockedProduct);
+      return productsByIds.all(JSON.stringify(ids)).map(toStockedProduct);
     },
     listProductsPricedFor({ customerId, tier, afterSku, limit }) {
       // '' sorts before every SKU, so the first page needs no second statement.

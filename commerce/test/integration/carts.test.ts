@@ -289,6 +289,28 @@ describe('cart routes', () => {
       assert.deepEqual(read.body.lines, res.body.lines);
       assert.equal(read.body.totals.gross, res.body.totals.gross);
     });
+    it('PATCH keeps the lines in the order they were first added', async () => {
+      const keyId = 'key_order';
+      const id = await createCartFor(keyId);
+      // Added out of SKU (and product id) order, so an answer in index order would differ.
+      const skus = ['KG-00010', 'KG-00002', 'KG-00005'];
+      for (const sku of skus) {
+        const res = await t.post(`/v2/carts/${id}/items`, { sku, qty: 1 }, { keyId });
+        assert.equal(res.status, 200, res.text);
+      }
+      const res = await t.patch(`/v2/carts/${id}/items/KG-00002`, { qty: 4 }, { keyId });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(
+        res.body.lines.map((l: { sku: string; qty: number }) => [l.sku, l.qty]),
+        [
+          ['KG-00010', 1],
+          ['KG-00002', 4],
+          ['KG-00005', 1],
+        ],
+      );
+      const read = await t.get(`/v2/carts/${id}`, { keyId });
+      assert.deepEqual(read.body.lines, res.body.lines);
+    });
     it('DELETE removes the line and the totals drop by its total', async () => {
       const id = await cartWithTwoLines();
       const before = await t.get(`/v2/carts/${id}`, { keyId: 'key_lines' });
