@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { cpuMicros } from '../lib/cpu.ts';
 import { rssMiB } from '../lib/memory.ts';
-import { freePort, runToEnd, startChild, tempDir, waitForOk } from '../lib/processes.ts';
+import { freePort, onMeasuredCore, runToEnd, startChild, tempDir, waitForOk } from '../lib/processes.ts';
 import { median, type Summary, type Target, target } from '../lib/report.ts';
 import { COMMERCE_NODE_ARGS, pidOf, type Stack, seedKeys, startGateway } from '../lib/stack.ts';
 import { GOLD_CUSTOMER, GRAPHQL_PRODUCTS_QUERY } from './scenarios.ts';
@@ -57,14 +57,19 @@ export async function startLargeCommerce(options: {
   ]);
   const [commercePort, gatewayPort] = await Promise.all([freePort(), freePort()]);
   const commerceUrl = `http://127.0.0.1:${commercePort}`;
-  const child = startChild('commerce (large)', NODE, [...COMMERCE_NODE_ARGS, 'commerce/src/main.ts'], {
-    COMMERCE_ENV: 'live',
-    COMMERCE_PORT: String(commercePort),
-    COMMERCE_DB_FILE: db,
-    KEYGATE_DATA_DIR: join(dir, 'commerce'),
-    KEYGATE_JWKS_URL: `http://127.0.0.1:${gatewayPort}/.well-known/jwks.json`,
-    LOG_LEVEL: 'warn',
-  });
+  // On the measured core, as the other commerce (see stack.ts).
+  const child = startChild(
+    'commerce (large)',
+    ...onMeasuredCore(NODE, [...COMMERCE_NODE_ARGS, 'commerce/src/main.ts']),
+    {
+      COMMERCE_ENV: 'live',
+      COMMERCE_PORT: String(commercePort),
+      COMMERCE_DB_FILE: db,
+      KEYGATE_DATA_DIR: join(dir, 'commerce'),
+      KEYGATE_JWKS_URL: `http://127.0.0.1:${gatewayPort}/.well-known/jwks.json`,
+      LOG_LEVEL: 'warn',
+    },
+  );
   await waitForOk(child, `${commerceUrl}/healthz`);
   const gateway = await startGateway(
     'gateway (commerce, large catalogue)',
