@@ -43,29 +43,9 @@ end
 `;
 
 /**
- * Sends the tokens of a file in turn, and reports as REPORT_SCRIPT does except that the answers
- * counted as errors are those that were NOT refused (wrk counts every status above 399).
- */
-const tokensScript = (file: string) => `
-local tokens = {}
-for line in io.lines(${JSON.stringify(file)}) do tokens[#tokens + 1] = line end
-math.randomseed(os.time())
-local at = math.random(#tokens)
-request = function()
-  at = at % #tokens + 1
-  return wrk.format(nil, nil, { Authorization = 'Bearer ' .. tokens[at] })
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('\\n${MARKER}{"requests":%d,"durationUs":%d,"p50Us":%.1f,"p99Us":%.1f,"errors":%d}\\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
-    e.connect + e.read + e.write + e.timeout + (summary.requests - e.status)))
-end
-`;
-
-/**
- * A request script (see `LoadOptions.script`) sending the admitted tokens of a file in turn, from a
- * random start: many keys called, each answer judged as in a plain run (only a 2xx or 3xx is a success).
+ * A request script (see `LoadOptions.script`) sending the tokens of a file in turn, from a random
+ * start (so runs do not repeat each other's first tokens): many keys called, each answer judged as
+ * in a plain run (only a 2xx or 3xx is a success).
  */
 export const cyclingTokensScript = (file: string) => `
 local tokens = {}
@@ -75,6 +55,19 @@ local at = math.random(#tokens)
 request = function()
   at = at % #tokens + 1
   return wrk.format(nil, nil, { Authorization = 'Bearer ' .. tokens[at] })
+end
+`;
+
+/**
+ * Sends the tokens of a file in turn (cyclingTokensScript), and reports as REPORT_SCRIPT does except
+ * that the answers counted as errors are those that were NOT refused (wrk counts every status above 399).
+ */
+const tokensScript = (file: string) => `${cyclingTokensScript(file)}
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('\\n${MARKER}{"requests":%d,"durationUs":%d,"p50Us":%.1f,"p99Us":%.1f,"errors":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.timeout + (summary.requests - e.status)))
 end
 `;
 
