@@ -47,10 +47,10 @@ export function isAddressOrCidr(text: string): boolean {
   return parseRange(text) !== null;
 }
 
-/** Compiles a list once; entries that do not parse match nothing, so a broken list fails closed. */
 /** The rules of an empty list, shared: most keys have no allowlist, and a cached key holds its rules. */
 const NO_RULES: IpRules = Object.freeze({ size: 0, matches: () => false });
 
+/** Compiles a list once; entries that do not parse match nothing, so a broken list fails closed. */
 export function compileIpRules(entries: readonly string[]): IpRules {
   if (entries.length === 0) return NO_RULES;
   const ranges = entries.map(parseRange).filter((range): range is [Address, number] => range !== null);
