@@ -201,11 +201,24 @@ describe('the Grafana dashboard and the alerting rules, on a real Prometheus scr
       state: string;
       alerts: Array<{ labels: Record<string, string> }>;
     }
-    const { groups } = await prometheus.api<{ groups: Array<{ rules: Rule[] }> }>('/api/v1/rules');
-    const rules = groups.flatMap((group) => group.rules);
+    let rules: Rule[] = [];
+    const state = (name: string) => rules.find((rule) => rule.name === name)?.state;
+    // The rules are evaluated on their own interval: the scrapes the setup waited for may not have
+    // been evaluated yet, so the states are read until the outage shows in them (or the wait fails).
+    await waitUntil(
+      'Prometheus evaluated the rules on the outage',
+      async () => {
+        const { groups } = await prometheus.api<{ groups: Array<{ rules: Rule[] }> }>('/api/v1/rules');
+        rules = groups.flatMap((group) => group.rules);
+        return (
+          state('KeygateTraceSpansDropped') === 'pending' &&
+          ['pending', 'firing'].includes(state('KeygateCommerceDown') ?? '')
+        );
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     assert.ok(rules.length >= 10);
     for (const rule of rules) assert.equal(rule.health, 'ok', `${rule.name}: ${rule.lastError}`);
-    const state = (name: string) => rules.find((rule) => rule.name === name)?.state;
     // Pending for its 2 minutes, then firing: a slow machine may take that long to get here.
     assert.ok(
       ['pending', 'firing'].includes(state('KeygateCommerceDown') ?? ''),

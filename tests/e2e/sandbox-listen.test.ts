@@ -161,7 +161,10 @@ describe('keygate-cli listen: webhooks forwarded to a local receiver through the
       }
       const ids = alerts().map((d) => d.headers['webhook-id']);
       assert.equal(new Set(ids).size, ids.length, 'an alert was forwarded twice');
-      assert.match(run.stdout(), /key\.revoked {2}evt_\S+ {2}-> 204/);
+      // The receiver holds a delivery before it answers, and the CLI prints the answer after it.
+      await waitUntil('the CLI printed the revocation forwarded', () =>
+        /key\.revoked {2}evt_\S+ {2}-> 204/.test(run.stdout()),
+      );
     } finally {
       run.child.kill('SIGINT');
       await run.exited;
