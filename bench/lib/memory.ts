@@ -89,40 +89,21 @@ export function watchMemory(stack: Stack, pipePid: number | undefined): MemoryWa
           'MiB',
         ),
       ];
-      if (ran.has('memory')) {
-        targets.push(
-          target(
-            'RSS after the load, memory mode (100 keys)',
-            peakAfter('memory', memory.pid),
-            '<=',
-            MEMORY_TARGETS.afterLoad,
-            'MiB',
-          ),
-        );
-      }
-      if (ran.has('memory100k')) {
-        targets.push(
-          target(
-            'RSS after the load, memory mode (100k keys)',
-            peakAfter('memory100k', memory100k.pid),
-            '<=',
-            MEMORY_TARGETS.afterLoad100k,
-            'MiB',
-          ),
-        );
-      }
-      // The same bound with a day of analytics in the store and every key called: the meter's state
-      // and the SQLite file's growth must fit where 100k keys alone fit.
-      if (ran.has('memory100k-buckets')) {
-        targets.push(
-          target(
-            'RSS after the load, memory mode (100k keys, a day of minute buckets, every key called)',
-            peakAfter('memory100k-buckets', memory100kBuckets.pid),
-            '<=',
-            MEMORY_TARGETS.afterLoad100k,
-            'MiB',
-          ),
-        );
+      // The last row is the 100k bound with a day of analytics in the store and every key called:
+      // the meter's state and the SQLite file's growth must fit where 100k keys alone fit.
+      const afterLoad: Array<[id: string, label: string, pid: number, bound: number]> = [
+        ['memory', 'memory mode (100 keys)', memory.pid, MEMORY_TARGETS.afterLoad],
+        ['memory100k', 'memory mode (100k keys)', memory100k.pid, MEMORY_TARGETS.afterLoad100k],
+        [
+          'memory100k-buckets',
+          'memory mode (100k keys, a day of minute buckets, every key called)',
+          memory100kBuckets.pid,
+          MEMORY_TARGETS.afterLoad100k,
+        ],
+      ];
+      for (const [id, label, pid, bound] of afterLoad) {
+        if (ran.has(id))
+          targets.push(target(`RSS after the load, ${label}`, peakAfter(id, pid), '<=', bound, 'MiB'));
       }
       return { lines, targets };
     },
