@@ -3,6 +3,15 @@ import type Database from 'better-sqlite3';
 import type { IdempotencySettle } from '../../model/model.ts';
 import type { IdempotencyMethods } from '../store.ts';
 
+/** The statement reading one record (the encoded text), by API key id and idempotency-key hash. */
+function prepareRecordRead(client: Database.Database): Database.Statement<[string, string], string> {
+  return client
+    .prepare<[string, string], string>(
+      'SELECT record FROM idempotency_records WHERE key_id = ? AND key_hash = ?',
+    )
+    .pluck();
+}
+
 /** Writes a change's Idempotency-Key record inside the change's own (synchronous) transaction. */
 export interface SqliteIdempotencySettler {
   /** True when the record is still `settle.expected`: checked before the change writes anything. */
@@ -13,11 +22,7 @@ export interface SqliteIdempotencySettler {
 
 /** The settler on this connection (its statements prepared once). */
 export function createSqliteIdempotencySettler(client: Database.Database): SqliteIdempotencySettler {
-  const select = client
-    .prepare<[string, string], string>(
-      'SELECT record FROM idempotency_records WHERE key_id = ? AND key_hash = ?',
-    )
-    .pluck();
+  const select = prepareRecordRead(client);
   const update = client.prepare<[string, number, string, string]>(
     'UPDATE idempotency_records SET record = ?, expires_at = ? WHERE key_id = ? AND key_hash = ?',
   );
@@ -31,11 +36,7 @@ export function createSqliteIdempotencySettler(client: Database.Database): Sqlit
 
 /** Idempotency-Key records in SQLite: a swap is one conditional statement, so atomic by itself. */
 export function createSqliteIdempotency(client: Database.Database): IdempotencyMethods {
-  const select = client
-    .prepare<[string, string], string>(
-      'SELECT record FROM idempotency_records WHERE key_id = ? AND key_hash = ?',
-    )
-    .pluck();
+  const select = prepareRecordRead(client);
   const insert = client.prepare<[string, string, string, number]>(
     'INSERT INTO idempotency_records (key_id, key_hash, record, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
