@@ -16,11 +16,18 @@ export interface BudgetLedger {
   adjust(policy: BudgetPolicy, delta: number, nowMs: number): Promise<void>;
   /** The balance the policy spends from (its `credits` line) now, refilled if due. */
   readCredits(policy: BudgetPolicy & { credits: CreditsLine }, nowMs: number): Promise<CreditsState>;
-  /** Sets, adds to or takes from the policy's balance (never below zero); answers the balance after. */
+  /**
+   * Sets, adds to or takes from the policy's balance (never below zero); answers the balance after.
+   * With `operationId` (the request's, see keys-api/idempotency.ts) the ledger remembers the
+   * operation, in the same write as the balance and for as long as an Idempotency-Key record lasts:
+   * the same id again changes nothing and answers the balance the first left. So a retry after a
+   * crash between this write and the request's record cannot spend or add twice.
+   */
   changeCredits(
     policy: BudgetPolicy & { credits: CreditsLine },
     operation: CreditsOperation,
     nowMs: number,
+    operationId?: string,
   ): Promise<CreditsState>;
   /** The counts of the policy's lines in their current windows. */
   readUsed(policy: BudgetPolicy, nowMs: number): Promise<number[]>;

@@ -1,4 +1,5 @@
 import type { CreditsOperation } from '@keygate/contracts/gateway';
+import { IDEMPOTENCY_RETENTION_MS } from '@keygate/contracts/idempotency';
 import {
   adjustReading,
   type BudgetReading,
@@ -24,6 +25,13 @@ export interface StoredSubject {
   credits: CreditsState | null;
 }
 
+/** A credits operation remembered by its request's id (BudgetLedger.changeCredits), until `expiresAt`. */
+export interface StoredOperation {
+  id: string;
+  state: CreditsState;
+  expiresAt: number;
+}
+
 /**
  * Durable storage behind the in-process ledger: read once per subject, written in batches. This
  * process is the only writer (one gateway on one SQLite file), so what it writes is the whole truth.
@@ -31,10 +39,16 @@ export interface StoredSubject {
 export interface LedgerStorage {
   /** A subject's counts of windows ending after `nowMs`, and its balance (synchronous: a point read). */
   load(subject: string, nowMs: number): StoredSubject;
-  /** Writes counts and balances (absolute values) in one transaction. */
-  save(counters: StoredCounter[], credits: Array<{ subject: string; state: CreditsState }>): void;
-  /** Deletes counts of windows that started before `beforeMs`. */
-  prune(beforeMs: number): void;
+  /** Writes counts, balances (absolute values) and remembered operations in one transaction. */
+  save(
+    counters: StoredCounter[],
+    credits: Array<{ subject: string; state: CreditsState }>,
+    operations?: StoredOperation[],
+  ): void;
+  /** The balance a remembered credits operation left, unless it is unknown or expired at `nowMs`. */
+  findOperation(id: string, nowMs: number): CreditsState | null;
+  /** Deletes counts of windows that started before `beforeMs`, and operations expired at `nowMs`. */
+  prune(beforeMs: number, nowMs: number): void;
 }
 
 interface Counter {
@@ -72,6 +86,8 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
   const subjects = new Map<string, Subject>();
   const dirtyCounters = new Map<string, StoredCounter>();
   const dirtyCredits = new Map<string, CreditsState>();
+  /** Operations remembered: written with the next flush, or (without storage) kept here until they expire. */
+  const operations = new Map<string, StoredOperation>();
   let sweepAt = 0;
 
   function subjectOf(id: string, nowMs: number): Subject {
@@ -97,6 +113,7 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
     sweepAt = nowMs + 60_000;
     for (const [id, subject] of subjects) {
       for (const [key, counter] of subject.counters) if (counter.end <= nowMs) subject.counters.delete(key);
+      for (const [id, operation] of operations) if (operation.expiresAt <= nowMs) operations.delete(id);
       const isHeldElsewhere = subject.credits === null || (storage !== undefined && !dirtyCredits.has(id));
       if (subject.counters.size === 0 && isHeldElsewhere) subjects.delete(id);
     }
@@ -156,7 +173,17 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
     const credits = [...dirtyCredits].map(([subject, state]) => ({ subject, state }));
     dirtyCounters.clear();
     dirtyCredits.clear();
-    storage?.save(counters, credits);
+    if (!storage) return;
+    // Storage holds the operations from here: the memory copy is only for a ledger without storage.
+    const remembered = [...operations.values()];
+    operations.clear();
+    storage.save(counters, credits, remembered);
+  }
+
+  function operationDone(id: string, nowMs: number): CreditsState | null {
+    const held = operations.get(id);
+    if (held !== undefined && held.expiresAt > nowMs) return held.state;
+    return storage?.findOperation(id, nowMs) ?? null;
   }
 
   function refilled(line: CreditsLine, nowMs: number): CreditsState {
@@ -166,7 +193,8 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
   const timer = storage
     ? setInterval(() => {
         flushNow();
-        storage.prune(clock() - 32 * 86_400_000);
+        const nowMs = clock();
+        storage.prune(nowMs - 32 * 86_400_000, nowMs);
       }, options.flushIntervalMs ?? 1000)
     : undefined;
   timer?.unref();
@@ -180,9 +208,20 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
       write(policy, adjustReading({ used: reading.used, credits }, delta), nowMs);
     },
     readCredits: async (policy, nowMs) => refilled(policy.credits, nowMs),
-    async changeCredits(policy, operation: CreditsOperation, nowMs) {
+    async changeCredits(policy, operation: CreditsOperation, nowMs, operationId) {
+      // Remembered per balance, as the Redis ledger keeps its marker beside the balance.
+      const id = operationId === undefined ? undefined : `${policy.credits.subject}:${operationId}`;
+      const done = id === undefined ? null : operationDone(id, nowMs);
+      if (done !== null) return done;
       const next = applyCreditsOperation(refilled(policy.credits, nowMs), operation);
       setCredits(policy.credits.subject, next, nowMs);
+      if (id !== undefined)
+        operations.set(id, {
+          id,
+          state: next,
+          expiresAt: nowMs + IDEMPOTENCY_RETENTION_MS,
+        });
+      // The balance and the operation reach storage in one transaction, before the answer.
       flushNow();
       return next;
     },

@@ -8,6 +8,7 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import { parseInput, validationError } from '../keys/key-input.ts';
 import type { KeyService } from '../keys/key-service.ts';
 import type { BudgetService, ExportRow } from '../plans/budget-service.ts';
+import { operationIdOf } from './idempotency.ts';
 import type { Caller } from './key-handlers.ts';
 import { idOf, queryOf } from './key-handlers.ts';
 
@@ -44,10 +45,11 @@ export function addBudgetHandlers(
   router.post(`${item}/credits`, ...deps.bodySteps, async (req, res) => {
     const { actor } = callerOf(res);
     const operation = parseInput(CreditsOperationSchema, req.body);
+    const operationId = operationIdOf(res);
     res.json(
       kind === 'key'
-        ? await budgetService.changeKeyCredits(actor, idOf(req), operation)
-        : await budgetService.changeIdentityCredits(actor, idOf(req), operation),
+        ? await budgetService.changeKeyCredits(actor, idOf(req), operation, operationId)
+        : await budgetService.changeIdentityCredits(actor, idOf(req), operation, operationId),
     );
   });
   router.get(`${item}/usage`, async (req: Request, res: Response, next: NextFunction) => {

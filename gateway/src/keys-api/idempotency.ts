@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   doneRecord,
   fingerprintRequest,
@@ -81,6 +82,19 @@ export function answerRecorderOf<R>(
   };
 }
 
+/**
+ * The id of the operation a claimed request asks for: its caller's key, its Idempotency-Key and its
+ * fingerprint, hashed (the Idempotency-Key itself is a secret of the caller's). A ledger remembers a
+ * credits change by it (BudgetLedger.changeCredits). Undefined without a claim.
+ */
+export function operationIdOf(res: Response): string | undefined {
+  const claimed = held.get(res);
+  if (!claimed) return undefined;
+  return createHash('sha256')
+    .update(`${claimed.claim.keyId}\n${claimed.claim.keyHash}\n${claimed.fingerprint}`)
+    .digest('base64url');
+}
+
 function bodyText(chunk: unknown): string {
   if (chunk === undefined || chunk === null || typeof chunk === 'function') return '';
   return Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
@@ -99,8 +113,9 @@ function bodyText(chunk: unknown): string {
  * answer as recorded and writes nothing more. Any other answer (an error, a change that had nothing
  * to do, a credits change: its balance after is decided inside the ledger's own write) is recorded
  * here before it is sent, as the end of the lease, so a retry that follows it replays. A crash
- * before the commit leaves only the lease, which lapses after a minute; a crash between a credits
- * change and its record lets a retry after that minute change the balance again.
+ * before the commit leaves only the lease, which lapses after a minute. A credits change is
+ * remembered by the ledger under operationIdOf, in the balance's own write: a retry after a crash
+ * between that write and the record changes nothing and answers the balance the first left.
  */
 export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler {
   const { store, clock, logger } = deps;
@@ -138,7 +153,7 @@ export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler
       settleIdempotencyKey(store, claim, done, now).then(
         () => send(chunk, ...rest),
         (error: unknown) => {
-          // The lease stays until it lapses; then a retry runs again (a credits change: twice).
+          // The lease stays until it lapses; then a retry runs again (a credits change answers what it left).
           logger.error({ err: error }, 'idempotency record not written');
           send(chunk, ...rest);
         },

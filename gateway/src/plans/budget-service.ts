@@ -108,10 +108,14 @@ export function createBudgetService(deps: BudgetServiceDeps) {
     return { lines: [], credits: { subject: identity.id, refill } };
   }
 
-  async function viewOf(policy: BudgetPolicy & { credits: CreditsLine }, operation?: CreditsOperation) {
+  async function viewOf(
+    policy: BudgetPolicy & { credits: CreditsLine },
+    operation?: CreditsOperation,
+    operationId?: string,
+  ) {
     const nowMs = clock();
     const state = operation
-      ? await ledger.changeCredits(policy, operation, nowMs)
+      ? await ledger.changeCredits(policy, operation, nowMs, operationId)
       : await ledger.readCredits(policy, nowMs);
     const { refill } = policy.credits;
     return {
@@ -125,15 +129,27 @@ export function createBudgetService(deps: BudgetServiceDeps) {
     /** A key's own balance (409 CREDITS_NOT_HELD when it spends none of its own). */
     keyCredits: async (actor: Actor, keyId: string) =>
       viewOf(await keyBalancePolicy(await readableKey(actor, keyId))),
-    /** Sets, adds to or takes from a key's own balance; answers the balance after. */
-    changeKeyCredits: async (actor: Actor, keyId: string, operation: CreditsOperation) =>
-      viewOf(await keyBalancePolicy(await readableKey(actor, keyId)), operation),
+    /**
+     * Sets, adds to or takes from a key's own balance; answers the balance after. `operationId`
+     * (BudgetLedger.changeCredits) makes a repeat of the same request change nothing.
+     */
+    changeKeyCredits: async (
+      actor: Actor,
+      keyId: string,
+      operation: CreditsOperation,
+      operationId?: string,
+    ) => viewOf(await keyBalancePolicy(await readableKey(actor, keyId)), operation, operationId),
     /** An identity's balance, shared by its keys. */
     identityCredits: async (actor: Actor, identityId: string) =>
       viewOf(await identityBalancePolicy(await readableIdentity(actor, identityId))),
     /** Sets, adds to or takes from an identity's balance. */
-    changeIdentityCredits: async (actor: Actor, identityId: string, operation: CreditsOperation) =>
-      viewOf(await identityBalancePolicy(await readableIdentity(actor, identityId)), operation),
+    changeIdentityCredits: async (
+      actor: Actor,
+      identityId: string,
+      operation: CreditsOperation,
+      operationId?: string,
+    ) =>
+      viewOf(await identityBalancePolicy(await readableIdentity(actor, identityId)), operation, operationId),
     /** Calls and cost of a key in a period, by outcome. */
     async keyUsage(actor: Actor, keyId: string, period: PeriodSpan): Promise<PeriodUsage> {
       await readableKey(actor, keyId);

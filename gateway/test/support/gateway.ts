@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { generateIdentityKeyPair } from '@keygate/identity';
 import type { JWK } from 'jose';
 import { createApp, type GatewayApp } from '../../src/app.ts';
-import { createMemoryLedger } from '../../src/budget/memory-ledger.ts';
+import { createMemoryLedger, type StoredOperation } from '../../src/budget/memory-ledger.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatewayIdentitySigner, type SyncIdentitySigner } from '../../src/identity/identity-signer.ts';
 import { createKeyService } from '../../src/keys/key-service.ts';
@@ -71,11 +71,17 @@ export interface TestGatewayOptions {
  * a key or an identity (as the SQLite storage reads credit_balances), and keeps the rest in memory.
  */
 function memoryStoreLedger(store: MemoryStore) {
+  const operations = new Map<string, StoredOperation>();
   return createMemoryLedger({
     storage: {
       load: (subject) => ({ counters: [], credits: store.balances.get(subject) ?? null }),
-      save: (_counters, credits) => {
+      save: (_counters, credits, done = []) => {
         for (const { subject, state } of credits) store.balances.set(subject, { ...state });
+        for (const operation of done) operations.set(operation.id, operation);
+      },
+      findOperation: (id, nowMs) => {
+        const operation = operations.get(id);
+        return operation && operation.expiresAt > nowMs ? operation.state : null;
       },
       prune: () => {},
     },

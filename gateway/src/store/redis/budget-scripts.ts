@@ -1,3 +1,4 @@
+import { MAX_BUDGET_AMOUNT } from '@keygate/contracts/gateway';
 import { SETTLE_LUA } from './settle-lua.ts';
 
 /**
@@ -123,7 +124,39 @@ redis.call('PUBLISH', ARGV[2], ARGV[3])
 return { 'deleted', data }
 `;
 
+/**
+ * KEYS: the balance hash, the operation's marker (KEYS[1] again when the operation carries no id).
+ * ARGV: refill amount, refill instant due (ms), `set`|`inc`|`dec`, amount, until when the marker
+ * holds (ms, '0' = no marker), now (ms; the gateway's clock, as for the counters). Refills the
+ * balance if due, applies the operation (never below zero nor above the largest amount) and answers
+ * {remaining, refilledAt}; with a marker that still holds it changes nothing and answers what the
+ * marked operation left.
+ */
+const CHANGE_CREDITS = `
+local marked = ARGV[5] ~= '0'
+if marked then
+  local done = redis.call('GET', KEYS[2])
+  if done then
+    local remaining, refilledAt, expiresAt = string.match(done, '^(%d+):(%d+):(%d+)$')
+    if tonumber(expiresAt) > tonumber(ARGV[6]) then return { tonumber(remaining), tonumber(refilledAt) } end
+  end
+end
+local state = redis.call('HMGET', KEYS[1], 'credits', 'refilledAt')
+local remaining, refilledAt = tonumber(state[1] or '0'), tonumber(state[2] or '0')
+local refillAmount, refillStart, amount = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
+if refillAmount > 0 and refilledAt < refillStart then remaining, refilledAt = refillAmount, refillStart end
+if ARGV[3] == 'set' then remaining = amount
+elseif ARGV[3] == 'inc' then remaining = math.min(${MAX_BUDGET_AMOUNT}, remaining + amount)
+else remaining = math.max(0, remaining - amount) end
+redis.call('HSET', KEYS[1], 'credits', remaining, 'refilledAt', refilledAt)
+if marked then
+  redis.call('SET', KEYS[2], string.format('%.0f:%.0f:%s', remaining, refilledAt, ARGV[5]), 'PXAT', ARGV[5])
+end
+return { remaining, refilledAt }
+`;
+
 export const BUDGET_SCRIPTS = {
+  changeCredits: CHANGE_CREDITS,
   putPlan: PUT_PLAN,
   deletePlan: DELETE_PLAN,
   claimIdentity: CLAIM_IDENTITY,

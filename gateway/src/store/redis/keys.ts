@@ -57,6 +57,9 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P budget:<subject id>             | hash   | credits (remaining), refilledAt (ms): a key's or identity's |
  * |                                   |        | credit balance, in the subject's group                     |
  * | P budget:<subject>:<line>:<start> | string | a plan line's count in one window; expires after it        |
+ * | P budget:<subject>:op:<id>        | string | `<remaining>:<refilledAt>:<until>`: what a credits        |
+ * |                                   |        | operation left, by its request's id (redis-ledger.ts);     |
+ * |                                   |        | expires at `until`, a record's 24 h after the operation    |
  * | P budget-usage:<subject>:<day>    | hash   | billing usage: `<outcome>` calls, `<outcome>:cost`          |
  * | P budget-usage:day:<day>          | set    | subjects with billing usage that day (per slot group)       |
  * | P budget-usage:flush:<id>         | string | marker of a billing usage flush already applied (7 days)    |
@@ -204,6 +207,7 @@ export function createKeyNames(prefix: string) {
     /** A credit balance of a key or an identity (fields `credits`, `refilledAt`), in its budget's slot group. */
     budget: (subject: string) => `${prefix}budget:${subject}`,
     /** A budget line's count in one window; expires after the window. */
+    budgetOperation: (subject: string, operationId: string) => `${prefix}budget:${subject}:op:${operationId}`,
     budgetCounter: (subject: string, counter: string, windowStart: number) =>
       `${prefix}budget:${subject}:${counter}:${windowStart}`,
     /** Billing usage of a key or identity on one day: `<outcome>` calls and `<outcome>:cost`. */

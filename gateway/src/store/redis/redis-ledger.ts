@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_RETENTION_MS } from '@keygate/contracts/idempotency';
 import type { BudgetRefusal, BudgetVerdict, CreditsState } from '../../budget/decide.ts';
 import { windowOf } from '../../budget/decide.ts';
 import { type BudgetLedger, counterNameOf } from '../../budget/ledger.ts';
@@ -5,6 +6,7 @@ import { refillSpanOf } from '../../budget/periods.ts';
 import type { BudgetPolicy, CreditsLine } from '../../budget/policy.ts';
 import type { BudgetOperation, BudgetReply } from './budget-batch.ts';
 import type { RedisKeyLayout, RedisKeyNames } from './keys.ts';
+import type { ScriptRunner } from './scripts.ts';
 
 /** Counts outlive their window by this much, so an instance whose clock runs late still finds them. */
 const COUNTER_GRACE_MS = 60_000;
@@ -42,6 +44,7 @@ function creditsOf(
 export function createRedisLedger(
   layout: RedisKeyLayout,
   run: (operation: BudgetOperation) => Promise<BudgetReply>,
+  changeCreditsScript: ScriptRunner,
 ): BudgetLedger {
   function operationOf(policy: BudgetPolicy, mode: BudgetOperation['mode'], amount: number, nowMs: number) {
     const names = homeOf(layout, policy);
@@ -86,15 +89,32 @@ export function createRedisLedger(
       await run(operationOf(policy, 'a', delta, nowMs).operation);
     },
     readCredits: async (policy, nowMs) => stateOf(await run(creditsOperation(policy, nowMs))),
-    async changeCredits(policy, operation, nowMs) {
-      const base = creditsOperation(policy, nowMs);
+    // Its own script, not the per-call batch: an operation is rare, and carries its marker (CHANGE_CREDITS).
+    async changeCredits(policy, operation, nowMs, operationId) {
+      const names = homeOf(layout, policy);
+      const { name, refillAmount, refillStart } = creditsOf(names, policy.credits, nowMs)!;
       const [kind, amount] =
         'set' in operation
           ? (['set', operation.set] as const)
           : 'increment' in operation
             ? (['inc', operation.increment] as const)
             : (['dec', operation.decrement] as const);
-      return stateOf(await run({ ...base, mode: 'c', creditsOperation: { kind, amount } }));
+      const marker =
+        operationId === undefined ? name : names.budgetOperation(policy.credits.subject, operationId);
+      const until = operationId === undefined ? 0 : nowMs + IDEMPOTENCY_RETENTION_MS;
+      const reply = await changeCreditsScript(
+        2,
+        name,
+        marker,
+        refillAmount,
+        refillStart,
+        kind,
+        amount,
+        until,
+        nowMs,
+      );
+      const [remaining, refilledAt] = reply as [number, number];
+      return { remaining: Number(remaining), refilledAt: Number(refilledAt) };
     },
     readUsed: async (policy, nowMs) => (await run(operationOf(policy, 'r', 0, nowMs).operation)).used,
     flush: async () => {},

@@ -136,7 +136,7 @@ export async function openRedisKeyStore(
     : createBudgetBatch(client, scripts.budgetBatch);
   return {
     client,
-    ledger: createRedisLedger(layout, budgetBatch),
+    ledger: createRedisLedger(layout, budgetBatch, scripts.changeCredits),
     budgetUsage: createRedisBudgetUsage(
       client,
       layout,

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { CreditsState } from '../../budget/decide.ts';
-import type { LedgerStorage, StoredCounter } from '../../budget/memory-ledger.ts';
+import type { LedgerStorage, StoredCounter, StoredOperation } from '../../budget/memory-ledger.ts';
 
 /**
- * The in-process budget ledger's storage on the gateway's SQLite file (tables `budget_counters` and
- * `credit_balances`): point reads on a subject's first call, and one transaction per flush. The
+ * The in-process budget ledger's storage on the gateway's SQLite file (tables `budget_counters`,
+ * `credit_balances` and `credit_operations`): point reads on a subject's first call, and one transaction per flush. The
  * statements are prepared once, here, never per call.
  */
 export function createSqliteLedgerStorage(client: Database.Database): LedgerStorage {
@@ -22,11 +22,24 @@ export function createSqliteLedgerStorage(client: Database.Database): LedgerStor
     `INSERT INTO credit_balances (subject, remaining, refilled_at) VALUES (?, ?, ?)
      ON CONFLICT (subject) DO UPDATE SET remaining = excluded.remaining, refilled_at = excluded.refilled_at`,
   );
+  const readOperation = client.prepare<[string, number], CreditsState>(
+    `SELECT remaining, refilled_at AS refilledAt FROM credit_operations WHERE id = ? AND expires_at > ?`,
+  );
+  const writeOperation = client.prepare<[string, number, number, number]>(
+    'INSERT OR REPLACE INTO credit_operations (id, remaining, refilled_at, expires_at) VALUES (?, ?, ?, ?)',
+  );
   const pruneCounters = client.prepare<[number]>('DELETE FROM budget_counters WHERE window_start < ?');
+  const pruneOperations = client.prepare<[number]>('DELETE FROM credit_operations WHERE expires_at <= ?');
   const save = client.transaction(
-    (counters: StoredCounter[], credits: Array<{ subject: string; state: CreditsState }>) => {
+    (
+      counters: StoredCounter[],
+      credits: Array<{ subject: string; state: CreditsState }>,
+      operations: StoredOperation[],
+    ) => {
       for (const c of counters) writeCounter.run(c.subject, c.name, c.windowStart, c.used);
       for (const { subject, state } of credits) writeBalance.run(subject, state.remaining, state.refilledAt);
+      for (const { id, state, expiresAt } of operations)
+        writeOperation.run(id, state.remaining, state.refilledAt, expiresAt);
     },
   );
   return {
@@ -35,9 +48,11 @@ export function createSqliteLedgerStorage(client: Database.Database): LedgerStor
       counters: readCounters.all(subject, nowMs - 32 * 86_400_000),
       credits: readBalance.get(subject) ?? null,
     }),
-    save: (counters, credits) => save(counters, credits),
-    prune: (beforeMs) => {
+    save: (counters, credits, operations = []) => save(counters, credits, operations),
+    findOperation: (id, nowMs) => readOperation.get(id, nowMs) ?? null,
+    prune: (beforeMs, nowMs) => {
       pruneCounters.run(beforeMs);
+      pruneOperations.run(nowMs);
     },
   };
 }

@@ -90,6 +90,22 @@ export const creditBalances = sqliteTable('credit_balances', {
   refilledAt: integer('refilled_at').notNull(),
 });
 
+/**
+ * A credits operation already applied, by the id of the request that asked for it (the caller's key,
+ * its Idempotency-Key and the request's fingerprint): a retry of that request after a crash answers
+ * the balance it left instead of changing it again. Kept as long as an Idempotency-Key record.
+ */
+export const creditOperations = sqliteTable(
+  'credit_operations',
+  {
+    id: text('id').primaryKey(),
+    remaining: integer('remaining').notNull(),
+    refilledAt: integer('refilled_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('credit_operations_expiry_idx').on(t.expiresAt)],
+);
+
 /** What a subject used of one limit or quota (`name`) in the window starting at `window_start` (epoch ms). */
 export const budgetCounters = sqliteTable(
   'budget_counters',

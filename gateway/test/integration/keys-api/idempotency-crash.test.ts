@@ -4,13 +4,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IDEMPOTENCY_LEASE_MS } from '@keygate/contracts/idempotency';
 import { generateIdentityKeyPair } from '@keygate/identity';
 import request from 'supertest';
 import { type GatewayConfig, loadConfig } from '../../../src/config.ts';
 import { createLogger } from '../../../src/http/logger.ts';
 import type { Actor } from '../../../src/model/model.ts';
 import { type OpenedGateway, openGateway } from '../../../src/open-gateway.ts';
-import type { KeyStore } from '../../../src/store/store.ts';
 import { TEST_TAG_KEY } from '../../support/redis-gateway.ts';
 import { startRedis } from '../../support/redis-server.ts';
 import { startRedisCluster } from '../../support/redis-topology.ts';
@@ -18,22 +18,24 @@ import { startEchoUpstream, type TestUpstream } from '../../support/upstream.ts'
 
 const ADMIN: Actor = { type: 'admin', id: 'adm_test' };
 
-/** A store method that commits, then never returns: the process died right after the commit. */
-type Write = 'commitChange' | 'createPlan';
+/** A method that commits, then never returns: the process died right after the commit. */
+type Write = 'commitChange' | 'createPlan' | 'changeCredits';
 
 /**
- * Makes `method` of a gateway's own store object commit and then hang, as a process killed right
- * after its commit would: nothing the gateway does after the commit (answer, record, relay) runs.
- * Resolves when the commit is made.
+ * Makes `method` of a gateway's own store (or budget ledger) object commit and then hang, as a
+ * process killed right after its commit would: nothing the gateway does after the commit (answer,
+ * record, relay) runs. Resolves when the commit is made.
  */
-function dieAfterCommit(store: KeyStore, method: Write): Promise<void> {
+function dieAfterCommit(instance: OpenedGateway, method: Write): Promise<void> {
+  const target = method === 'changeCredits' ? instance.backend.ledger : instance.backend.store;
   return new Promise((committed) => {
-    const write = store[method].bind(store) as (...args: unknown[]) => Promise<boolean>;
-    Object.assign(store, {
+    const methods = target as unknown as Record<Write, (...args: unknown[]) => Promise<unknown>>;
+    const write = methods[method].bind(target);
+    Object.assign(target, {
       [method]: async (...args: unknown[]) => {
         await write(...args);
         committed();
-        return new Promise<boolean>(() => {});
+        return new Promise<never>(() => {});
       },
     });
   });
@@ -90,7 +92,7 @@ function describeCrashAfterCommit(
      * connection and the server: the caller never hears an answer.
      */
     async function sendAndDie(instance: OpenedGateway, method: Write, path: string, body: object) {
-      const committed = dieAfterCommit(instance.backend.store, method);
+      const committed = dieAfterCommit(instance, method);
       const server = createServer(instance.gateway.app);
       await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
       const { port } = server.address() as AddressInfo;
@@ -164,6 +166,42 @@ function describeCrashAfterCommit(
         plans.map((plan) => plan.id),
         [replayed.body.id],
       );
+    });
+
+    it('changes credits once when the retry comes after the lease lapsed on a new instance', async () => {
+      const { key } = await opened[0]!.keyService.createKey(
+        ADMIN,
+        {
+          name: 'prepaid',
+          environment: 'live',
+          scopes: ['order:r'],
+          credits: { remaining: 10, refill: null },
+        },
+        { sourceIp: null },
+      );
+      const path = `/v2/auth/keys/${key.id}/credits`;
+      await sendAndDie(opened[0]!, 'changeCredits', path, { increment: 5 });
+      // No record was written, only the lease: a retry runs again once the lease lapses.
+      const lapsed = () => Date.now() + IDEMPOTENCY_LEASE_MS + 1_000;
+      const next = await openGateway(config, { logger, clock: lapsed });
+      opened.push(next);
+      const retried = await retry(next, path, { increment: 5 });
+      assert.equal(retried.status, 200, retried.text);
+      assert.equal(retried.body.remaining, 15);
+      const again = await retry(next, path, { increment: 5 });
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.body.remaining, 15);
+      const balance = await request(next.gateway.app)
+        .get(path)
+        .set('Authorization', `Bearer ${manager.secret}`);
+      assert.equal(balance.body.remaining, 15, 'the increment was applied twice');
+      // Another request (another Idempotency-Key) is another operation.
+      const other = await request(next.gateway.app)
+        .post(path)
+        .set('Authorization', `Bearer ${manager.secret}`)
+        .set('Idempotency-Key', 'crash-2')
+        .send({ increment: 5 });
+      assert.equal(other.body.remaining, 20);
     });
   });
 }

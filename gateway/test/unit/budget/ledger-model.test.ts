@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import type { CreditsOperation } from '@keygate/contracts/gateway';
+import { IDEMPOTENCY_RETENTION_MS } from '@keygate/contracts/idempotency';
 import fc from 'fast-check';
 import type { CreditsState } from '../../../src/budget/decide.ts';
 import {
   createMemoryLedger,
   type LedgerStorage,
   type StoredCounter,
+  type StoredOperation,
 } from '../../../src/budget/memory-ledger.ts';
 import type { BudgetLine, BudgetPolicy } from '../../../src/budget/policy.ts';
 
@@ -13,14 +15,20 @@ import type { BudgetLine, BudgetPolicy } from '../../../src/budget/policy.ts';
 function mapStorage(): LedgerStorage {
   const counters = new Map<string, StoredCounter>();
   const credits = new Map<string, CreditsState>();
+  const operations = new Map<string, StoredOperation>();
   return {
     load: (subject) => ({
       counters: [...counters.values()].filter((c) => c.subject === subject).map(({ subject: _, ...c }) => c),
       credits: credits.get(subject) ?? null,
     }),
-    save(saved, balances) {
+    save(saved, balances, done = []) {
       for (const c of saved) counters.set(`${c.subject} ${c.name} ${c.windowStart}`, c);
       for (const { subject, state } of balances) credits.set(subject, state);
+      for (const operation of done) operations.set(operation.id, operation);
+    },
+    findOperation(id, nowMs) {
+      const operation = operations.get(id);
+      return operation && operation.expiresAt > nowMs ? operation.state : null;
     },
     prune() {},
   };
@@ -29,7 +37,7 @@ function mapStorage(): LedgerStorage {
 type Action =
   | { type: 'call'; cost: number }
   | { type: 'wait'; ms: number }
-  | { type: 'credits'; operation: CreditsOperation }
+  | { type: 'credits'; operation: CreditsOperation; id: string | null }
   | { type: 'plan'; variant: number }
   | { type: 'charge'; delta: number }
   | { type: 'restart' };
@@ -49,7 +57,12 @@ const action: fc.Arbitrary<Action> = fc.oneof(
         fc.integer({ min: 1, max: 10 }).map((increment) => ({ increment })),
         fc.integer({ min: 1, max: 10 }).map((decrement) => ({ decrement })),
       )
-      .map((operation) => ({ type: 'credits' as const, operation })),
+      .chain((operation) =>
+        // An id stands for a request that may come again (a retry after a crash): its first run counts.
+        fc
+          .option(fc.constantFrom('req-a', 'req-b'), { nil: null })
+          .map((id) => ({ type: 'credits' as const, operation, id })),
+      ),
     weight: 1,
   },
   { arbitrary: fc.nat(2).map((variant) => ({ type: 'plan' as const, variant })), weight: 1 },
@@ -118,6 +131,8 @@ class Model {
   events: Array<{ t: number; amount: number; counters: string[] }> = [];
   balance: number | null = null;
   lastRefillDay = -1;
+  /** When each operation id was first applied: remembered for an Idempotency-Key record's lifetime. */
+  applied = new Map<string, number>();
 
   used(l: BudgetLine, t: number): number {
     const name = `${l.kind}:${l.name}`;
@@ -155,7 +170,7 @@ class Model {
 }
 
 describe('the in-process budget ledger against a reference model', () => {
-  it('admits, refuses and counts as the model does through calls, refills, plan changes and restarts', () => {
+  it('admits, refuses and counts as the model does through calls, refills, repeated operations, plan changes and restarts', () => {
     fc.assert(
       fc.property(fc.array(action, { minLength: 1, maxLength: 80 }), (actions) => {
         const storage = mapStorage();
@@ -174,8 +189,18 @@ describe('the in-process budget ledger against a reference model', () => {
             model.charge(policy, now, step.delta);
           } else if (step.type === 'credits') {
             if (!policy.credits) continue;
-            void ledger.changeCredits({ ...policy, credits: policy.credits }, step.operation, now);
+            void ledger.changeCredits(
+              { ...policy, credits: policy.credits },
+              step.operation,
+              now,
+              step.id ?? undefined,
+            );
             const before = model.credits(policy, now)!;
+            if (step.id !== null) {
+              const first = model.applied.get(step.id);
+              if (first !== undefined && now < first + IDEMPOTENCY_RETENTION_MS) continue;
+              model.applied.set(step.id, now);
+            }
             const op = step.operation;
             model.balance =
               'set' in op

@@ -13,7 +13,7 @@ import { startRedisCluster, type TestTopology } from '../../support/redis-topolo
 type Step =
   | { type: 'call'; cost: number; plan: number }
   | { type: 'wait'; ms: number }
-  | { type: 'credits'; operation: CreditsOperation; plan: number }
+  | { type: 'credits'; operation: CreditsOperation; plan: number; id: string | null }
   | { type: 'charge'; delta: number; plan: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -40,6 +40,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
         fc.integer({ min: 1, max: 9 }).map((decrement) => ({ decrement })),
       ),
       plan: fc.nat(2),
+      // A request that may come again (a retry after a crash): its first run counts, for a day.
+      id: fc.option(fc.constantFrom('a', 'b'), { nil: null }),
     }),
     weight: 1,
   },
@@ -107,9 +109,10 @@ function describeLedgerAgreement(open: () => Promise<RedisKeyStore>) {
           const policy = policies[s.plan]!;
           if (s.type === 'credits') {
             const withCredits = { ...policy, credits: policy.credits! };
+            const id = s.id === null ? undefined : `req-${run}-${s.id}`;
             const [got, want] = await Promise.all([
-              store.ledger.changeCredits(withCredits, s.operation, now),
-              reference.changeCredits(withCredits, s.operation, now),
+              store.ledger.changeCredits(withCredits, s.operation, now, id),
+              reference.changeCredits(withCredits, s.operation, now, id),
             ]);
             assert.deepEqual(got, want);
           } else if (s.type === 'charge') {
