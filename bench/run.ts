@@ -240,13 +240,14 @@ function scenariosOf(stack: Stack, refusals: RefusalTokens): Scenario[] {
     tokensFile: refusals.unknownFile,
     expectStatus: 401,
   });
-  // A test key on the same gateway: the sandbox keeps each call's request and response bodies in its
-  // request log, which live keys (the production path the targets judge) never pay for.
+  // A test key: the sandbox keeps each call's request and response bodies in its request log, which
+  // live keys (the production path the targets judge) never pay for. On a gateway of its own, so the
+  // bodies it holds do not weigh on the collections of the memory-mode runs after it in a round.
   insertAfter('off-again', [
     'memory-test',
-    'gateway, memory mode, test key (sandbox: bodies logged)',
-    gw.memory.url,
-    bearer(tokens.memoryTest),
+    'gateway, memory mode, test key (sandbox: bodies logged; a gateway of its own)',
+    gw.sandbox.url,
+    bearer(tokens.sandbox),
   ]);
   // The full gateway once more, without its per-request logs: what the access line and the API log
   // row cost a request (see loggingOf).

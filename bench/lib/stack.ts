@@ -58,6 +58,11 @@ export interface Stack {
     /** Policies off with KEYGATE_IDENTITY_BINDING=request: one assertion signed per request. */
     policiesOffRequest: BenchGateway;
     memory: BenchGateway;
+    /**
+     * Memory mode for the sandbox row (a test key, bodies logged) alone: the bodies it keeps would
+     * otherwise sit in the heap of `memory`, whose later runs in a round would pay their collection.
+     */
+    sandbox: BenchGateway;
     /** Memory mode without per-request logs (KEYGATE_API_LOG=off, warn level): what those logs cost. */
     unlogged: BenchGateway;
     /** Memory mode without outcome counting (KEYGATE_ANALYTICS=off): what analytics cost a call. */
@@ -79,8 +84,10 @@ export interface Stack {
     peer: string;
     /** Live keys: the production path. */
     memory: string;
-    /** A test key of the same gateway: the sandbox, which logs each call's bodies. */
+    /** A test key of the same gateway (the wrong-secret burst's victim). */
     memoryTest: string;
+    /** The test key of `gateways.sandbox`: the sandbox, which logs each call's bodies. */
+    sandbox: string;
     unlogged: string;
     uncounted: string;
     redisUncounted: string;
@@ -335,6 +342,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
   const [
     memoryKeys,
+    sandboxKeys,
     unloggedKeys,
     uncountedKeys,
     largeKeys,
@@ -355,6 +363,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       'test',
       '--plan-key',
       'live',
+    ]),
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      data('sandbox/gateway.db'),
+      '--fillers',
+      String(options.smallKeyCount - 1),
+      '--key',
+      'test',
     ]),
     seedKeys([
       `--tag-key=${BENCH_TAG_KEY}`,
@@ -500,6 +517,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     policiesOff,
     policiesOffRequest,
     memory,
+    sandbox,
     unlogged,
     memory100k,
     memory100kBuckets,
@@ -514,6 +532,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       level,
     ),
     startGateway('gateway (memory)', { ...toNoop, KEYGATE_DATA_DIR: data('memory') }, level),
+    startGateway('gateway (memory, sandbox)', { ...toNoop, KEYGATE_DATA_DIR: data('sandbox') }, level),
     // Memory mode without its two per-request logs: no access line (warn level) and no API log line.
     startGateway(
       'gateway (memory, unlogged)',
@@ -580,6 +599,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       policiesOff,
       policiesOffRequest,
       memory,
+      sandbox,
       unlogged,
       uncounted,
       redisUncounted,
@@ -595,6 +615,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       peer: peerToken,
       memory: memoryKeys.live!,
       memoryTest: memoryKeys.test!,
+      sandbox: sandboxKeys.test!,
       unlogged: unloggedKeys.live!,
       uncounted: uncountedKeys.live!,
       redisUncounted: redisKeys.live!,
