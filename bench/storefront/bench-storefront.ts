@@ -5,7 +5,7 @@
 // best practices and SEO are tests (tests/e2e/storefront-deploy.test.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runLighthouse } from '../../tests/support/lighthouse.ts';
+import { type LighthouseResult, runLighthouse } from '../../tests/support/lighthouse.ts';
 import { startMediaApi } from '../../tests/support/media-api.ts';
 import { STOREFRONT_BUILD, STOREFRONT_SCOPES, startStorefront } from '../../tests/support/storefront.ts';
 import { startSystem } from '../../tests/support/system.ts';
@@ -18,6 +18,13 @@ const PAGES = [
   ['a product page', '/WEB_DE/products/KG-00002'],
   ['the channel page', '/WEB_DE'],
 ] as const;
+
+/** Total Blocking Time, LCP and Lighthouse's CPU benchmark index of each round, as one phrase. */
+function describeTimings(rounds: LighthouseResult['metrics'][]): string {
+  const each = (pick: (m: LighthouseResult['metrics']) => number) =>
+    rounds.map((m) => Math.round(pick(m))).join(' / ');
+  return `TBT ${each((m) => m.totalBlockingTimeMs)} ms; LCP ${each((m) => m.largestContentfulPaintMs)} ms; CPU benchmark index ${each((m) => m.benchmarkIndex)}`;
+}
 
 /** Builds the shop when it is not built, then measures each page `rounds` times, pages interleaved. */
 export async function benchStorefront(options: {
@@ -51,6 +58,8 @@ export async function benchStorefront(options: {
     try {
       const scores = new Map<string, number[]>(PAGES.map(([name]) => [name, []]));
       const details = new Map<string, string[]>(PAGES.map(([name]) => [name, []]));
+      // The score's inputs per round: on a shared machine the CPU benchmark says how busy it was.
+      const timings = new Map<string, LighthouseResult['metrics'][]>(PAGES.map(([name]) => [name, []]));
       // One unmeasured load per page fills the shop's caches, as a visitor before would have.
       for (const [, path] of PAGES) await fetch(`${shop.url}${path}`);
       for (let round = 1; round <= options.rounds; round++) {
@@ -59,6 +68,7 @@ export async function benchStorefront(options: {
           const result = await runLighthouse(`${shop.url}${path}`);
           scores.get(name)?.push(Math.round(result.scores.performance * 100));
           details.get(name)?.push(result.failures.filter((f) => f.startsWith('performance')).join('; '));
+          timings.get(name)?.push(result.metrics);
         }
       }
       const targets = PAGES.map(([name]) => {
@@ -75,7 +85,7 @@ export async function benchStorefront(options: {
         `Storefront, Lighthouse 12 mobile preset, Debian Chromium, with CSP and images${hasMedia ? '' : ' (the media API in front of commerce)'}:`,
         ...PAGES.map(
           ([name]) =>
-            `- ${name}: performance ${scores.get(name)?.join(' / ')}; below 1: ${[...new Set(details.get(name))].filter(Boolean).join(' | ') || 'none'}`,
+            `- ${name}: performance ${scores.get(name)?.join(' / ')}; ${describeTimings(timings.get(name) ?? [])}; below 1: ${[...new Set(details.get(name))].filter(Boolean).join(' | ') || 'none'}`,
         ),
       ];
       return { targets, lines };

@@ -566,6 +566,29 @@ describe('the storefront starter (next start) in headless Debian chromium', func
     });
   });
 
+  it('fetches no linked page while a page loads, and prefetches a link once pointed at', async () => {
+    const page = await context.newPage();
+    // Next fetches a page's server components for the router with `?_rsc=`; a plain load never does.
+    const isRouterFetch = (url: string) => new URL(url).searchParams.has('_rsc');
+    const routerFetches: string[] = [];
+    page.on('request', (request) => {
+      if (isRouterFetch(request.url())) routerFetches.push(new URL(request.url()).pathname);
+    });
+    await visit(page, '/WEB_DE');
+    assert.deepEqual(routerFetches, [], 'the channel page, once loaded, has fetched none of its links');
+    const allProducts = page
+      .getByRole('navigation', { name: 'Shop' })
+      .getByRole('link', { name: 'All products' });
+    const prefetch = page.waitForRequest(
+      (request) => isRouterFetch(request.url()) && new URL(request.url()).pathname === '/WEB_DE/products',
+    );
+    await allProducts.hover();
+    await prefetch;
+    await allProducts.click();
+    await page.waitForURL(/\/WEB_DE\/products$/);
+    await page.getByRole('list', { name: 'Products' }).waitFor();
+  });
+
   it('never lets the API key or its prefix reach the browser', async () => {
     const page = await context.newPage();
     for (const path of ['/WEB_DE', '/WEB_DE/products?q=lamp', '/WEB_DE/products/KG-00002', '/WEB_DE/cart']) {

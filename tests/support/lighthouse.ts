@@ -12,6 +12,13 @@ export interface LighthouseResult {
   scores: Record<'performance' | 'accessibility' | 'best-practices' | 'seo', number>;
   /** `category: audit (score) title` for every weighted audit below 1. */
   failures: string[];
+  /** The timings behind the performance score, and how fast Lighthouse found the machine's CPU. */
+  metrics: {
+    totalBlockingTimeMs: number;
+    largestContentfulPaintMs: number;
+    /** Lighthouse's CPU benchmark of this run: lower means a busier or slower machine. */
+    benchmarkIndex: number;
+  };
 }
 
 /**
@@ -37,7 +44,8 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
     );
     const lhr = JSON.parse(readFileSync(report, 'utf8')) as {
       categories: Record<string, { score: number; auditRefs: Array<{ id: string; weight: number }> }>;
-      audits: Record<string, { score: number | null; title: string }>;
+      audits: Record<string, { score: number | null; title: string; numericValue?: number }>;
+      environment?: { benchmarkIndex?: number };
       runtimeError?: { message: string };
     };
     if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.message}`);
@@ -50,6 +58,7 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
       }
     }
     const score = (id: string) => lhr.categories[id]?.score ?? Number.NaN;
+    const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     return {
       scores: {
         performance: score('performance'),
@@ -58,6 +67,11 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
         seo: score('seo'),
       },
       failures,
+      metrics: {
+        totalBlockingTimeMs: value('total-blocking-time'),
+        largestContentfulPaintMs: value('largest-contentful-paint'),
+        benchmarkIndex: lhr.environment?.benchmarkIndex ?? Number.NaN,
+      },
     };
   } finally {
     dir.remove();

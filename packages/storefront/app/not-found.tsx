@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { ShopLink } from '../src/components/shop-link.tsx';
 
 export default function NotFound() {
   return (
@@ -7,7 +7,7 @@ export default function NotFound() {
         <h1 id="problem-title">Not found</h1>
         <p>There is no such page in this shop.</p>
         <p>
-          <Link href="/">Back to the shop</Link>
+          <ShopLink href="/">Back to the shop</ShopLink>
         </p>
       </section>
     </main>

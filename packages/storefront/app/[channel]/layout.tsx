@@ -1,7 +1,7 @@
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { ProblemView } from '../../src/components/problem-view.tsx';
+import { ShopLink } from '../../src/components/shop-link.tsx';
 import { chooseCustomer } from '../../src/lib/actions.ts';
 import { attempt } from '../../src/lib/api.ts';
 import { listChannels } from '../../src/lib/catalog.ts';
@@ -31,20 +31,20 @@ export default async function ChannelLayout({
     <>
       <header className="site-header">
         <div className="bar">
-          <Link href={`/${channel.code}`} className="brand">
+          <ShopLink href={`/${channel.code}`} className="brand">
             keygate shop
-          </Link>
+          </ShopLink>
           <nav aria-label="Channels" className="channels">
             <ul>
               {channels.data.map((c) => (
                 <li key={c.code}>
-                  <Link
+                  <ShopLink
                     href={`/${c.code}`}
                     aria-current={c.code === channel.code ? 'page' : undefined}
                     hrefLang="en"
                   >
                     {c.name} <span className="muted">({c.currency})</span>
-                  </Link>
+                  </ShopLink>
                 </li>
               ))}
             </ul>
@@ -52,10 +52,10 @@ export default async function ChannelLayout({
           <nav aria-label="Shop">
             <ul>
               <li>
-                <Link href={`/${channel.code}/products`}>All products</Link>
+                <ShopLink href={`/${channel.code}/products`}>All products</ShopLink>
               </li>
               <li>
-                <Link href={`/${channel.code}/cart`}>Cart</Link>
+                <ShopLink href={`/${channel.code}/cart`}>Cart</ShopLink>
               </li>
             </ul>
           </nav>

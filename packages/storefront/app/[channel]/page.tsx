@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { ProblemView } from '../../src/components/problem-view.tsx';
 import { ProductList, SearchForm } from '../../src/components/product-list.tsx';
+import { ShopLink } from '../../src/components/shop-link.tsx';
 import { attempt } from '../../src/lib/api.ts';
 import { findChannel, listProducts } from '../../src/lib/catalog.ts';
 import { currentCustomer } from '../../src/lib/customer.ts';
@@ -56,7 +56,7 @@ export default async function ChannelHome({ params }: { params: Promise<{ channe
         <h2 id="featured-title">In stock now</h2>
         <ProductList page={page} headingLevel={3} />
         <p>
-          <Link href={`/${code}/products`}>See all products</Link>
+          <ShopLink href={`/${code}/products`}>See all products</ShopLink>
         </p>
       </section>
     </>

@@ -1,5 +1,5 @@
 import type { KeygateProblem } from '@keygate/client';
-import Link from 'next/link';
+import { ShopLink } from './shop-link.tsx';
 
 /**
  * What a visitor sees when the API refuses: its `detail` (written for people), never a stack.
@@ -21,7 +21,7 @@ export function ProblemView({
         <p>Too many requests are arriving right now. Please wait a moment and try again.</p>
         {typeof problem.retryAfter === 'number' && <p>Try again in about {problem.retryAfter} seconds.</p>}
         <p>
-          <Link href={backHref}>Try again</Link>
+          <ShopLink href={backHref}>Try again</ShopLink>
         </p>
       </section>
     );
@@ -34,7 +34,7 @@ export function ProblemView({
         {problem.title} ({problem.code}, HTTP {problem.status})
       </p>
       <p>
-        <Link href={backHref}>Back to the shop</Link>
+        <ShopLink href={backHref}>Back to the shop</ShopLink>
       </p>
     </section>
   );

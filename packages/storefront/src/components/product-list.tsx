@@ -1,8 +1,8 @@
-import Link from 'next/link';
 import type { ProductPage } from '../lib/catalog.ts';
 import { productImages } from '../lib/product-images.ts';
 import { Price } from './price.tsx';
 import { ProductImage } from './product-image.tsx';
+import { ShopLink } from './shop-link.tsx';
 
 /** Stock as words; the number only where it matters (few left). */
 export function StockNote({ available }: { available: number }) {
@@ -26,9 +26,9 @@ export function ProductList({ page, headingLevel = 2 }: { page: ProductPage; hea
           <li key={product.sku} className="card" data-sku={product.sku}>
             {image && <ProductImage image={image} isFirstSeen={index === 0} />}
             <Heading>
-              <Link href={`/${page.channel}/products/${encodeURIComponent(product.sku)}`}>
+              <ShopLink href={`/${page.channel}/products/${encodeURIComponent(product.sku)}`}>
                 {product.name}
-              </Link>
+              </ShopLink>
             </Heading>
             <p className="muted">SKU {product.sku}</p>
             <p>

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { CheckoutForm, QuantityForm, RemoveForm } from '../../../src/components/cart-forms.tsx';
 import { ProblemView } from '../../../src/components/problem-view.tsx';
+import { ShopLink } from '../../../src/components/shop-link.tsx';
 import { attempt } from '../../../src/lib/api.ts';
 import { readCart } from '../../../src/lib/cart.ts';
 import { formatMoney, shownAmount } from '../../../src/lib/money.ts';
@@ -21,7 +21,7 @@ export default async function CartPage({ params }: { params: Promise<{ channel: 
         <h1>Your cart</h1>
         <p>Your cart is empty.</p>
         <p>
-          <Link href={`/${channel}/products`}>Browse the products</Link>
+          <ShopLink href={`/${channel}/products`}>Browse the products</ShopLink>
         </p>
       </>
     );
@@ -48,7 +48,7 @@ export default async function CartPage({ params }: { params: Promise<{ channel: 
           {cart.lines.map((line) => (
             <tr key={line.sku} data-sku={line.sku}>
               <th scope="row">
-                <Link href={`/${channel}/products/${encodeURIComponent(line.sku)}`}>{line.name}</Link>
+                <ShopLink href={`/${channel}/products/${encodeURIComponent(line.sku)}`}>{line.name}</ShopLink>
                 <span className="muted block">SKU {line.sku}</span>
               </th>
               <td>{line.unitPrice ? money(shownAmount(line.unitPrice, gross)) : 'No longer sold'}</td>

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { ProblemView } from '../../../src/components/problem-view.tsx';
 import { ProductList, SearchForm } from '../../../src/components/product-list.tsx';
+import { ShopLink } from '../../../src/components/shop-link.tsx';
 import { attempt } from '../../../src/lib/api.ts';
 import { listProducts } from '../../../src/lib/catalog.ts';
 import { currentCustomer } from '../../../src/lib/customer.ts';
@@ -66,14 +66,14 @@ export default async function Products({
         <>
           <ProductList page={outcome.data} />
           <nav aria-label="Pages" className="pager">
-            {cursor && <Link href={first}>First page</Link>}
+            {cursor && <ShopLink href={first}>First page</ShopLink>}
             {outcome.data.nextCursor && (
-              <Link
+              <ShopLink
                 href={`/${channel}/products?${new URLSearchParams([...filters, ['cursor', outcome.data.nextCursor]])}`}
                 rel="next"
               >
                 Next page
-              </Link>
+              </ShopLink>
             )}
           </nav>
         </>

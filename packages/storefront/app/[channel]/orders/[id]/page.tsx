@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ProblemView } from '../../../../src/components/problem-view.tsx';
+import { ShopLink } from '../../../../src/components/shop-link.tsx';
 import { attempt } from '../../../../src/lib/api.ts';
 import { readOwnOrder } from '../../../../src/lib/cart.ts';
 import { formatMoney } from '../../../../src/lib/money.ts';
@@ -59,7 +59,7 @@ export default async function OrderPage({ params }: { params: Promise<{ channel:
         </div>
       </dl>
       <p>
-        <Link href={`/${channel}`}>Continue shopping</Link>
+        <ShopLink href={`/${channel}`}>Continue shopping</ShopLink>
       </p>
     </>
   );

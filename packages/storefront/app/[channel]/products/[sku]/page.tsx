@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { AddToCartForm } from '../../../../src/components/cart-forms.tsx';
 import { JsonLd } from '../../../../src/components/json-ld.tsx';
 import { Price } from '../../../../src/components/price.tsx';
 import { ProblemView } from '../../../../src/components/problem-view.tsx';
 import { ProductImage } from '../../../../src/components/product-image.tsx';
 import { StockNote } from '../../../../src/components/product-list.tsx';
+import { ShopLink } from '../../../../src/components/shop-link.tsx';
 import { attempt } from '../../../../src/lib/api.ts';
 import { getProduct } from '../../../../src/lib/catalog.ts';
 import { currentCustomer } from '../../../../src/lib/customer.ts';
@@ -87,7 +87,7 @@ export default async function ProductPage({ params }: { params: Params }) {
     <article className="product" aria-labelledby="product-title">
       <JsonLd data={structured} nonce={await requestNonce()} />
       <p>
-        <Link href={`/${channel}/products`}>← All products</Link>
+        <ShopLink href={`/${channel}/products`}>← All products</ShopLink>
       </p>
       <h1 id="product-title">{product.name}</h1>
       {images.length > 0 && (
