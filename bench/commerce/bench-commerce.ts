@@ -120,7 +120,7 @@ const MIXED_SKU = 'KG-00002';
  * the other nine ask for the catalogue page of the command line (its URL and headers). The
  * requests are formatted once per thread; each write carries the run's headers plus a JSON body.
  */
-function mixedScript(run: MixedRun): string {
+export function mixedScript(run: MixedRun): string {
   return `
 local reads
 local writes = {}
