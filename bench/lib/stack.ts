@@ -211,20 +211,26 @@ export async function seedKeys(args: string[]): Promise<Record<string, string>> 
   return (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { tokens: Record<string, string> }).tokens;
 }
 
+/**
+ * Starts a gateway on the measured core, or (`onLoadSide`) beside wrk on the load cores, where it
+ * inherits the bench's pinning: the commerce rows measure commerce, and its gateway is their load.
+ */
 export async function startGateway(
   name: string,
   env: Record<string, string>,
   logLevel: string,
   port?: number,
+  onLoadSide = false,
 ): Promise<BenchGateway> {
   port ??= await freePort();
   const nodeArgs = process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const dataDir = env.KEYGATE_DATA_DIR;
   if (!dataDir) throw new Error(`${name}: a bench gateway needs KEYGATE_DATA_DIR`);
   // Access log lines (info) are written, as in production, to a file beside the gateway's data.
+  const command: [string, string[]] = [NODE, [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'gateway/src/main.ts']];
   const child: Child = startChild(
     name,
-    ...onMeasuredCore(NODE, [...GATEWAY_NODE_FLAGS, ...nodeArgs, 'gateway/src/main.ts']),
+    ...(onLoadSide ? command : onMeasuredCore(...command)),
     // The allocator settings of the container image, so the RSS figures are the image's.
     {
       ...GATEWAY_MALLOC_ENV,
@@ -576,6 +582,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       },
       level,
       commerceGatewayPort,
+      // Commerce alone on the measured core: its gateway preempting it there was counted as commerce's.
+      true,
     ),
   ]);
 
