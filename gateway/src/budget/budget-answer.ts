@@ -15,11 +15,7 @@ const policyItems = new WeakMap<BudgetPolicy, { windows: readonly Span[]; items:
  */
 export function budgetPolicyItems(policy: BudgetPolicy, verdict: BudgetVerdict): string {
   const cached = policyItems.get(policy);
-  if (
-    cached &&
-    policy.lines.every((line, i) => line.kind === 'limit' || cached.windows[i] === verdict.windows[i])
-  )
-    return cached.items;
+  if (cached && isSameLengths(policy, cached.windows, verdict.windows)) return cached.items;
   let items = '';
   for (let i = 0; i < policy.lines.length; i++) {
     const line = policy.lines[i]!;
@@ -28,6 +24,14 @@ export function budgetPolicyItems(policy: BudgetPolicy, verdict: BudgetVerdict):
   }
   policyItems.set(policy, { windows: verdict.windows, items });
   return items;
+}
+
+/** True when every quota's window is the one the items were built for (a limit's length never changes). */
+function isSameLengths(policy: BudgetPolicy, built: readonly Span[], windows: readonly Span[]): boolean {
+  if (built === windows) return true;
+  for (let i = 0; i < policy.lines.length; i++)
+    if (policy.lines[i]!.kind === 'quota' && built[i] !== windows[i]) return false;
+  return true;
 }
 
 /** The IETF RateLimit items of a budget after a call: what is left of each line and when it resets. */
