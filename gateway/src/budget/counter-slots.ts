@@ -45,7 +45,7 @@ export interface CounterSlots {
   subjectOf(id: string, nowMs: number): HeldSubject;
   /** The policy's windows and slots at `nowMs` (a missing count starts at 0). */
   slotsOf(policy: BudgetPolicy, nowMs: number): PolicySlots;
-  /** Notes a slot whose count changed, for the next write. */
+  /** Notes a slot whose count changed, for the next write (with storage). */
   markDirty(slot: CounterSlot): void;
   /** True when a count changed since the last `takeDirty()`. */
   hasDirty(): boolean;
@@ -144,7 +144,8 @@ export function createCounterSlots(
       return findSlots(policy, nowMs);
     },
     markDirty(slot) {
-      if (slot.isDirty) return;
+      // Without storage there is nothing to write: the memory is the only copy.
+      if (slot.isDirty || storage === undefined) return;
       slot.isDirty = true;
       dirty.push(slot);
     },
