@@ -83,8 +83,7 @@ export function createMemoryLedger(options: MemoryLedgerOptions = {}): BudgetLed
     const reading = read(found);
     const verdict = decideBudget(policy, reading, nowMs, cost, found.windows);
     // A refusal spends nothing, but a refill it brought about is kept.
-    if (verdict.refusal === null || verdict.credits !== reading.credits)
-      write(policy, found, { used: verdict.used, credits: verdict.credits });
+    if (verdict.refusal === null || verdict.credits !== reading.credits) write(policy, found, verdict);
     return verdict;
   }
 
