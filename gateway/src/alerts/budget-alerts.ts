@@ -18,6 +18,16 @@ export interface BudgetAlerts {
   onRateLimited(key: ApiKey, nowMs: number): void;
 }
 
+/** Who an alert is about: the key, and the key or identity whose budget crossed a line. */
+const about = (key: ApiKey, subject: string) => ({
+  keyId: key.id,
+  identityId: key.identityId ?? null,
+  subject: { type: subject === key.id ? 'key' : 'identity', id: subject },
+});
+
+/** The environment and identity an alert of the key is filed under. */
+const baseOf = (key: ApiKey) => ({ environment: key.environment, identityId: key.identityId ?? null });
+
 /**
  * Detects `quota.threshold`, `credits.low`, `credits.exhausted` and `key.rate_limited` in memory:
  * each crossing has a deterministic dedupe key (`quota.threshold:<subject>:<period>:<start>:<80|100>`,
@@ -48,12 +58,6 @@ export function createBudgetAlerts(deps: { outbox: AlertOutbox; logger: Logger }
 
   return {
     onBudget(key, policy, verdict) {
-      const base = { environment: key.environment, identityId: key.identityId ?? null };
-      const about = (subject: string) => ({
-        keyId: key.id,
-        identityId: key.identityId ?? null,
-        subject: { type: subject === key.id ? 'key' : 'identity', id: subject },
-      });
       for (let i = 0; i < policy.lines.length; i++) {
         const line = policy.lines[i]!;
         if (line.kind !== 'quota') continue;
@@ -65,7 +69,7 @@ export function createBudgetAlerts(deps: { outbox: AlertOutbox; logger: Logger }
           raise(
             'quota.threshold',
             {
-              ...about(line.subject),
+              ...about(key, line.subject),
               period: line.window,
               limit: line.limit,
               used,
@@ -74,7 +78,7 @@ export function createBudgetAlerts(deps: { outbox: AlertOutbox; logger: Logger }
               periodEnd: new Date(window.end).toISOString(),
             },
             {
-              ...base,
+              ...baseOf(key),
               dedupeKey: `quota.threshold:${line.subject}:${line.window}:${window.start}:${threshold}`,
             },
           );
@@ -88,19 +92,19 @@ export function createBudgetAlerts(deps: { outbox: AlertOutbox; logger: Logger }
       if (lowAt !== undefined && credits.remaining < lowAt && !exhausted) {
         raise(
           'credits.low',
-          { ...about(subject), remaining: credits.remaining, lowAt },
-          { ...base, dedupeKey: `credits.low:${subject}:${credits.refilledAt}:${lowAt}` },
+          { ...about(key, subject), remaining: credits.remaining, lowAt },
+          { ...baseOf(key), dedupeKey: `credits.low:${subject}:${credits.refilledAt}:${lowAt}` },
         );
       }
       if (exhausted) {
         raise(
           'credits.exhausted',
           {
-            ...about(subject),
+            ...about(key, subject),
             remaining: Math.max(0, credits.remaining),
             refillAt: verdict.refillAt === null ? null : new Date(verdict.refillAt).toISOString(),
           },
-          { ...base, dedupeKey: `credits.exhausted:${subject}:${credits.refilledAt}` },
+          { ...baseOf(key), dedupeKey: `credits.exhausted:${subject}:${credits.refilledAt}` },
         );
       }
     },

@@ -5,40 +5,76 @@ import type { BudgetPolicy } from './policy.ts';
 
 const PERIOD_ADJECTIVE: Record<string, string> = { day: 'daily', week: 'weekly', month: 'monthly' };
 
-/** The policy items last built for each policy, with the quota periods they were built for. */
-const policyItems = new WeakMap<BudgetPolicy, { windows: readonly Span[]; items: string }>();
+/** What the answers of a policy repeat, built once per policy and quota period. */
+interface PolicyAnswer {
+  /** The quota periods (each line's window) the items were built for. */
+  windows: readonly Span[];
+  items: string;
+  /** Each line's `, "<name>";r=`: the start of its remaining item. */
+  remainingPrefixes: string[];
+  /** The `RateLimit-Policy` field last built from `items`, and the key's own item it starts with. */
+  field: string;
+  perKey: string;
+}
+
+const answers = new WeakMap<BudgetPolicy, PolicyAnswer>();
 
 /**
  * The IETF RateLimit policy items of a budget (`"minute";q=100;w=60, "month";q=10000;w=2592000`),
  * each named by its limit's name or its quota's period, `w` the length of its current window. Built
  * once per policy and period: a limit's window has a fixed length, a quota's changes with its period.
  */
-export function budgetPolicyItems(policy: BudgetPolicy, verdict: BudgetVerdict): string {
-  const cached = policyItems.get(policy);
-  if (
-    cached &&
-    policy.lines.every((line, i) => line.kind === 'limit' || cached.windows[i] === verdict.windows[i])
-  )
-    return cached.items;
+function answerOf(policy: BudgetPolicy, verdict: BudgetVerdict): PolicyAnswer {
+  const cached = answers.get(policy);
+  if (cached && isSameLengths(policy, cached.windows, verdict.windows)) return cached;
   let items = '';
+  const remainingPrefixes: string[] = [];
   for (let i = 0; i < policy.lines.length; i++) {
     const line = policy.lines[i]!;
     const window = verdict.windows[i]!;
     items += `${i === 0 ? '' : ', '}"${line.name}";q=${line.limit};w=${(window.end - window.start) / 1000}`;
+    remainingPrefixes.push(`, "${line.name}";r=`);
   }
-  policyItems.set(policy, { windows: verdict.windows, items });
-  return items;
+  const answer = { windows: verdict.windows, items, remainingPrefixes, field: '', perKey: '' };
+  answers.set(policy, answer);
+  return answer;
 }
 
-/** The IETF RateLimit items of a budget after a call: what is left of each line and when it resets. */
-export function budgetRemainingItems(policy: BudgetPolicy, verdict: BudgetVerdict, nowMs: number): string {
-  let items = '';
-  for (let i = 0; i < policy.lines.length; i++) {
-    const line = policy.lines[i]!;
-    const remaining = Math.max(0, line.limit - verdict.used[i]!);
-    items += `${i === 0 ? '' : ', '}"${line.name}";r=${remaining};t=${secondsUntil(verdict.windows[i]!.end, nowMs)}`;
+/** True when every quota's window is the one the items were built for (a limit's length never changes). */
+function isSameLengths(policy: BudgetPolicy, built: readonly Span[], windows: readonly Span[]): boolean {
+  if (built === windows) return true;
+  for (let i = 0; i < policy.lines.length; i++)
+    if (policy.lines[i]!.kind === 'quota' && built[i] !== windows[i]) return false;
+  return true;
+}
+
+/** The `RateLimit-Policy` field: the key's own item (`perKey`), then the budget's policy items. */
+export function budgetPolicyField(perKey: string, policy: BudgetPolicy, verdict: BudgetVerdict): string {
+  const answer = answerOf(policy, verdict);
+  if (answer.perKey !== perKey) {
+    answer.field = `${perKey}, ${answer.items}`;
+    answer.perKey = perKey;
   }
-  return items;
+  return answer.field;
+}
+
+/**
+ * The `RateLimit` field after a call: the key's own item (`perKey`), then what is left of each line
+ * of the budget and when it resets.
+ */
+export function budgetRemainingField(
+  perKey: string,
+  policy: BudgetPolicy,
+  verdict: BudgetVerdict,
+  nowMs: number,
+): string {
+  const { remainingPrefixes } = answerOf(policy, verdict);
+  let field = perKey;
+  for (let i = 0; i < policy.lines.length; i++) {
+    const remaining = Math.max(0, policy.lines[i]!.limit - verdict.used[i]!);
+    field += `${remainingPrefixes[i]}${remaining};t=${secondsUntil(verdict.windows[i]!.end, nowMs)}`;
+  }
+  return field;
 }
 
 /** The 429 of a refused budget: which limit, quota or balance ran out, and until when (none when nothing refills). */

@@ -86,10 +86,12 @@ export function decideBudget(
   if (refusal === null && credits !== null && credits.remaining < cost)
     refusal = { code: 'CREDITS_EXHAUSTED', retryAt: refillAt };
   if (refusal !== null) return { refusal, windows, used: reading.used, credits, refillAt };
+  const used: number[] = [];
+  for (let i = 0; i < reading.used.length; i++) used.push(reading.used[i]! + cost);
   return {
     refusal,
     windows,
-    used: reading.used.map((used) => used + cost),
+    used,
     credits: credits && { remaining: credits.remaining - cost, refilledAt: credits.refilledAt },
     refillAt,
   };

@@ -12,7 +12,7 @@ import {
   expiryNotice,
   parseBearer,
 } from '../auth/steps.ts';
-import { budgetPolicyItems, budgetRefusalOf, budgetRemainingItems } from '../budget/budget-answer.ts';
+import { budgetPolicyField, budgetRefusalOf, budgetRemainingField } from '../budget/budget-answer.ts';
 import type { BudgetVerdict } from '../budget/decide.ts';
 import type { BudgetLedger } from '../budget/ledger.ts';
 import type { BudgetPolicy } from '../budget/policy.ts';
@@ -198,8 +198,8 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     let policy = policyOf(decision.limit);
     let remaining = `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`;
     if (budget && budget.policy.lines.length > 0) {
-      policy += `, ${budgetPolicyItems(budget.policy, budget.verdict)}`;
-      remaining += `, ${budgetRemainingItems(budget.policy, budget.verdict, budget.nowMs)}`;
+      policy = budgetPolicyField(policy, budget.policy, budget.verdict);
+      remaining = budgetRemainingField(remaining, budget.policy, budget.verdict, budget.nowMs);
     }
     call.headers.push('RateLimit-Policy', policy, 'RateLimit', remaining);
     if (budget?.verdict.credits) call.headers.push(CREDITS_HEADER, String(budget.verdict.credits.remaining));

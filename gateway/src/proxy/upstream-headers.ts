@@ -217,7 +217,8 @@ const GATEWAY_OWNED = new Set([
  */
 export function upstreamCostOf(raw: RawHeaderList): number | undefined {
   for (let i = 0; i < raw.length; i += 2) {
-    if (textOf(raw[i]!).toLowerCase() !== COST_HEADER) continue;
+    // Only a name of the right length is read as text: most answers have no such header at all.
+    if (raw[i]!.length !== COST_HEADER.length || textOf(raw[i]!).toLowerCase() !== COST_HEADER) continue;
     const value = textOf(raw[i + 1]!).trim();
     return /^\d{1,6}$/.test(value) ? Math.min(Number(value), MAX_ROUTE_COST) : undefined;
   }

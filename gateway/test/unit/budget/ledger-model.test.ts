@@ -2,37 +2,9 @@ import assert from 'node:assert/strict';
 import type { CreditsOperation } from '@keygate/contracts/gateway';
 import { IDEMPOTENCY_RETENTION_MS } from '@keygate/contracts/idempotency';
 import fc from 'fast-check';
-import type { CreditsState } from '../../../src/budget/decide.ts';
-import {
-  createMemoryLedger,
-  type LedgerStorage,
-  type StoredCounter,
-  type StoredOperation,
-} from '../../../src/budget/memory-ledger.ts';
+import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts';
 import type { BudgetLine, BudgetPolicy } from '../../../src/budget/policy.ts';
-
-/** A storage kept in a Map, so a "restart" (a new ledger on the same storage) can be tried. */
-function mapStorage(): LedgerStorage {
-  const counters = new Map<string, StoredCounter>();
-  const credits = new Map<string, CreditsState>();
-  const operations = new Map<string, StoredOperation>();
-  return {
-    load: (subject) => ({
-      counters: [...counters.values()].filter((c) => c.subject === subject).map(({ subject: _, ...c }) => c),
-      credits: credits.get(subject) ?? null,
-    }),
-    save(saved, balances, done = []) {
-      for (const c of saved) counters.set(`${c.subject} ${c.name} ${c.windowStart}`, c);
-      for (const { subject, state } of balances) credits.set(subject, state);
-      for (const operation of done) operations.set(operation.id, operation);
-    },
-    findOperation(id, nowMs) {
-      const operation = operations.get(id);
-      return operation && operation.expiresAt > nowMs ? operation.state : null;
-    },
-    prune() {},
-  };
-}
+import { mapLedgerStorage } from '../../support/map-ledger-storage.ts';
 
 type Action =
   | { type: 'call'; cost: number }
@@ -173,7 +145,7 @@ describe('the in-process budget ledger against a reference model', () => {
   it('admits, refuses and counts as the model does through calls, refills, repeated operations, plan changes and restarts', () => {
     fc.assert(
       fc.property(fc.array(action, { minLength: 1, maxLength: 80 }), (actions) => {
-        const storage = mapStorage();
+        const { storage } = mapLedgerStorage();
         let now = Date.parse('2026-11-28T23:58:30.000Z');
         let ledger = createMemoryLedger({ storage, flushIntervalMs: 3_600_000 });
         let policy = PLANS[0]!;
