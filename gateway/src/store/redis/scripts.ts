@@ -416,59 +416,96 @@ return 1
 /**
  * Budget operations (plans, quotas, credits) of one event-loop turn, decided in one call: the rules
  * of budget/decide.ts, which a test holds this script to. `argOf(i)` reads the i-th argument (names
- * included, since on a Cluster the names of one node's slots travel in ARGV). Per operation: mode
- * ('s' spend: check, then spend if every line and the balance has room; 'a' adjust: add unchecked,
- * never below 0; 'c' a credits operation; 'r' read), amount, line count n; n × (counter name, limit,
- * expiry epoch ms); the balance's hash name ('' = none), refill amount (0 = none), last refill
- * instant; the credits operation ('set', 'inc', 'dec' or '') and its amount. Replies per operation:
- * refusal (0 admitted, l the line that refused, -1 the balance), balance (-1 = none), its refill
- * instant, then each line's count after the operation.
+ * included, since on a Cluster the names of one node's slots travel in ARGV). Each subject's lines
+ * and balance are fields of its budget hash, so an operation reads each hash once (HMGET) and writes
+ * it at most once (HSET). Per operation: mode ('s' spend: check, then spend if every line and the
+ * balance has room; 'a' adjust: add unchecked, never below 0; 'c' a credits operation; 'r' read),
+ * amount, the hash holding the balance (1-based, 0 = none), hash count h; per hash: its name, line
+ * count m, m × (field, window start ms, limit); with a balance, its refill amount (0 = none) and last
+ * refill instant; in mode 'c', the credits operation ('set', 'inc' or 'dec') and its amount. A line's
+ * field holds `<window start>:<count>`: a count of an earlier window reads as 0, and one of a later
+ * window (an instance whose clock runs ahead wrote it) is counted into. A missing field falls back to
+ * the line's former counter string (`<hash>:<field>:<start>`, read once after an upgrade). Replies
+ * per operation: refusal (0 admitted, l the line that refused in the order sent, -1 the balance),
+ * balance (-1 = none), its refill instant, then each line's count after the operation, in that order.
  */
 const BUDGET_BATCH_BODY = `
+local function countOf(name, field, start, value)
+  if not value then return tonumber(redis.call('GET', name .. ':' .. field .. ':' .. start) or '0'), start end
+  local colon = string.find(value, ':', 1, true)
+  local at = string.sub(value, 1, colon - 1)
+  if at == start or tonumber(at) > tonumber(start) then return tonumber(string.sub(value, colon + 1)), at end
+  return 0, start
+end
 local out, i = {}, 1
 local last = argCount()
 while i <= last do
-  local mode, amount, n = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2))
-  i = i + 3
-  local names, limits, expiries, used = {}, {}, {}, {}
-  for l = 1, n do
-    names[l], limits[l], expiries[l] = argOf(i), tonumber(argOf(i + 1)), argOf(i + 2)
-    used[l] = tonumber(redis.call('GET', names[l]) or '0')
-    i = i + 3
-  end
-  local balance, refillAmount, refillStart = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2))
-  local opKind, opAmount = argOf(i + 3), tonumber(argOf(i + 4))
-  i = i + 5
+  local mode, amount, balance, h = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2)), tonumber(argOf(i + 3))
+  i = i + 4
+  local names, firsts, fields, starts, limits, used = {}, {}, {}, {}, {}, {}
   local remaining, refilledAt, refilled = -1, 0, false
-  if balance ~= '' then
-    local state = redis.call('HMGET', balance, 'credits', 'refilledAt')
-    remaining, refilledAt = tonumber(state[1] or '0'), tonumber(state[2] or '0')
+  for k = 1, h do
+    local name, m, first = argOf(i), tonumber(argOf(i + 1)), #fields
+    i = i + 2
+    names[k], firsts[k] = name, first
+    local wanted = {}
+    for l = 1, m do
+      fields[first + l], starts[first + l], limits[first + l] = argOf(i), argOf(i + 1), tonumber(argOf(i + 2))
+      wanted[l] = fields[first + l]
+      i = i + 3
+    end
+    if k == balance then wanted[m + 1], wanted[m + 2] = 'credits', 'refilledAt' end
+    local got = redis.call('HMGET', name, unpack(wanted))
+    for l = 1, m do
+      used[first + l], starts[first + l] = countOf(name, fields[first + l], starts[first + l], got[l])
+    end
+    if k == balance then remaining, refilledAt = tonumber(got[m + 1] or '0'), tonumber(got[m + 2] or '0') end
+  end
+  firsts[h + 1] = #fields
+  if balance > 0 then
+    local refillAmount, refillStart = tonumber(argOf(i)), tonumber(argOf(i + 1))
+    i = i + 2
     if refillAmount > 0 and refilledAt < refillStart then
       remaining, refilledAt, refilled = refillAmount, refillStart, true
     end
   end
-  local refusal = 0
+  local opKind, opAmount = '', 0
+  if mode == 'c' then
+    opKind, opAmount = argOf(i), tonumber(argOf(i + 1))
+    i = i + 2
+  end
+  local n, refusal = #fields, 0
   if mode == 's' then
     for l = 1, n do
       if used[l] + amount > limits[l] then refusal = l break end
     end
-    if refusal == 0 and balance ~= '' and remaining < amount then refusal = -1 end
+    if refusal == 0 and balance > 0 and remaining < amount then refusal = -1 end
   end
   local spends = refusal == 0 and (mode == 's' or mode == 'a') and amount ~= 0
   if spends then
-    for l = 1, n do
-      used[l] = math.max(0, used[l] + amount)
-      redis.call('SET', names[l], used[l], 'PXAT', expiries[l])
-    end
-    if balance ~= '' then remaining = math.max(0, remaining - amount) end
+    for l = 1, n do used[l] = math.max(0, used[l] + amount) end
+    if balance > 0 then remaining = math.max(0, remaining - amount) end
   end
   if mode == 'c' then
     if opKind == 'set' then remaining = opAmount
     elseif opKind == 'inc' then remaining = math.min(${MAX_BUDGET_AMOUNT}, remaining + opAmount)
     else remaining = math.max(0, remaining - opAmount) end
   end
-  if balance ~= '' and (refilled or mode == 'c' or (spends and balance ~= '')) then
-    redis.call('HSET', balance, 'credits', remaining, 'refilledAt', refilledAt)
+  for k = 1, h do
+    local writes = {}
+    if spends then
+      for l = firsts[k] + 1, firsts[k + 1] do
+        writes[#writes + 1] = fields[l]
+        writes[#writes + 1] = starts[l] .. ':' .. used[l]
+      end
+    end
+    if k == balance and (refilled or mode == 'c' or spends) then
+      writes[#writes + 1] = 'credits'
+      writes[#writes + 1] = remaining
+      writes[#writes + 1] = 'refilledAt'
+      writes[#writes + 1] = refilledAt
+    end
+    if #writes > 0 then redis.call('HSET', names[k], unpack(writes)) end
   end
   out[#out + 1] = refusal
   out[#out + 1] = remaining
