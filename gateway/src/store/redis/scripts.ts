@@ -415,55 +415,60 @@ return 1
 
 /**
  * Budget operations (plans, quotas, credits) of one event-loop turn, decided in one call: the rules
- * of budget/decide.ts, which a test holds this script to. `argOf(i)` reads the i-th argument (names
- * included, since on a Cluster the names of one node's slots travel in ARGV). Each subject's lines
- * and balance are fields of its budget hash, so an operation reads each hash once (HMGET) and writes
- * it at most once (HSET). Per operation: mode ('s' spend: check, then spend if every line and the
- * balance has room; 'a' adjust: add unchecked, never below 0; 'c' a credits operation; 'r' read),
- * amount, the hash holding the balance (1-based, 0 = none), hash count h; per hash: its name, line
- * count m, m × (field, window start ms, limit); with a balance, its refill amount (0 = none) and last
- * refill instant; in mode 'c', the credits operation ('set', 'inc' or 'dec') and its amount. A line's
- * field holds `<window start>:<count>`: a count of an earlier window reads as 0, and one of a later
- * window (an instance whose clock runs ahead wrote it) is counted into. A missing field falls back to
- * the line's former counter string (`<hash>:<field>:<start>`, read once after an upgrade). Replies
- * per operation: refusal (0 admitted, l the line that refused in the order sent, -1 the balance),
- * balance (-1 = none), its refill instant, then each line's count after the operation, in that order.
+ * of budget/decide.ts, which a test holds this script to. Every argument is in ARGV, names included
+ * (on a Cluster the names of one node's slots travel there; KEYS holds the first, to route). Each
+ * subject's lines and balance are fields of its budget hash, so an operation reads each hash once
+ * (HMGET) and writes it at most once (HSET).
+ *
+ * Per operation: mode ('s' spend: check, then spend if every line and the balance has room; 'a'
+ * adjust: add unchecked, never below 0; 'c' a credits operation; 'r' read), amount, the hash holding
+ * the balance (1-based, 0 = none), hash count h; per hash: its name, line count m, m × (field, window
+ * start ms, limit); with a balance, its refill amount (0 = none) and last refill instant; in mode
+ * 'c', the credits operation ('set', 'inc' or 'dec') and its amount.
+ *
+ * A line's field holds `<window start>:<count>`: a count of an earlier window reads as 0, and one of
+ * a later window (an instance whose clock runs ahead wrote it) is counted into. A missing field falls
+ * back to the line's former counter string (`<hash>:<field>:<start>`, read once after an upgrade).
+ * Replies per operation: refusal (0 admitted, l the line that refused in the order sent, -1 the
+ * balance), balance (-1 = none), its refill instant, then each line's count after the operation, in
+ * the order sent.
  */
 const BUDGET_BATCH_BODY = `
+local A, num, call = ARGV, tonumber, redis.call
 local function countOf(name, field, start, value)
-  if not value then return tonumber(redis.call('GET', name .. ':' .. field .. ':' .. start) or '0'), start end
+  if not value then return num(call('GET', name .. ':' .. field .. ':' .. start) or '0'), start end
   local colon = string.find(value, ':', 1, true)
   local at = string.sub(value, 1, colon - 1)
-  if at == start or tonumber(at) > tonumber(start) then return tonumber(string.sub(value, colon + 1)), at end
+  if at == start or num(at) > num(start) then return num(string.sub(value, colon + 1)), at end
   return 0, start
 end
 local out, i = {}, 1
-local last = argCount()
+local last = #A
 while i <= last do
-  local mode, amount, balance, h = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2)), tonumber(argOf(i + 3))
+  local mode, amount, balance, h = A[i], num(A[i + 1]), num(A[i + 2]), num(A[i + 3])
   i = i + 4
   local names, firsts, fields, starts, limits, used = {}, {}, {}, {}, {}, {}
   local remaining, refilledAt, refilled = -1, 0, false
   for k = 1, h do
-    local name, m, first = argOf(i), tonumber(argOf(i + 1)), #fields
+    local name, m, first = A[i], num(A[i + 1]), #fields
     i = i + 2
     names[k], firsts[k] = name, first
     local wanted = {}
     for l = 1, m do
-      fields[first + l], starts[first + l], limits[first + l] = argOf(i), argOf(i + 1), tonumber(argOf(i + 2))
+      fields[first + l], starts[first + l], limits[first + l] = A[i], A[i + 1], num(A[i + 2])
       wanted[l] = fields[first + l]
       i = i + 3
     end
     if k == balance then wanted[m + 1], wanted[m + 2] = 'credits', 'refilledAt' end
-    local got = redis.call('HMGET', name, unpack(wanted))
+    local got = call('HMGET', name, unpack(wanted))
     for l = 1, m do
       used[first + l], starts[first + l] = countOf(name, fields[first + l], starts[first + l], got[l])
     end
-    if k == balance then remaining, refilledAt = tonumber(got[m + 1] or '0'), tonumber(got[m + 2] or '0') end
+    if k == balance then remaining, refilledAt = num(got[m + 1] or '0'), num(got[m + 2] or '0') end
   end
   firsts[h + 1] = #fields
   if balance > 0 then
-    local refillAmount, refillStart = tonumber(argOf(i)), tonumber(argOf(i + 1))
+    local refillAmount, refillStart = num(A[i]), num(A[i + 1])
     i = i + 2
     if refillAmount > 0 and refilledAt < refillStart then
       remaining, refilledAt, refilled = refillAmount, refillStart, true
@@ -471,7 +476,7 @@ while i <= last do
   end
   local opKind, opAmount = '', 0
   if mode == 'c' then
-    opKind, opAmount = argOf(i), tonumber(argOf(i + 1))
+    opKind, opAmount = A[i], num(A[i + 1])
     i = i + 2
   end
   local n, refusal = #fields, 0
@@ -505,7 +510,7 @@ while i <= last do
       writes[#writes + 1] = 'refilledAt'
       writes[#writes + 1] = refilledAt
     end
-    if #writes > 0 then redis.call('HSET', names[k], unpack(writes)) end
+    if #writes > 0 then call('HSET', names[k], unpack(writes)) end
   end
   out[#out + 1] = refusal
   out[#out + 1] = remaining
@@ -516,15 +521,10 @@ return out
 `;
 
 /** BUDGET_BATCH outside a Cluster: every name in ARGV too (KEYS holds the first, as on a Cluster). */
-const BUDGET_BATCH = `
-local function argOf(i) return ARGV[i] end
-local function argCount() return #ARGV end
-${BUDGET_BATCH_BODY}`;
+const BUDGET_BATCH = BUDGET_BATCH_BODY;
 
 /** BUDGET_BATCH on a Cluster: one call per master, the names of its slots in ARGV (see CALL_BATCH_CROSS_SLOT). */
 const BUDGET_BATCH_CROSS_SLOT = `#!lua flags=allow-cross-slot-keys
-local function argOf(i) return ARGV[i] end
-local function argCount() return #ARGV end
 ${BUDGET_BATCH_BODY}`;
 
 /**
