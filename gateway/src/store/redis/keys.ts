@@ -56,7 +56,7 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P identities:all, :env:<e>        | zset (lex) | `<createdAt> <id>` of identities                       |
  * | P budget:<subject id>             | hash   | credits (remaining), refilledAt (ms): a key's or identity's |
  * |                                   |        | credit balance, in the subject's group; and per plan line   |
- * |                                   |        | `l:<limit>` / `q:<period>` → `<window start ms>:<count>`   |
+ * |                                   |        | `l:<name>` / `q:<period>` → `<window start ms>:<count>`    |
  * |                                   |        | (in the group of the policy's identity, else its key)      |
  * | P budget:<subject>:<line>:<start> | string | former per-window line count, read once when the line's    |
  * |                                   |        | field is missing (an upgrade); expires after its window    |

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { windowOf } from '../../../src/budget/decide.ts';
+import type { BudgetLedger } from '../../../src/budget/ledger.ts';
+import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts';
 import type { BudgetLine, BudgetPolicy } from '../../../src/budget/policy.ts';
 import { openRedisKeyStore, type RedisKeyStore } from '../../../src/store/redis/redis-store.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
@@ -109,5 +111,41 @@ describe('the Redis budget ledger: where counts live', () => {
     const late = await store.ledger.spend(policy, 1, now);
     assert.deepEqual(late.used, [3]);
     assert.deepEqual(await store.ledger.readUsed(policy, ahead), [3]);
+  });
+
+  it('decides operations of different shapes sent in one turn as the in-process ledger decides them', async () => {
+    const key = nextKey();
+    const identity = `idt_layout${subjects}`;
+    const plan = planOf(key);
+    const shared: BudgetPolicy = {
+      lines: [
+        { ...minute, subject: key, limit: 4 },
+        { kind: 'quota', name: 'day', window: 'day', limit: 6, subject: identity },
+      ],
+      credits: { subject: identity, refill: { interval: 'daily', amount: 5 } },
+    };
+    const bare: BudgetPolicy = { lines: [{ ...month, subject: `${key}b`, limit: 3 }], credits: null };
+    const reference = createMemoryLedger();
+    await Promise.all(
+      [store.ledger, reference].map((ledger) =>
+        ledger.changeCredits({ ...plan, credits: plan.credits! }, { set: 4 }, T),
+      ),
+    );
+    for (let turn = 0; turn < 4; turn++) {
+      const now = T + turn * 1_000;
+      const calls = (ledger: BudgetLedger) => [
+        () => ledger.spend(plan, 1, now),
+        () => ledger.spend(shared, 2, now),
+        () => ledger.readCredits({ ...shared, credits: shared.credits! }, now),
+        () => ledger.spend(bare, 1, now),
+        () => ledger.readUsed(plan, now),
+        () => ledger.spend(plan, 1, now),
+      ];
+      // One turn: every operation in one script call. The reference decides them in the same order.
+      const got = await Promise.all(calls(store.ledger).map((call) => call()));
+      const want: unknown[] = [];
+      for (const call of calls(reference)) want.push(await call());
+      assert.deepEqual(got, want, `turn ${turn}`);
+    }
   });
 });
