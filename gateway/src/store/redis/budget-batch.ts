@@ -2,21 +2,32 @@ import { batchesOf } from './call-batch.ts';
 import type { RedisClient } from './connection.ts';
 import type { ScriptRunner } from './scripts.ts';
 
+/** One line of an operation: its field in its subject's budget hash, current window and limit. */
+export interface BudgetOperationLine {
+  /** Its index in the policy's lines (the order of the reply's counts). */
+  at: number;
+  field: string;
+  windowStart: number;
+  limit: number;
+}
+
 /** One budget operation as BUDGET_BATCH takes it (see scripts.ts for the modes). */
 export interface BudgetOperation {
-  mode: 's' | 'a' | 'c' | 'r';
+  mode: 's' | 'a' | 'r';
   amount: number;
-  lines: Array<{ name: string; limit: number; expireAt: number }>;
-  credits: { name: string; refillAmount: number; refillStart: number } | null;
-  creditsOperation?: { kind: 'set' | 'inc' | 'dec'; amount: number };
+  /** The budget hash of each subject (all in one slot group) and the lines it holds. */
+  hashes: Array<{ name: string; lines: BudgetOperationLine[] }>;
+  /** Which of `hashes` holds the balance, and its refill. */
+  credits: { hash: number; refillAmount: number; refillStart: number } | null;
 }
 
 /** What BUDGET_BATCH answered for one operation. */
 export interface BudgetReply {
-  /** 0 admitted; the 1-based line that refused; -1 the balance. */
+  /** 0 admitted; the 1-based policy line that refused (the first that has no room); -1 the balance. */
   refusal: number;
   /** The balance after the operation; null without one. */
   credits: { remaining: number; refilledAt: number } | null;
+  /** Each policy line's count after the operation, in policy order. */
   used: number[];
 }
 
@@ -30,15 +41,41 @@ interface Queued {
 }
 
 /** The name an operation is routed by: all of its names share one slot group. */
-const routeOf = (operation: BudgetOperation): string => operation.lines[0]?.name ?? operation.credits!.name;
+const routeOf = (operation: BudgetOperation): string => operation.hashes[0]!.name;
 
 function argsOf(operation: BudgetOperation): (string | number)[] {
-  const args: (string | number)[] = [operation.mode, operation.amount, operation.lines.length];
-  for (const line of operation.lines) args.push(line.name, line.limit, line.expireAt);
-  const { credits, creditsOperation } = operation;
-  args.push(credits?.name ?? '', credits?.refillAmount ?? 0, credits?.refillStart ?? 0);
-  args.push(creditsOperation?.kind ?? '', creditsOperation?.amount ?? 0);
+  const { mode, amount, hashes, credits } = operation;
+  const args: (string | number)[] = [mode, amount, credits ? credits.hash + 1 : 0, hashes.length];
+  for (const hash of hashes) {
+    args.push(hash.name, hash.lines.length);
+    for (const line of hash.lines) args.push(line.field, line.windowStart, line.limit);
+  }
+  if (credits) args.push(credits.refillAmount, credits.refillStart);
   return args;
+}
+
+/**
+ * One operation's reply, back in policy order. The script gets lines grouped by hash and names the
+ * first of them without room; a refusal names the first policy line without room instead, as
+ * decide.ts does, found in the counts it answered (unchanged, since nothing was spent).
+ */
+function replyOf(operation: BudgetOperation, values: unknown[], at: number): BudgetReply {
+  const used: number[] = [];
+  let next = at + 3;
+  for (const hash of operation.hashes) for (const line of hash.lines) used[line.at] = Number(values[next++]);
+  let refusal = Number(values[at]);
+  if (refusal > 0) {
+    refusal = used.length;
+    for (const hash of operation.hashes)
+      for (const line of hash.lines)
+        if (used[line.at]! + operation.amount > line.limit) refusal = Math.min(refusal, line.at + 1);
+  }
+  const remaining = Number(values[at + 1]);
+  return {
+    refusal,
+    credits: remaining < 0 ? null : { remaining, refilledAt: Number(values[at + 2]) },
+    used,
+  };
 }
 
 /**
@@ -73,20 +110,15 @@ export function createBudgetBatch(
   }
 
   function settle(part: Queued[], answer: unknown): void {
-    const values = Array.isArray(answer) ? (answer as number[]) : [];
+    const values = Array.isArray(answer) ? (answer as unknown[]) : [];
     let at = 0;
     for (const queued of part) {
-      const n = queued.operation.lines.length;
+      const n = queued.operation.hashes.reduce((sum, hash) => sum + hash.lines.length, 0);
       if (values.length < at + 3 + n) {
         queued.reject(new Error('Redis answered the budget batch with an unexpected reply'));
         continue;
       }
-      const remaining = Number(values[at + 1]);
-      queued.resolve({
-        refusal: Number(values[at]),
-        credits: remaining < 0 ? null : { remaining, refilledAt: Number(values[at + 2]) },
-        used: values.slice(at + 3, at + 3 + n).map(Number),
-      });
+      queued.resolve(replyOf(queued.operation, values, at));
       at += 3 + n;
     }
   }

@@ -55,8 +55,11 @@ import type { Environment, KeyStatus } from '../../model/model.ts';
  * | P identities:external             | hash   | `<environment> <externalId>` → identity id (unique)        |
  * | P identities:all, :env:<e>        | zset (lex) | `<createdAt> <id>` of identities                       |
  * | P budget:<subject id>             | hash   | credits (remaining), refilledAt (ms): a key's or identity's |
- * |                                   |        | credit balance, in the subject's group                     |
- * | P budget:<subject>:<line>:<start> | string | a plan line's count in one window; expires after it        |
+ * |                                   |        | credit balance, in the subject's group; and per plan line   |
+ * |                                   |        | `l:<name>` / `q:<period>` → `<window start ms>:<count>`    |
+ * |                                   |        | (in the group of the policy's identity, else its key)      |
+ * | P budget:<subject>:<line>:<start> | string | former per-window line count, read once when the line's    |
+ * |                                   |        | field is missing (an upgrade); expires after its window    |
  * | P budget:<subject>:op:<id>        | string | `<remaining>:<refilledAt>:<until>`: what a credits        |
  * |                                   |        | operation left, by its request's id (redis-ledger.ts);     |
  * |                                   |        | expires at `until`, a record's 24 h after the operation    |
@@ -204,12 +207,13 @@ export function createKeyNames(prefix: string) {
     loginFailures: (subject: string) => `${prefix}admin:login-failures:${subject}`,
     /** A key's rate-limit counter for its quota (calls per window), as rate-limiter-flexible names it. */
     rateLimit: (quota: number, keyId: string) => `${prefix}ratelimit:${quota}:${keyId}`,
-    /** A credit balance of a key or an identity (fields `credits`, `refilledAt`), in its budget's slot group. */
+    /**
+     * A key's or identity's budget: its credit balance (fields `credits`, `refilledAt`) and its plan
+     * lines' counts (a field per line, see BUDGET_BATCH), in its budget's slot group.
+     */
     budget: (subject: string) => `${prefix}budget:${subject}`,
-    /** A budget line's count in one window; expires after the window. */
+    /** What a credits operation left, by its request's id, beside the balance (redis-ledger.ts). */
     budgetOperation: (subject: string, operationId: string) => `${prefix}budget:${subject}:op:${operationId}`,
-    budgetCounter: (subject: string, counter: string, windowStart: number) =>
-      `${prefix}budget:${subject}:${counter}:${windowStart}`,
     /** Billing usage of a key or identity on one day: `<outcome>` calls and `<outcome>:cost`. */
     budgetUsage: (subject: string, day: string) => `${prefix}budget-usage:${subject}:${day}`,
     /** The subjects of this slot group with billing usage on a day. */

@@ -2,14 +2,11 @@ import { IDEMPOTENCY_RETENTION_MS } from '@keygate/contracts/idempotency';
 import type { BudgetRefusal, BudgetVerdict, CreditsState } from '../../budget/decide.ts';
 import { windowOf } from '../../budget/decide.ts';
 import { type BudgetLedger, counterNameOf } from '../../budget/ledger.ts';
-import { refillSpanOf } from '../../budget/periods.ts';
-import type { BudgetPolicy, CreditsLine } from '../../budget/policy.ts';
+import { refillSpanOf, type Span } from '../../budget/periods.ts';
+import type { BudgetPolicy } from '../../budget/policy.ts';
 import type { BudgetOperation, BudgetReply } from './budget-batch.ts';
 import type { RedisKeyLayout, RedisKeyNames } from './keys.ts';
 import type { ScriptRunner } from './scripts.ts';
-
-/** Counts outlive their window by this much, so an instance whose clock runs late still finds them. */
-const COUNTER_GRACE_MS = 60_000;
 
 /**
  * The budget of a policy lives in one slot group: its identity's when any line or the balance is the
@@ -23,17 +20,40 @@ function homeOf(layout: RedisKeyLayout, policy: BudgetPolicy): RedisKeyNames {
   return layout.forKey(identity ?? subjects[0]!);
 }
 
-function creditsOf(
+/**
+ * The operation's hashes: one per subject with lines or the balance (the balance's first when it
+ * has lines of its own too), each with its lines in policy order.
+ */
+function hashesOf(
   names: RedisKeyNames,
-  line: CreditsLine | null,
+  policy: BudgetPolicy,
+  windows: readonly Span[],
   nowMs: number,
-): BudgetOperation['credits'] {
-  if (line === null) return null;
-  return {
-    name: names.budget(line.subject),
+): Pick<BudgetOperation, 'hashes' | 'credits'> {
+  const bySubject = new Map<string, BudgetOperation['hashes'][number]>();
+  const hashOf = (subject: string) => {
+    const known = bySubject.get(subject);
+    if (known) return known;
+    const hash: BudgetOperation['hashes'][number] = { name: names.budget(subject), lines: [] };
+    bySubject.set(subject, hash);
+    return hash;
+  };
+  const line = policy.credits;
+  if (line) hashOf(line.subject);
+  policy.lines.forEach((budgetLine, at) => {
+    hashOf(budgetLine.subject).lines.push({
+      at,
+      field: counterNameOf(budgetLine),
+      windowStart: windows[at]!.start,
+      limit: budgetLine.limit,
+    });
+  });
+  const credits = line && {
+    hash: 0,
     refillAmount: line.refill?.amount ?? 0,
     refillStart: line.refill ? refillSpanOf(line.refill, nowMs).start : 0,
   };
+  return { hashes: [...bySubject.values()], credits };
 }
 
 /**
@@ -47,24 +67,23 @@ export function createRedisLedger(
   changeCreditsScript: ScriptRunner,
 ): BudgetLedger {
   function operationOf(policy: BudgetPolicy, mode: BudgetOperation['mode'], amount: number, nowMs: number) {
-    const names = homeOf(layout, policy);
     const windows = policy.lines.map((line) => windowOf(line, nowMs));
     const operation: BudgetOperation = {
       mode,
       amount,
-      lines: policy.lines.map((line, i) => ({
-        name: names.budgetCounter(line.subject, counterNameOf(line), windows[i]!.start),
-        limit: line.limit,
-        expireAt: windows[i]!.end + COUNTER_GRACE_MS,
-      })),
-      credits: creditsOf(names, policy.credits, nowMs),
+      ...hashesOf(homeOf(layout, policy), policy, windows, nowMs),
     };
     return { operation, windows };
   }
 
   function creditsOperation(policy: BudgetPolicy, nowMs: number): BudgetOperation {
-    const names = homeOf(layout, policy);
-    return { mode: 'r', amount: 0, lines: [], credits: creditsOf(names, policy.credits, nowMs) };
+    const { hashes, credits } = hashesOf(
+      homeOf(layout, policy),
+      { lines: [], credits: policy.credits },
+      [],
+      nowMs,
+    );
+    return { mode: 'r', amount: 0, hashes, credits };
   }
 
   const stateOf = (reply: BudgetReply): CreditsState => reply.credits ?? { remaining: 0, refilledAt: 0 };
@@ -92,7 +111,10 @@ export function createRedisLedger(
     // Its own script, not the per-call batch: an operation is rare, and carries its marker (CHANGE_CREDITS).
     async changeCredits(policy, operation, nowMs, operationId) {
       const names = homeOf(layout, policy);
-      const { name, refillAmount, refillStart } = creditsOf(names, policy.credits, nowMs)!;
+      const name = names.budget(policy.credits.subject);
+      const { refill } = policy.credits;
+      const refillAmount = refill?.amount ?? 0;
+      const refillStart = refill ? refillSpanOf(refill, nowMs).start : 0;
       const [kind, amount] =
         'set' in operation
           ? (['set', operation.set] as const)

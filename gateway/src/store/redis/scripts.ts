@@ -1,4 +1,3 @@
-import { MAX_BUDGET_AMOUNT } from '@keygate/contracts/gateway';
 import { BUDGET_SCRIPTS } from './budget-scripts.ts';
 import type { RedisClient } from './connection.ts';
 import { SETTLE_LUA } from './settle-lua.ts';
@@ -415,34 +414,60 @@ return 1
 
 /**
  * Budget operations (plans, quotas, credits) of one event-loop turn, decided in one call: the rules
- * of budget/decide.ts, which a test holds this script to. `argOf(i)` reads the i-th argument (names
- * included, since on a Cluster the names of one node's slots travel in ARGV). Per operation: mode
- * ('s' spend: check, then spend if every line and the balance has room; 'a' adjust: add unchecked,
- * never below 0; 'c' a credits operation; 'r' read), amount, line count n; n × (counter name, limit,
- * expiry epoch ms); the balance's hash name ('' = none), refill amount (0 = none), last refill
- * instant; the credits operation ('set', 'inc', 'dec' or '') and its amount. Replies per operation:
- * refusal (0 admitted, l the line that refused, -1 the balance), balance (-1 = none), its refill
- * instant, then each line's count after the operation.
+ * of budget/decide.ts, which a test holds this script to. Every argument is in ARGV, names included
+ * (on a Cluster the names of one node's slots travel there; KEYS holds the first, to route). Each
+ * subject's lines and balance are fields of its budget hash, so an operation reads each hash once
+ * (HMGET) and writes it at most once (HSET).
+ *
+ * Per operation: mode ('s' spend: check, then spend if every line and the balance has room; 'a'
+ * adjust: add unchecked, never below 0; 'r' read), amount, the hash holding the balance (1-based,
+ * 0 = none), hash count h; per hash: its name, line count m, m × (field, window start ms, limit);
+ * with a balance, its refill amount (0 = none) and last refill instant. (A credits operation has a
+ * script of its own, CHANGE_CREDITS in budget-scripts.ts, as it carries its request's marker.)
+ *
+ * A line's field holds `<window start>:<count>`: a count of an earlier window reads as 0, and one of
+ * a later window (an instance whose clock runs ahead wrote it) is counted into. A missing field falls
+ * back to the line's former counter string (`<hash>:<field>:<start>`, read once after an upgrade).
+ * Replies per operation: refusal (0 admitted, l the line that refused in the order sent, -1 the
+ * balance), balance (-1 = none), its refill instant, then each line's count after the operation, in
+ * the order sent.
  */
 const BUDGET_BATCH_BODY = `
-local out, i = {}, 1
-local last = argCount()
+local A, num, call, max = ARGV, tonumber, redis.call, math.max
+local function countOf(name, field, start, value)
+  if not value then return num(call('GET', name .. ':' .. field .. ':' .. start) or '0'), start end
+  local colon = string.find(value, ':', 1, true)
+  local at = string.sub(value, 1, colon - 1)
+  if at == start or num(at) > num(start) then return num(string.sub(value, colon + 1)), at end
+  return 0, start
+end
+-- Reused by every operation of the call (lengths tracked apart): fewer tables to allocate.
+local names, ends, fields, starts, limits, used, wanted, writes = {}, {}, {}, {}, {}, {}, {}, {}
+local out, o, i, last = {}, 0, 1, #A
 while i <= last do
-  local mode, amount, n = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2))
-  i = i + 3
-  local names, limits, expiries, used = {}, {}, {}, {}
-  for l = 1, n do
-    names[l], limits[l], expiries[l] = argOf(i), tonumber(argOf(i + 1)), argOf(i + 2)
-    used[l] = tonumber(redis.call('GET', names[l]) or '0')
-    i = i + 3
+  local mode, amount, balance, h = A[i], num(A[i + 1]), num(A[i + 2]), num(A[i + 3])
+  i = i + 4
+  local n, remaining, refilledAt, refilled = 0, -1, 0, false
+  for k = 1, h do
+    local name, m = A[i], num(A[i + 1])
+    i = i + 2
+    names[k] = name
+    for l = 1, m do
+      fields[n + l], starts[n + l], limits[n + l] = A[i], A[i + 1], num(A[i + 2])
+      wanted[l] = A[i]
+      i = i + 3
+    end
+    local w = m
+    if k == balance then wanted[m + 1], wanted[m + 2], w = 'credits', 'refilledAt', m + 2 end
+    local got = call('HMGET', name, unpack(wanted, 1, w))
+    for l = 1, m do used[n + l], starts[n + l] = countOf(name, fields[n + l], starts[n + l], got[l]) end
+    if k == balance then remaining, refilledAt = num(got[m + 1] or '0'), num(got[m + 2] or '0') end
+    n = n + m
+    ends[k] = n
   end
-  local balance, refillAmount, refillStart = argOf(i), tonumber(argOf(i + 1)), tonumber(argOf(i + 2))
-  local opKind, opAmount = argOf(i + 3), tonumber(argOf(i + 4))
-  i = i + 5
-  local remaining, refilledAt, refilled = -1, 0, false
-  if balance ~= '' then
-    local state = redis.call('HMGET', balance, 'credits', 'refilledAt')
-    remaining, refilledAt = tonumber(state[1] or '0'), tonumber(state[2] or '0')
+  if balance > 0 then
+    local refillAmount, refillStart = num(A[i]), num(A[i + 1])
+    i = i + 2
     if refillAmount > 0 and refilledAt < refillStart then
       remaining, refilledAt, refilled = refillAmount, refillStart, true
     end
@@ -452,42 +477,42 @@ while i <= last do
     for l = 1, n do
       if used[l] + amount > limits[l] then refusal = l break end
     end
-    if refusal == 0 and balance ~= '' and remaining < amount then refusal = -1 end
+    if refusal == 0 and balance > 0 and remaining < amount then refusal = -1 end
   end
   local spends = refusal == 0 and (mode == 's' or mode == 'a') and amount ~= 0
   if spends then
-    for l = 1, n do
-      used[l] = math.max(0, used[l] + amount)
-      redis.call('SET', names[l], used[l], 'PXAT', expiries[l])
+    for l = 1, n do used[l] = max(0, used[l] + amount) end
+    if balance > 0 then remaining = max(0, remaining - amount) end
+  end
+  local from = 1
+  for k = 1, h do
+    local w = 0
+    if spends then
+      for l = from, ends[k] do
+        writes[w + 1], writes[w + 2] = fields[l], starts[l] .. ':' .. used[l]
+        w = w + 2
+      end
     end
-    if balance ~= '' then remaining = math.max(0, remaining - amount) end
+    if k == balance and (refilled or spends) then
+      writes[w + 1], writes[w + 2], writes[w + 3], writes[w + 4] = 'credits', remaining, 'refilledAt', refilledAt
+      w = w + 4
+    end
+    if w > 0 then call('HSET', names[k], unpack(writes, 1, w)) end
+    from = ends[k] + 1
   end
-  if mode == 'c' then
-    if opKind == 'set' then remaining = opAmount
-    elseif opKind == 'inc' then remaining = math.min(${MAX_BUDGET_AMOUNT}, remaining + opAmount)
-    else remaining = math.max(0, remaining - opAmount) end
-  end
-  if balance ~= '' and (refilled or mode == 'c' or (spends and balance ~= '')) then
-    redis.call('HSET', balance, 'credits', remaining, 'refilledAt', refilledAt)
-  end
-  out[#out + 1] = refusal
-  out[#out + 1] = remaining
-  out[#out + 1] = refilledAt
-  for l = 1, n do out[#out + 1] = used[l] end
+  out[o + 1], out[o + 2], out[o + 3] = refusal, remaining, refilledAt
+  o = o + 3
+  for l = 1, n do out[o + l] = used[l] end
+  o = o + n
 end
 return out
 `;
 
 /** BUDGET_BATCH outside a Cluster: every name in ARGV too (KEYS holds the first, as on a Cluster). */
-const BUDGET_BATCH = `
-local function argOf(i) return ARGV[i] end
-local function argCount() return #ARGV end
-${BUDGET_BATCH_BODY}`;
+const BUDGET_BATCH = BUDGET_BATCH_BODY;
 
 /** BUDGET_BATCH on a Cluster: one call per master, the names of its slots in ARGV (see CALL_BATCH_CROSS_SLOT). */
 const BUDGET_BATCH_CROSS_SLOT = `#!lua flags=allow-cross-slot-keys
-local function argOf(i) return ARGV[i] end
-local function argCount() return #ARGV end
 ${BUDGET_BATCH_BODY}`;
 
 /**
