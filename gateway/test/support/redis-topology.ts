@@ -75,6 +75,21 @@ function createProcessGroup(bin: string) {
       }
       return { port, pid: child.pid ?? 0, kill: () => stopChild(child, 'SIGKILL') };
     },
+    /**
+     * Starts a node on a free port, with `argsFor` giving its arguments (it may take more free
+     * ports). A free port can still be taken before the server binds it (an outgoing connection
+     * is given it as its local port): such a start is tried again on new ports.
+     */
+    async startOnFreePort(argsFor: () => Promise<string[]> | string[]): Promise<TopologyNode> {
+      for (let attempt = 1; ; attempt++) {
+        const port = await freePort();
+        try {
+          return await this.start(port, await argsFor());
+        } catch (error) {
+          if (attempt >= 3 || !String(error).includes('Address already in use')) throw error;
+        }
+      }
+    },
     async stopAll() {
       process.removeListener('exit', killAll);
       await Promise.all(children.map((child) => stopChild(child, 'SIGTERM')));
@@ -118,19 +133,20 @@ export async function startRedisCluster(
   const group = createProcessGroup(bin);
   try {
     const nodes: TopologyNode[] = [];
+    let configFiles = 0;
     for (let i = 0; i < masters * (1 + replicas); i++) {
-      const [port, busPort] = [await freePort(), await freePort()];
       nodes.push(
-        await group.start(port, [
+        await group.startOnFreePort(async () => [
           ...BASE_ARGS,
           '--dir',
           dir,
           '--cluster-enabled',
           'yes',
           '--cluster-port',
-          String(busPort),
+          String(await freePort()),
           '--cluster-config-file',
-          `nodes-${port}.conf`,
+          // A name per attempt: a start that failed may have written its file.
+          `nodes-${++configFiles}.conf`,
           '--cluster-node-timeout',
           '1000',
         ]),
@@ -174,9 +190,9 @@ export async function startRedisSentinel(): Promise<TestTopology<SentinelTarget>
   const group = createProcessGroup(bin);
   const name = 'keygate-test';
   try {
-    const masterPort = await freePort();
-    const master = await group.start(masterPort, [...BASE_ARGS, '--dir', dir]);
-    const replica = await group.start(await freePort(), [
+    const master = await group.startOnFreePort(() => [...BASE_ARGS, '--dir', dir]);
+    const masterPort = master.port;
+    const replica = await group.startOnFreePort(() => [
       ...BASE_ARGS,
       '--dir',
       dir,
@@ -187,7 +203,6 @@ export async function startRedisSentinel(): Promise<TestTopology<SentinelTarget>
     await waitUntil('replica', async () =>
       (await infoOf(replica.port, ['info', 'replication'])).includes('master_link_status:up'),
     );
-    const sentinelPort = await freePort();
     const config = join(dir, 'sentinel.conf');
     writeFileSync(
       config,
@@ -198,7 +213,8 @@ export async function startRedisSentinel(): Promise<TestTopology<SentinelTarget>
         '',
       ].join('\n'),
     );
-    const sentinel = await group.start(sentinelPort, [config, '--sentinel']);
+    const sentinel = await group.startOnFreePort(() => [config, '--sentinel']);
+    const sentinelPort = sentinel.port;
     await waitUntil(
       'sentinel',
       async () => (await infoOf(sentinelPort, ['sentinel', 'replicas', name])).length > 0,
