@@ -237,11 +237,13 @@ export function createKeyCheck(deps: KeyCheckDeps): KeyCheck {
     const budget = budgetOf(call);
     if (budget === null) return null;
     const { cost } = budget;
-    return Promise.resolve(budget.policy).then((policy) => {
-      if (policy === null) return null;
+    const spend = (policy: BudgetPolicy) => {
       const nowMs = clock();
       return budgets!.ledger.spend(policy, cost, nowMs).then((verdict) => ({ policy, verdict, cost, nowMs }));
-    });
+    };
+    // A cached policy (the common case) goes straight to the ledger, without a turn of its own.
+    if (!(budget.policy instanceof Promise)) return spend(budget.policy);
+    return budget.policy.then((policy) => (policy === null ? null : spend(policy)));
   }
 
   /**

@@ -57,6 +57,19 @@ function hashesOf(
 }
 
 /**
+ * A policy's operation shape while every one of its windows (and its balance's refill span) stays the
+ * same, `nowMs` in [from, until): the hashes, fields and window starts the script is sent, shared
+ * read-only by the operations of that time. Policies are cached objects (policy-cache.ts), so a key's
+ * calls find theirs in one WeakMap lookup.
+ */
+interface Prepared extends Pick<BudgetOperation, 'hashes' | 'credits'> {
+  from: number;
+  until: number;
+  windows: Span[];
+  refillAt: number | null;
+}
+
+/**
  * The ledger every instance shares through Redis: each call's lines and balance decided and spent in
  * one script (BUDGET_BATCH), batched with the other calls of the turn, so N instances together admit
  * exactly a quota. Follows budget/decide.ts, which a test holds it to.
@@ -66,14 +79,36 @@ export function createRedisLedger(
   run: (operation: BudgetOperation) => Promise<BudgetReply>,
   changeCreditsScript: ScriptRunner,
 ): BudgetLedger {
-  function operationOf(policy: BudgetPolicy, mode: BudgetOperation['mode'], amount: number, nowMs: number) {
+  /** What a policy's operations carry, worked out once per window (see Prepared), not per call. */
+  const prepared = new WeakMap<BudgetPolicy, Prepared>();
+
+  function prepare(policy: BudgetPolicy, nowMs: number): Prepared {
+    const known = prepared.get(policy);
+    if (known !== undefined && nowMs >= known.from && nowMs < known.until) return known;
     const windows = policy.lines.map((line) => windowOf(line, nowMs));
-    const operation: BudgetOperation = {
-      mode,
-      amount,
-      ...hashesOf(homeOf(layout, policy), policy, windows, nowMs),
-    };
-    return { operation, windows };
+    let from = Number.NEGATIVE_INFINITY;
+    let until = Number.POSITIVE_INFINITY;
+    for (const { start, end } of windows) {
+      from = Math.max(from, start);
+      until = Math.min(until, end);
+    }
+    let refillAt: number | null = null;
+    if (policy.credits?.refill) {
+      const span = refillSpanOf(policy.credits.refill, nowMs);
+      from = Math.max(from, span.start);
+      until = Math.min(until, span.end);
+      refillAt = span.end;
+    }
+    const shape = hashesOf(homeOf(layout, policy), policy, windows, nowMs);
+    const fresh: Prepared = { from, until, windows, refillAt, ...shape };
+    prepared.set(policy, fresh);
+    return fresh;
+  }
+
+  function operationOf(policy: BudgetPolicy, mode: BudgetOperation['mode'], amount: number, nowMs: number) {
+    const ready = prepare(policy, nowMs);
+    const operation: BudgetOperation = { mode, amount, hashes: ready.hashes, credits: ready.credits };
+    return { operation, ready };
   }
 
   function creditsOperation(policy: BudgetPolicy, nowMs: number): BudgetOperation {
@@ -90,9 +125,9 @@ export function createRedisLedger(
 
   return {
     async spend(policy, cost, nowMs): Promise<BudgetVerdict> {
-      const { operation, windows } = operationOf(policy, 's', cost, nowMs);
+      const { operation, ready } = operationOf(policy, 's', cost, nowMs);
+      const { windows, refillAt } = ready;
       const reply = await run(operation);
-      const refillAt = policy.credits?.refill ? refillSpanOf(policy.credits.refill, nowMs).end : null;
       let refusal: BudgetRefusal | null = null;
       if (reply.refusal > 0) {
         const line = policy.lines[reply.refusal - 1]!;
