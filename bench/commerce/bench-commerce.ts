@@ -116,30 +116,34 @@ export async function prepareMixedRun(stack: Stack): Promise<MixedRun> {
 const MIXED_SKU = 'KG-00002';
 
 /**
- * wrk's mix for the mixed run: every tenth request sets the cart line's quantity (1 to 5 in turn),
- * the other nine ask for the catalogue page of the command line (its URL and headers). The
- * requests are formatted once per thread; each write carries the run's headers plus a JSON body.
+ * A wrk mix: every `every`-th request is `method path` (with a JSON `{"qty": 1..5}` body in turn,
+ * unless GET, and the run's headers), the others the page of the command line (its URL and
+ * headers). The requests are formatted once per thread.
  */
-export function mixedScript(run: MixedRun): string {
+export function everyNthScript(every: number, method: string, path: string): string {
+  const body = method === 'GET' ? 'nil' : `'{"qty":' .. qty .. '}'`;
   return `
-local reads
-local writes = {}
+local page
+local other = {}
 local sent = 0
 init = function(args)
-  reads = wrk.format()
+  page = wrk.format()
   for qty = 1, 5 do
     local headers = { ["Content-Type"] = "application/json" }
     for name, value in pairs(wrk.headers) do headers[name] = value end
-    writes[qty] = wrk.format("PATCH", ${JSON.stringify(run.linePath)}, headers, '{"qty":' .. qty .. '}')
+    other[qty] = wrk.format("${method}", ${JSON.stringify(path)}, headers, ${body})
   end
 end
 request = function()
   sent = sent + 1
-  if sent % 10 == 0 then return writes[(sent / 10) % 5 + 1] end
-  return reads
+  if sent % ${every} == 0 then return other[(sent / ${every}) % 5 + 1] end
+  return page
 end
 `;
 }
+
+/** wrk's mix for the mixed run: every tenth request sets the cart line's quantity (1 to 5 in turn). */
+export const mixedScript = (run: MixedRun): string => everyNthScript(10, 'PATCH', run.linePath);
 
 /** The commerce scenarios besides run.ts's catalogue, GraphQL and bare Express ones. */
 export function commerceScenarios(

@@ -24,7 +24,7 @@ import {
 import { median } from '../lib/report.ts';
 import { COMMERCE_NODE_ARGS } from '../lib/stack.ts';
 import { createLoadRunner } from '../lib/wrk.ts';
-import { mixedScript } from './bench-commerce.ts';
+import { everyNthScript as everyNth, mixedScript } from './bench-commerce.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,26 +35,6 @@ const { values } = parseArgs({
   },
 });
 const CATALOG = '/v2/catalog/products?limit=50';
-
-/** Every `every`-th request is `method path` (a JSON quantity body unless GET), the rest the page. */
-const everyNth = (every: number, method: string, path: string) => `
-local page
-local other = {}
-local sent = 0
-init = function(args)
-  page = wrk.format()
-  for qty = 1, 5 do
-    local headers = { ["Content-Type"] = "application/json" }
-    for name, value in pairs(wrk.headers) do headers[name] = value end
-    other[qty] = wrk.format("${method}", ${JSON.stringify(path)}, headers, ${method === 'GET' ? 'nil' : `'{"qty":' .. qty .. '}'`})
-  end
-end
-request = function()
-  sent = sent + 1
-  if sent % ${every} == 0 then return other[(sent / ${every}) % 5 + 1] end
-  return page
-end
-`;
 
 async function main(): Promise<void> {
   process.stdout.write(`${pinBenchToLoadCores()}\n`);
