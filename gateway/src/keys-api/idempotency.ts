@@ -153,7 +153,8 @@ export function createIdempotencyStep(deps: IdempotencyStepDeps): RequestHandler
       settleIdempotencyKey(store, claim, done, now).then(
         () => send(chunk, ...rest),
         (error: unknown) => {
-          // The lease stays until it lapses; then a retry runs again (a credits change answers what it left).
+          // The lease stays until it lapses; then a retry runs again (a credits change, remembered
+          // by its ledger, answers the balance it left).
           logger.error({ err: error }, 'idempotency record not written');
           send(chunk, ...rest);
         },

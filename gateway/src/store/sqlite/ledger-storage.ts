@@ -4,8 +4,8 @@ import type { LedgerStorage, StoredCounter, StoredOperation } from '../../budget
 
 /**
  * The in-process budget ledger's storage on the gateway's SQLite file (tables `budget_counters`,
- * `credit_balances` and `credit_operations`): point reads on a subject's first call, and one transaction per flush. The
- * statements are prepared once, here, never per call.
+ * `credit_balances` and `credit_operations`): point reads on a subject's first call, and one
+ * transaction per flush. The statements are prepared once, here, never per call.
  */
 export function createSqliteLedgerStorage(client: Database.Database): LedgerStorage {
   const readCounters = client.prepare<[string, number], { name: string; windowStart: number; used: number }>(
