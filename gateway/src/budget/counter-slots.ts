@@ -1,7 +1,7 @@
 import { type CreditsState, windowsOf } from './decide.ts';
 import { counterNameOf } from './ledger.ts';
 import type { LedgerStorage, StoredCounter } from './memory-ledger.ts';
-import type { Span } from './periods.ts';
+import { commonSpanOf, type Span } from './periods.ts';
 import type { BudgetPolicy } from './policy.ts';
 
 /**
@@ -107,23 +107,21 @@ export function createCounterSlots(
 
   function findSlots(policy: BudgetPolicy, nowMs: number): PolicySlots {
     const windows = windowsOf(policy, nowMs);
-    let from = Number.NEGATIVE_INFINITY;
-    let until = Number.POSITIVE_INFINITY;
     const slots = policy.lines.map((line, index) => {
       const { start, end } = windows[index]!;
-      from = Math.max(from, start);
-      until = Math.min(until, end);
       const name = counterNameOf(line);
       const { counters } = subjectOf(line.subject, nowMs);
-      let slot = counters.get(`${name}@${start}`);
+      const key = `${name}@${start}`;
+      let slot = counters.get(key);
       if (slot === undefined) {
         slot = { subject: line.subject, name, windowStart: start, used: 0, end, isDirty: false };
-        counters.set(`${name}@${start}`, slot);
+        counters.set(key, slot);
       }
       slot.end = end;
       return slot;
     });
     const credits = policy.credits ? subjectOf(policy.credits.subject, nowMs) : null;
+    const { start: from, end: until } = commonSpanOf(windows);
     const found = { windows, slots, credits, from, until, generation };
     policies.set(policy, found);
     return found;

@@ -56,6 +56,20 @@ function monthlyRefillAt(year: number, month: number, day: number): number {
  * The refill instants around `nowMs`: the last one at or before it, and the next one after it.
  * Daily refills happen at 00:00 UTC; monthly ones at 00:00 UTC of the refill day.
  */
+/**
+ * The time every one of `spans` holds (the latest start to the earliest end): while `nowMs` stays in
+ * it, none of them has moved on. Unbounded for no spans.
+ */
+export function commonSpanOf(spans: readonly Span[]): Span {
+  let start = Number.NEGATIVE_INFINITY;
+  let end = Number.POSITIVE_INFINITY;
+  for (const span of spans) {
+    start = Math.max(start, span.start);
+    end = Math.min(end, span.end);
+  }
+  return { start, end };
+}
+
 export function refillSpanOf(refill: CreditsRefill, nowMs: number): Span {
   if (refill.interval === 'daily') return quotaPeriodOf('day', nowMs);
   const day = refill.day ?? 1;

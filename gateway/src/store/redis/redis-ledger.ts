@@ -2,7 +2,7 @@ import { IDEMPOTENCY_RETENTION_MS } from '@keygate/contracts/idempotency';
 import type { BudgetRefusal, BudgetVerdict, CreditsState } from '../../budget/decide.ts';
 import { windowOf } from '../../budget/decide.ts';
 import { type BudgetLedger, counterNameOf } from '../../budget/ledger.ts';
-import { refillSpanOf, type Span } from '../../budget/periods.ts';
+import { commonSpanOf, refillSpanOf, type Span } from '../../budget/periods.ts';
 import type { BudgetPolicy } from '../../budget/policy.ts';
 import type { BudgetOperation, BudgetReply } from './budget-batch.ts';
 import type { RedisKeyLayout, RedisKeyNames } from './keys.ts';
@@ -86,19 +86,9 @@ export function createRedisLedger(
     const known = prepared.get(policy);
     if (known !== undefined && nowMs >= known.from && nowMs < known.until) return known;
     const windows = policy.lines.map((line) => windowOf(line, nowMs));
-    let from = Number.NEGATIVE_INFINITY;
-    let until = Number.POSITIVE_INFINITY;
-    for (const { start, end } of windows) {
-      from = Math.max(from, start);
-      until = Math.min(until, end);
-    }
-    let refillAt: number | null = null;
-    if (policy.credits?.refill) {
-      const span = refillSpanOf(policy.credits.refill, nowMs);
-      from = Math.max(from, span.start);
-      until = Math.min(until, span.end);
-      refillAt = span.end;
-    }
+    const refill = policy.credits?.refill ? refillSpanOf(policy.credits.refill, nowMs) : null;
+    const { start: from, end: until } = commonSpanOf(refill ? [...windows, refill] : windows);
+    const refillAt = refill?.end ?? null;
     const shape = hashesOf(homeOf(layout, policy), policy, windows, nowMs);
     const fresh: Prepared = { from, until, windows, refillAt, ...shape };
     prepared.set(policy, fresh);
@@ -145,11 +135,10 @@ export function createRedisLedger(
     readCredits: async (policy, nowMs) => stateOf(await run(creditsOperation(policy, nowMs))),
     // Its own script, not the per-call batch: an operation is rare, and carries its marker (CHANGE_CREDITS).
     async changeCredits(policy, operation, nowMs, operationId) {
-      const names = homeOf(layout, policy);
-      const name = names.budget(policy.credits.subject);
-      const { refill } = policy.credits;
-      const refillAmount = refill?.amount ?? 0;
-      const refillStart = refill ? refillSpanOf(refill, nowMs).start : 0;
+      // The balance's hash and refill, as a read of it is sent.
+      const { hashes, credits } = creditsOperation(policy, nowMs);
+      const name = hashes[0]!.name;
+      const { refillAmount, refillStart } = credits!;
       const [kind, amount] =
         'set' in operation
           ? (['set', operation.set] as const)
@@ -157,7 +146,9 @@ export function createRedisLedger(
             ? (['inc', operation.increment] as const)
             : (['dec', operation.decrement] as const);
       const marker =
-        operationId === undefined ? name : names.budgetOperation(policy.credits.subject, operationId);
+        operationId === undefined
+          ? name
+          : homeOf(layout, policy).budgetOperation(policy.credits.subject, operationId);
       const until = operationId === undefined ? 0 : nowMs + IDEMPOTENCY_RETENTION_MS;
       const reply = await changeCreditsScript(
         2,
