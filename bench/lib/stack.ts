@@ -325,6 +325,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const commerceDb = data('commerce-live.db');
   const bucketsDb = data('memory100k-buckets/gateway.db');
   const bucketsTokens = data('memory100k-buckets-tokens.txt');
+  /** A gateway's SQLite store in `dir`: `fillers` tagged keys, then one key per environment of `keys`. */
+  const seedStore = (dir: string, fillers: number, keys: string[], more: string[] = []) =>
+    seedKeys([
+      `--tag-key=${BENCH_TAG_KEY}`,
+      '--db',
+      data(`${dir}/gateway.db`),
+      '--fillers',
+      String(fillers),
+      ...keys.flatMap((env) => ['--key', env]),
+      ...more,
+    ]);
   // 100k keys, all tagged and listed, then a day of analytics for each (seed-call-buckets.ts).
   const seedKeysWithBuckets = async () => {
     const keys = await seedKeys([
@@ -357,55 +368,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     redisKeys,
     clusterKeys,
   ] = await Promise.all([
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('memory/gateway.db'),
-      '--fillers',
-      String(options.smallKeyCount - 2),
-      '--key',
-      'live',
-      '--key',
-      'test',
-      '--plan-key',
-      'live',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('sandbox/gateway.db'),
-      '--fillers',
-      String(options.smallKeyCount - 1),
-      '--key',
-      'test',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('unlogged/gateway.db'),
-      '--fillers',
-      String(options.smallKeyCount - 1),
-      '--key',
-      'live',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('uncounted/gateway.db'),
-      '--fillers',
-      String(options.smallKeyCount - 1),
-      '--key',
-      'live',
-    ]),
-    seedKeys([
-      `--tag-key=${BENCH_TAG_KEY}`,
-      '--db',
-      data('memory100k/gateway.db'),
-      '--fillers',
-      String(options.largeKeyCount - 1),
-      '--key',
-      'live',
-    ]),
+    seedStore('memory', options.smallKeyCount - 2, ['live', 'test'], ['--plan-key', 'live']),
+    seedStore('sandbox', options.smallKeyCount - 1, ['test']),
+    seedStore('unlogged', options.smallKeyCount - 1, ['live']),
+    seedStore('uncounted', options.smallKeyCount - 1, ['live']),
+    seedStore('memory100k', options.largeKeyCount - 1, ['live']),
     seedKeysWithBuckets(),
     seedKeys([
       `--tag-key=${BENCH_TAG_KEY}`,
@@ -450,17 +417,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ]);
 
   const [sampledKeys, allKeys] = await Promise.all(
-    ['traced-sampled', 'traced-all'].map((name) =>
-      seedKeys([
-        `--tag-key=${BENCH_TAG_KEY}`,
-        '--db',
-        data(`${name}/gateway.db`),
-        '--fillers',
-        String(options.smallKeyCount - 1),
-        '--key',
-        'live',
-      ]),
-    ),
+    ['traced-sampled', 'traced-all'].map((name) => seedStore(name, options.smallKeyCount - 1, ['live'])),
   );
 
   log('starting gateways and commerce');
