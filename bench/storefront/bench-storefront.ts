@@ -1,13 +1,11 @@
-// The storefront's Lighthouse performance rows (issue #46): the built shop (`next start`) with its
-// CSP and product images, on a product page and the channel page, scored by Lighthouse 12's mobile
-// preset with Debian's Chromium. A performance score is a timing (simulated throttling on a shared
-// machine), so it is a bench row judged on the median of the rounds, never a test. Accessibility,
-// best practices and SEO are tests (tests/e2e/storefront-deploy.test.ts).
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LighthouseResult, runLighthouse } from '../../tests/support/lighthouse.ts';
 import { startMediaApi } from '../../tests/support/media-api.ts';
-import { STOREFRONT_BUILD, STOREFRONT_SCOPES, startStorefront } from '../../tests/support/storefront.ts';
+import {
+  isStorefrontBuildCurrent,
+  STOREFRONT_SCOPES,
+  startStorefront,
+} from '../../tests/support/storefront.ts';
 import { startSystem } from '../../tests/support/system.ts';
 import { ROOT, runToEnd } from '../lib/processes.ts';
 import { formatTarget, median, type Target, target } from '../lib/report.ts';
@@ -26,12 +24,12 @@ function describeTimings(rounds: LighthouseResult['metrics'][]): string {
   return `TBT ${each((m) => m.totalBlockingTimeMs)} ms; LCP ${each((m) => m.largestContentfulPaintMs)} ms; CPU benchmark index ${each((m) => m.benchmarkIndex)}`;
 }
 
-/** Builds the shop when it is not built, then measures each page `rounds` times, pages interleaved. */
+/** Builds the shop when it is not built or older than its sources, then measures each page `rounds` times, pages interleaved. */
 export async function benchStorefront(options: {
   rounds: number;
   log: (line: string) => void;
 }): Promise<{ targets: Target[]; lines: string[] }> {
-  if (!existsSync(join(STOREFRONT_BUILD, 'BUILD_ID'))) {
+  if (!isStorefrontBuildCurrent()) {
     options.log('building the storefront (next build)');
     const next = join(ROOT, 'packages/storefront/node_modules/next/dist/bin/next');
     await runToEnd('next build', process.execPath, [next, 'build', join(ROOT, 'packages/storefront')], {

@@ -30,6 +30,22 @@ export function listFiles(dir: string): string[] {
   });
 }
 
+/**
+ * True when `next build` ran after the last change to the shop's sources (its pages, components and
+ * config): a build older than them would serve, and measure, the shop as it was.
+ */
+export function isStorefrontBuildCurrent(): boolean {
+  const buildId = join(STOREFRONT_BUILD, 'BUILD_ID');
+  if (!existsSync(buildId)) return false;
+  const sources = [
+    ...listFiles(join(STOREFRONT_DIR, 'app')),
+    ...listFiles(join(STOREFRONT_DIR, 'src')),
+    ...['next.config.ts', 'proxy.ts', 'package.json'].map((name) => join(STOREFRONT_DIR, name)),
+  ];
+  const builtAt = statSync(buildId).mtimeMs;
+  return sources.every((path) => statSync(path).mtimeMs <= builtAt);
+}
+
 /** The files of the build that browsers download (`/_next/static/…`), with their text. */
 export function readClientBundle(): Array<{ path: string; text: string }> {
   return listFiles(join(STOREFRONT_BUILD, 'static')).map((path) => ({
